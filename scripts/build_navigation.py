@@ -1,0 +1,123 @@
+"""Write the navigation lines and the index's course map from the notebook files.
+
+Every notebook gets a markdown cell tagged ``navigation`` first and last:
+``← previous · Index · next →``. The index (``00_index.ipynb``) gets its course table in
+the cell tagged ``course-map``, one row per notebook, from each notebook's title (its
+first ``# `` heading) and ``metadata["course"]["sections"]``.
+
+Safe to re-run: a notebook is only rewritten when something changed. ``--check`` writes
+nothing and exits 1 listing the stale notebooks (the test suite uses it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import nbformat
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NAV_TAG = "navigation"
+MAP_TAG = "course-map"
+INDEX = "00_index.ipynb"
+
+
+def course_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """The course notebooks in order: every ``NN_name.ipynb``."""
+    return sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+
+
+def title_of(nb) -> str:
+    """The notebook's first level-1 heading, without the ``# ``."""
+    for cell in nb.cells:
+        if cell.cell_type != "markdown" or NAV_TAG in cell.metadata.get("tags", []):
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return "(untitled)"
+
+
+def short_title(path: Path, nb) -> str:
+    return f"{path.stem[:2]} · {title_of(nb)}"
+
+
+def navigation_line(paths: list[Path], titles: dict[str, str], here: Path) -> str:
+    i = paths.index(here)
+    parts = []
+    if i > 0:
+        prev = paths[i - 1]
+        parts.append(f"[← {titles[prev.name]}]({prev.name})")
+    if here.name != INDEX:
+        parts.append(f"[Index]({INDEX})")
+    if i + 1 < len(paths):
+        nxt = paths[i + 1]
+        parts.append(f"[{titles[nxt.name]} →]({nxt.name})")
+    return " · ".join(parts)
+
+
+def course_map(paths: list[Path], notebooks: dict[str, object]) -> str:
+    rows = ["| notebook | lesson sections | what you do |", "|---|---|---|"]
+    for p in paths:
+        if p.name == INDEX:
+            continue
+        meta = notebooks[p.name].metadata.get("course", {})
+        rows.append(
+            f"| [{short_title(p, notebooks[p.name])}]({p.name}) | {meta.get('sections', '')} | {meta.get('summary', '')} |"
+        )
+    return "\n".join(rows)
+
+
+def _nav_cell(text: str):
+    return nbformat.v4.new_markdown_cell(text, metadata={"tags": [NAV_TAG]})
+
+
+def _is_nav(cell) -> bool:
+    return cell.cell_type == "markdown" and NAV_TAG in cell.metadata.get("tags", [])
+
+
+def updated(nb, nav: str, table: str | None):
+    """A copy of ``nb`` with fresh navigation (and course map, if ``table``)."""
+    nb = nbformat.from_dict(nb)
+    body = [c for c in nb.cells if not _is_nav(c)]
+    for cell in body:
+        if table is not None and MAP_TAG in cell.metadata.get("tags", []):
+            cell.source = table
+    top, bottom = _nav_cell(nav), _nav_cell(nav)
+    # Keep the cell ids stable across runs so re-running changes nothing.
+    old_navs = [c for c in nb.cells if _is_nav(c)]
+    if len(old_navs) == 2:
+        top["id"], bottom["id"] = old_navs[0].get("id"), old_navs[1].get("id")
+    else:
+        top["id"], bottom["id"] = "nav-top", "nav-bottom"
+    nb.cells = [top, *body, bottom]
+    return nb
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if anything is stale")
+    args = parser.parse_args(argv)
+    paths = course_notebooks()
+    notebooks = {p.name: nbformat.read(p, as_version=4) for p in paths}
+    titles = {p.name: short_title(p, notebooks[p.name]) for p in paths}
+    table = course_map(paths, notebooks)
+    stale = []
+    for p in paths:
+        nb = notebooks[p.name]
+        new = updated(nb, navigation_line(paths, titles, p), table if p.name == INDEX else None)
+        if nbformat.writes(new) != nbformat.writes(nb):
+            stale.append(p.name)
+            if not args.check:
+                nbformat.write(new, p)
+    if args.check and stale:
+        print("stale navigation in: " + ", ".join(stale) + " (run `make navigation`)")
+        return 1
+    if not args.check:
+        print(f"navigation: {len(paths)} notebooks, {len(stale)} rewritten")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
