@@ -1,0 +1,109 @@
+"""The stored notebooks: one fresh in-order run each, fresh navigation, and the whole lesson covered.
+
+nbval (``pytest --nbval``) re-runs every cell and compares outputs; these tests check what nbval
+does not: how the notebooks were stored and whether the course, taken together, teaches the lesson.
+"""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LESSON = ROOT.parent / "shared" / "lesson" / "self-attention-qkv.txt"
+EXPECTED = [
+    "00_index", "01_intuition", "02_projections", "03_masking", "04_cross_attention",
+    "05_patterns", "06_pitfalls", "07_practice",
+]
+
+
+def load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def source(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def test_every_planned_notebook_exists():
+    assert [p.stem for p in NOTEBOOKS] == EXPECTED
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_stored_as_one_fresh_in_order_run(path):
+    code = [c for c in load(path)["cells"] if c["cell_type"] == "code" and source(c).strip()]
+    counts = [c.get("execution_count") for c in code]
+    assert counts == list(range(1, len(code) + 1)), f"execution counts {counts}: run `make notebooks`"
+    errors = [o for c in code for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    assert not errors, f"stored error output: {errors[0].get('ename')}: {errors[0].get('evalue')}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_loads_nothing_from_the_network(path):
+    text = path.read_text(encoding="utf-8")
+    assert not re.search(r"<script[^>]+src=[\"']?https?://", text), "an output loads a script from the network"
+    assert not re.search(r"<link[^>]+href=[\"']?https?://", text), "an output loads a stylesheet from the network"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_opens_with_a_title_and_objectives_and_ends_with_a_summary(path):
+    cells = [c for c in load(path)["cells"] if "navigation" not in c.get("metadata", {}).get("tags", [])]
+    first = source(cells[0])
+    assert first.startswith("# "), "the first cell after the navigation is the title"
+    if path.stem != "00_index":
+        assert re.search(r"objective|you will", first, re.I), "objectives at the top"
+        tail = " ".join(source(c) for c in cells[-4:] if c["cell_type"] == "markdown")
+        assert re.search(r"summary", tail, re.I), "a summary near the end"
+
+
+def test_navigation_and_course_map_are_fresh():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build_navigation.py"), "--check"],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_navigation_links_point_to_existing_notebooks(path):
+    cells = load(path)["cells"]
+    for nav in (cells[0], cells[-1]):
+        assert "navigation" in nav["metadata"].get("tags", [])
+        for target in re.findall(r"\]\(([^)]+\.ipynb)\)", source(nav)):
+            assert (path.parent / target).exists(), target
+
+
+def lesson_sections():
+    """Sections of the lesson: numbered subsections (1.1 ... 1.7) and emoji-headed top-level ones (4, 5, 6).
+
+    Section 7 (cross-references) is the course map's job; plain numbered list items
+    ("1. Diagonal attention") are not sections.
+    """
+    text = LESSON.read_text(encoding="utf-8")
+    subsections = re.findall(r"^(\d+\.\d+(?:\.\d+)?)\s+\S", text, re.M)
+    top = re.findall(r"^(\d+)\.\s+[^\x00-\x7F]", text, re.M)
+    return sorted(set(subsections) | (set(top) - {"1"}), key=lambda s: [int(x) for x in s.split(".")])
+
+
+def test_every_lesson_section_is_taught_in_some_notebook():
+    covered = set()
+    for path in NOTEBOOKS:
+        meta = load(path)["metadata"].get("course", {})
+        covered |= {s.strip() for s in meta.get("sections", "").split(",")}
+    sections = lesson_sections()
+    assert "1.5.2" in sections and "6" in sections, sections
+    missing = [s for s in sections if s not in covered]
+    assert not missing, f"lesson sections no notebook claims: {missing}"
+
+
+def test_index_links_every_learning_objective():
+    text = LESSON.read_text(encoding="utf-8")
+    objectives = re.findall(r"^• (.+)$", text.split("📋")[0], re.M)
+    index = " ".join(source(c) for c in load(ROOT / "notebooks" / "00_index.ipynb")["cells"])
+    assert len(objectives) == 5, objectives
+    for objective in objectives:
+        assert objective.strip() in index, f"objective not in the index: {objective}"
