@@ -1,0 +1,357 @@
+"""A soft dictionary look-up: the search-engine picture of queries, keys and values.
+
+A handful of "documents" each have a *key* (what the title is about, a small vector)
+and a *value* (what the document contains, another vector). A *query* vector is
+scored against every key with a dot product; the scores become weights, either
+
+* hard: all weight on the best-scoring document (``argmax``), like a dictionary, or
+* soft: ``softmax(scores / T)``, so every document contributes a little,
+
+and the retrieved value is the weighted sum of the documents' values. Attention is
+the soft version with ``T = sqrt(d_k)``.
+
+:func:`lookup` is the math (pure numpy). :class:`LookupDemo` is the live widget of
+notebook 01: sliders for the query, a temperature slider and a hard/soft switch.
+"""
+
+from __future__ import annotations
+
+import html as _html
+
+import ipywidgets as widgets
+import numpy as np
+
+from helpers.attention import softmax
+from helpers.render import colour_for, format_number, matrix_html
+
+__all__ = [
+    "TITLES",
+    "KEY_FEATURES",
+    "KEYS",
+    "VALUE_FEATURES",
+    "VALUES",
+    "lookup",
+    "LookupDemo",
+]
+
+# The small library used in notebook 01. Keys: how much each title is about
+# animals / food / sport. Values: how often each content word appears in the text.
+TITLES = ["Cat care", "Dog training", "Pasta recipes", "Football rules"]
+KEY_FEATURES = ["animals", "food", "sport"]
+KEYS = np.array(
+    [
+        [2.0, 0.5, 0.0],
+        [1.5, 0.0, 1.0],
+        [0.0, 2.0, 0.0],
+        [0.0, 0.0, 2.0],
+    ]
+)
+VALUE_FEATURES = ["cat", "dog", "pasta", "ball"]
+VALUES = np.array(
+    [
+        [3.0, 0.0, 0.0, 0.0],
+        [0.0, 3.0, 0.0, 1.0],
+        [0.0, 0.0, 3.0, 0.0],
+        [0.0, 0.0, 0.0, 3.0],
+    ]
+)
+
+
+def _matrix(x, name: str, layout: str) -> np.ndarray:
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{name} must be numbers with shape {layout}; got {type(x).__name__} ({err})") from None
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must have shape {layout}; got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must hold finite numbers; got {arr.tolist()}")
+    return arr
+
+
+def _check_temperature(temperature) -> float:
+    try:
+        t = float(temperature)
+    except (TypeError, ValueError):
+        raise ValueError(f"temperature must be a positive number; got {temperature!r}") from None
+    if not np.isfinite(t) or t <= 0:
+        raise ValueError(f"temperature must be a positive number; got {temperature!r}")
+    return t
+
+
+def lookup(query, keys, values, temperature: float = 1.0, hard: bool = False):
+    """Score a query against every key and retrieve a blend of the values.
+
+    Parameters
+    ----------
+    query : array_like, shape (d_k,)
+    keys : array_like, shape (n, d_k), one row per document
+    values : array_like, shape (n, d_v), one row per document
+    temperature : float > 0
+        Soft mode divides the scores by it before the softmax: small -> close to
+        hard, large -> close to uniform. Ignored in hard mode.
+    hard : bool
+        ``True``: all weight on the highest score (the first one if several tie).
+
+    Returns
+    -------
+    scores : ndarray (n,)   ``keys @ query``
+    weights : ndarray (n,)  non-negative, sums to 1
+    retrieved : ndarray (d_v,)  ``weights @ values``
+    """
+    q = np.asarray(query, dtype=float)
+    if q.ndim != 1:
+        raise ValueError(f"query must be a vector of shape (d_k,); got shape {q.shape}")
+    K = _matrix(keys, "keys", "(n, d_k)")
+    V = _matrix(values, "values", "(n, d_v)")
+    if K.shape[1] != q.shape[0]:
+        raise ValueError(f"query has shape {q.shape} but keys has shape {K.shape}: both need d_k = {K.shape[1]}")
+    if K.shape[0] != V.shape[0]:
+        raise ValueError(f"keys has shape {K.shape} and values has shape {V.shape}: one key and one value per document")
+    t = _check_temperature(temperature)
+    scores = K @ q
+    if hard:
+        weights = np.zeros_like(scores)
+        weights[int(np.argmax(scores))] = 1.0
+    else:
+        weights = softmax(scores / t)
+    return scores, weights, weights @ V
+
+
+class LookupDemo(widgets.VBox):
+    """Live soft look-up: move the query, switch hard/soft, change the temperature.
+
+    Parameters
+    ----------
+    titles : list of str, length n (default :data:`TITLES`)
+    keys : array_like (n, d_k) (default :data:`KEYS`)
+    values : array_like (n, d_v) (default :data:`VALUES`)
+    key_features, value_features : list of str, names of the key / value columns
+    query : array_like (d_k,), the starting query (default all zeros)
+    temperature : float > 0
+    hard : bool
+    query_range : (float, float), the sliders' range
+
+    Attributes
+    ----------
+    sliders : list of ipywidgets.FloatSlider, one per key feature
+    temperature_slider : ipywidgets.FloatSlider
+    mode : ipywidgets.ToggleButtons, value "soft" or "hard"
+    table, summary : ipywidgets.HTML, the documents with their scores and weights,
+        and the retrieved value
+    scores, weights, retrieved : ndarray, for the current settings (see :func:`lookup`)
+
+    Everything updates synchronously: when a slider's value is set, ``.weights`` and
+    the HTML already show the new state.
+    """
+
+    def __init__(
+        self,
+        titles=None,
+        keys=None,
+        values=None,
+        key_features=None,
+        value_features=None,
+        query=None,
+        temperature: float = 1.0,
+        hard: bool = False,
+        query_range=(-2.0, 2.0),
+    ):
+        self._keys = _matrix(KEYS if keys is None else keys, "keys", "(n, d_k)")
+        self._values = _matrix(VALUES if values is None else values, "values", "(n, d_v)")
+        n, d_k = self._keys.shape
+        if self._values.shape[0] != n:
+            raise ValueError(
+                f"keys has shape {self._keys.shape} and values has shape {self._values.shape}: "
+                "one key and one value per document"
+            )
+        self._titles = self._names(TITLES if titles is None and keys is None else titles, n, "titles", "doc ")
+        default_kf = KEY_FEATURES if key_features is None and keys is None else key_features
+        default_vf = VALUE_FEATURES if value_features is None and values is None else value_features
+        self._key_features = self._names(default_kf, d_k, "key_features", "k")
+        self._value_features = self._names(default_vf, self._values.shape[1], "value_features", "v")
+        lo, hi = (float(v) for v in query_range)
+        if not lo < hi:
+            raise ValueError(f"query_range must be (low, high) with low < high; got {query_range!r}")
+        self._range = (lo, hi)
+        q0 = np.zeros(d_k) if query is None else self._check_query(query)
+        t0 = _check_temperature(temperature)
+
+        self.sliders = [
+            widgets.FloatSlider(
+                value=float(v), min=lo, max=hi, step=0.1, description=name,
+                continuous_update=True, readout_format=".1f",
+                style={"description_width": "5em"}, layout=widgets.Layout(width="22em"),
+            )
+            for v, name in zip(q0, self._key_features)
+        ]
+        self.temperature_slider = widgets.FloatSlider(
+            value=t0, min=0.1, max=5.0, step=0.1, description="temperature T",
+            readout_format=".1f", style={"description_width": "8em"}, layout=widgets.Layout(width="26em"),
+        )
+        self.mode = widgets.ToggleButtons(
+            options=[("soft (softmax)", "soft"), ("hard (argmax)", "hard")],
+            value="hard" if hard else "soft",
+            tooltips=["every document contributes, weighted by softmax(score / T)",
+                      "all weight on the best-scoring document"],
+        )
+        self.table = widgets.HTML()
+        self.summary = widgets.HTML()
+        for w in (*self.sliders, self.temperature_slider, self.mode):
+            w.observe(self._on_change, names="value")
+        controls = widgets.HBox([
+            widgets.VBox([widgets.HTML("<b>Query</b> (what you are looking for)"), *self.sliders]),
+            widgets.VBox([widgets.HTML("<b>Retrieval</b>"), self.mode, self.temperature_slider]),
+        ])
+        super().__init__([controls, self.table, self.summary])
+        self._update()
+
+    # -- input checking -------------------------------------------------------------
+    @staticmethod
+    def _names(names, n: int, arg: str, prefix: str) -> list[str]:
+        if names is None:
+            return [f"{prefix}{k}" for k in range(n)]
+        names = [str(s) for s in names]
+        if len(names) != n:
+            raise ValueError(f"{arg} has {len(names)} names but the matrix has {n}")
+        return names
+
+    def _check_query(self, query) -> np.ndarray:
+        try:
+            q = np.asarray(query, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"query must be {self._keys.shape[1]} numbers; got {query!r}") from None
+        if q.shape != (self._keys.shape[1],):
+            raise ValueError(f"query must have shape ({self._keys.shape[1]},) like a key; got shape {q.shape}")
+        lo, hi = self._range
+        if not np.isfinite(q).all() or (q < lo).any() or (q > hi).any():
+            raise ValueError(f"every query entry must lie in [{_num(lo)}, {_num(hi)}]; got {q.tolist()}")
+        return q
+
+    # -- state --------------------------------------------------------------------------
+    @property
+    def query(self) -> np.ndarray:
+        """The query vector, shape (d_k,). Settable (each entry within the sliders' range)."""
+        return np.array([s.value for s in self.sliders], dtype=float)
+
+    @query.setter
+    def query(self, value) -> None:
+        q = self._check_query(value)
+        self._hold = True  # one redraw for the whole vector, not one per slider
+        try:
+            for s, v in zip(self.sliders, q):
+                s.value = float(v)
+        finally:
+            self._hold = False
+        self._update()
+
+    @property
+    def temperature(self) -> float:
+        return float(self.temperature_slider.value)
+
+    @temperature.setter
+    def temperature(self, value) -> None:
+        t = _check_temperature(value)
+        lo, hi = self.temperature_slider.min, self.temperature_slider.max
+        if not lo <= t <= hi:
+            raise ValueError(f"temperature must lie in [{_num(lo)}, {_num(hi)}]; got {value!r}")
+        self.temperature_slider.value = t
+
+    @property
+    def hard(self) -> bool:
+        return self.mode.value == "hard"
+
+    @hard.setter
+    def hard(self, value: bool) -> None:
+        self.mode.value = "hard" if value else "soft"
+
+    @property
+    def titles(self) -> list[str]:
+        return list(self._titles)
+
+    def _on_change(self, _change) -> None:
+        if not getattr(self, "_hold", False):
+            self._update()
+
+    def _update(self) -> None:
+        self.scores, self.weights, self.retrieved = lookup(
+            self.query, self._keys, self._values, self.temperature, self.hard
+        )
+        self.temperature_slider.disabled = self.hard
+        self.table.value = self._table_html()
+        self.summary.value = self._summary_html()
+
+    # -- rendering ----------------------------------------------------------------------
+    def _table_html(self) -> str:
+        esc = _html.escape
+        cell = "padding:3px 8px;border-bottom:1px solid #ddd;text-align:right;font-variant-numeric:tabular-nums;"
+        head = "padding:3px 8px;border-bottom:2px solid #888;text-align:center;"
+        q = self.query
+        best = int(np.argmax(self.weights))
+        rule = "argmax(score)" if self.hard else f"softmax(score / {_num(self.temperature)})"
+        rows = [
+            '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
+            'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
+            f'<tr><th style="{head}text-align:left">document</th>'
+            f'<th style="{head}">key (title: {esc(", ".join(self._key_features))})</th>'
+            f'<th style="{head}">score = q·k</th><th style="{head}">weight = {esc(rule)}</th>'
+            f'<th style="{head}">value (content: {esc(", ".join(self._value_features))})</th></tr>',
+        ]
+        for j, title in enumerate(self._titles):
+            k = self._keys[j]
+            terms = " + ".join(f"{_paren(a)}·{_paren(b)}" for a, b in zip(q, k))
+            w = float(self.weights[j])
+            bg, _ = colour_for(w)
+            bar = (
+                f'<span style="display:inline-block;width:7em;height:0.9em;background:#eeeeee;'
+                f'vertical-align:middle;margin-right:6px;border:1px solid #bbb">'
+                f'<span style="display:block;height:100%;width:{100 * w:.1f}%;background:{bg}"></span></span>'
+            )
+            mark = "font-weight:700;" if j == best else ""
+            rows.append(
+                f'<tr><td style="{cell}text-align:left;{mark}">{esc(title)}</td>'
+                f'<td style="{cell}">[{esc(_vec(k))}]</td>'
+                f'<td style="{cell}" title="{esc(terms)}">{esc(format_number(self.scores[j], 2))}</td>'
+                f'<td style="{cell}text-align:left">{bar}{esc(format_number(w, 3))}</td>'
+                f'<td style="{cell}">[{esc(_vec(self._values[j]))}]</td></tr>'
+            )
+        rows.append(
+            f'<tr><td style="{cell}text-align:left" colspan="3">sum of weights</td>'
+            f'<td style="{cell}text-align:left">{esc(format_number(self.weights.sum(), 3))}</td><td></td></tr>'
+        )
+        rows.append("</table>")
+        return "".join(rows)
+
+    def _summary_html(self) -> str:
+        blend = " + ".join(
+            f"{format_number(w, 2)}·{_html.escape(t)}" for w, t in zip(self.weights, self._titles) if w >= 0.005
+        )
+        return matrix_html(
+            self.retrieved,
+            row_labels=["retrieved"],
+            col_labels=self._value_features,
+            title="Retrieved value = Σ weight · value",
+            digits=2,
+            legend=False,
+            note=f"= {blend}",
+        )
+
+    def retrieved_text(self) -> str:
+        """The retrieved value as text: ``cat 1.46, dog 0.54, ...``."""
+        return ", ".join(f"{f} {format_number(v, 2)}" for f, v in zip(self._value_features, self.retrieved))
+
+    def __repr__(self) -> str:
+        return f"LookupDemo(documents={len(self._titles)}, d_k={self._keys.shape[1]}, d_v={self._values.shape[1]})"
+
+
+def _num(x) -> str:
+    return format_number(x, 2)
+
+
+def _paren(x) -> str:
+    text = format_number(x, 2)
+    return f"({text})" if float(x) < 0 else text
+
+
+def _vec(v) -> str:
+    return ", ".join(format_number(x, 2) for x in v)
