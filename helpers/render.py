@@ -1,0 +1,418 @@
+"""Matrices as HTML tables and matplotlib figures.
+
+Rendering only: every function here draws numbers it is given and never recomputes
+attention. The HTML uses inline styles only (no stylesheet, no script, nothing
+fetched from the network), so it looks the same in a notebook, in a static HTML
+export and offline.
+
+Colours come from a colour-blind-safe sequential palette (viridis or cividis),
+interpolated here from a few stops. Every cell carries its own background *and*
+text colour, so the tables read the same in light and dark themes, and every cell
+shows its number, so nothing depends on seeing colour.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import math
+
+import numpy as np
+
+__all__ = [
+    "PALETTES",
+    "colour_for",
+    "format_number",
+    "matrix_html",
+    "show_matrix",
+    "attention_weights_html",
+    "heatmap",
+]
+
+# Stops sampled from matplotlib's viridis and cividis at 0, 1/8, ..., 1. Both are
+# perceptually uniform and readable with the common colour-vision deficiencies.
+PALETTES = {
+    "viridis": [
+        "#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c",
+        "#28ae80", "#5ec962", "#addc30", "#fde725",
+    ],
+    "cividis": [
+        "#00224e", "#123570", "#3b496c", "#575d6d", "#707173",
+        "#8a8779", "#a69d75", "#c4b56c", "#fee838",
+    ],
+}
+
+_LEVELS = 256  # colours per palette; quantising the scale keeps rendering a table lookup
+
+# Masked (-inf) cells: neutral grey, clearly not part of the scale.
+_MASKED_BG = "#d9d9d9"
+_MASKED_FG = "#4d4d4d"
+_PANEL_BG = "#ffffff"
+_PANEL_FG = "#1a1a1a"
+_LABEL_FG = "#333333"
+_MUTED_FG = "#595959"
+_HIGHLIGHT = "#ff2d95"  # magenta outline: distinct from every palette colour
+
+
+def _hex_to_rgb(h: str) -> tuple[float, float, float]:
+    return tuple(int(h[k:k + 2], 16) / 255 for k in (1, 3, 5))
+
+
+def _luminance(rgb) -> float:
+    """WCAG relative luminance of an sRGB colour with components in [0, 1]."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _text_for(rgb) -> str:
+    """Black or white, whichever contrasts more with the background ``rgb``."""
+    lum = _luminance(rgb)
+    on_black = (lum + 0.05) / 0.05
+    on_white = 1.05 / (lum + 0.05)
+    return "#000000" if on_black >= on_white else "#ffffff"
+
+
+def _build_table(stops: list[str]) -> list[tuple[str, str]]:
+    rgb = np.array([_hex_to_rgb(s) for s in stops])
+    xs = np.linspace(0.0, 1.0, len(stops))
+    out = []
+    for t in np.linspace(0.0, 1.0, _LEVELS):
+        c = tuple(float(np.interp(t, xs, rgb[:, k])) for k in range(3))
+        hexc = "#" + "".join(f"{round(v * 255):02x}" for v in c)
+        out.append((hexc, _text_for(c)))
+    return out
+
+
+_TABLES = {name: _build_table(stops) for name, stops in PALETTES.items()}
+
+
+def colour_for(t: float, palette: str = "viridis") -> tuple[str, str]:
+    """Background and text colour for a position ``t`` in [0, 1] on the palette."""
+    table = _palette_table(palette)
+    k = int(round(min(max(float(t), 0.0), 1.0) * (_LEVELS - 1)))
+    return table[k]
+
+
+def _palette_table(palette: str):
+    try:
+        return _TABLES[palette]
+    except KeyError:
+        raise ValueError(f"palette must be one of {sorted(_TABLES)}; got {palette!r}") from None
+
+
+def format_number(x: float, digits: int = 2) -> str:
+    """A number for a table cell: ``2``, ``0.5``, ``-1.25``, ``−∞``.
+
+    Like :func:`helpers.explain.fmt` (trailing zeros dropped) with two differences that
+    matter in a table: a value that is not zero but rounds to zero shows as ``0.00``
+    (so it is not mistaken for an exact, masked 0), and very large or very small
+    magnitudes switch to exponent notation so that the cell stays narrow.
+    """
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if x == 0:
+        return "0"
+    ax = abs(x)
+    if ax >= 1e5:
+        return f"{x:.{max(digits, 1)}e}"
+    r = round(x, digits)
+    if r == 0:
+        return f"{0.0:.{digits}f}" if x > 0 else f"-{0.0:.{digits}f}"
+    if r == int(r):
+        return str(int(r))
+    return f"{r:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def _as_matrix(M) -> np.ndarray:
+    try:
+        A = np.asarray(M, dtype=float)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"M must be a matrix of numbers; got {type(M).__name__} ({err})") from None
+    if A.ndim == 1:
+        A = A[None, :]
+    if A.ndim != 2:
+        raise ValueError(f"M must be 2-D (rows × columns); got shape {A.shape}")
+    return A
+
+
+def _labels(labels, n: int, default: str, name: str) -> list[str]:
+    if labels is None:
+        return [f"{default}{k}" for k in range(n)]
+    labels = [str(s) for s in labels]
+    if len(labels) != n:
+        raise ValueError(f"{name} has {len(labels)} labels but the matrix has {n}")
+    return labels
+
+
+def _scale_limits(A: np.ndarray, vmin, vmax) -> tuple[float, float]:
+    finite = A[np.isfinite(A)]
+    lo = float(vmin) if vmin is not None else (float(finite.min()) if finite.size else 0.0)
+    hi = float(vmax) if vmax is not None else (float(finite.max()) if finite.size else 1.0)
+    return lo, hi
+
+
+def _colour_indices(A: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Palette index per cell (vectorised: one numpy pass instead of a call per cell)."""
+    span = hi - lo
+    with np.errstate(invalid="ignore", over="ignore"):
+        if not np.isfinite(span) or span <= 0:
+            t = np.full(A.shape, 0.5)
+        else:
+            t = (A - lo) / span
+    t = np.nan_to_num(t, nan=0.5, posinf=1.0, neginf=0.0)
+    return np.rint(np.clip(t, 0.0, 1.0) * (_LEVELS - 1)).astype(int)
+
+
+def _sizes(large: bool) -> dict:
+    if large:
+        return {"font": "20px", "cell_w": "4.2em", "pad": "5px 9px", "title": "22px", "small": "16px"}
+    return {"font": "13px", "cell_w": "3.6em", "pad": "2px 6px", "title": "14px", "small": "11px"}
+
+
+def _legend_html(lo: float, hi: float, palette: str, digits: int, sz: dict) -> str:
+    stops = ", ".join(PALETTES[palette])
+    return (
+        f'<div style="display:flex;align-items:center;gap:6px;margin-top:4px;font-size:{sz["small"]};'
+        f'color:{_MUTED_FG}">'
+        f"<span>{_html.escape(format_number(lo, digits))}</span>"
+        f'<span style="display:inline-block;width:7em;height:0.8em;border:1px solid #999;'
+        f'background:linear-gradient(to right, {stops})"></span>'
+        f"<span>{_html.escape(format_number(hi, digits))}</span>"
+        "</div>"
+    )
+
+
+def matrix_html(
+    M,
+    row_labels=None,
+    col_labels=None,
+    title=None,
+    row_axis=None,
+    col_axis=None,
+    digits: int = 2,
+    large: bool = False,
+    vmin=None,
+    vmax=None,
+    highlight=None,
+    palette: str = "viridis",
+    extra_column=None,
+    legend: bool = True,
+    note=None,
+) -> str:
+    """A matrix as an HTML table: every number printed over a colour scale.
+
+    Parameters
+    ----------
+    M : array_like, shape (n_rows, n_cols) (a 1-D array is one row)
+        Finite numbers and ``-inf`` (shown as a grey ``−∞``, a masked entry).
+    row_labels, col_labels : sequence of str, optional
+        One label per row / column (default ``0, 1, ...``).
+    title : str, optional
+        Shown above the table, followed by the shape.
+    row_axis, col_axis : str, optional
+        Axis captions, e.g. ``"Queries ↓"`` and ``"Keys →"``.
+    digits : int
+        Decimals kept (trailing zeros dropped).
+    large : bool
+        Bigger font and cells, for a projector.
+    vmin, vmax : float, optional
+        Ends of the colour scale (default: the finite minimum and maximum of ``M``).
+    highlight : (int, int), optional
+        Outline this cell.
+    palette : {"viridis", "cividis"}
+    extra_column : (str, sequence of float), optional
+        A header and one value per row, shown uncoloured after the last column
+        (``attention_weights_html`` uses it for the row sums).
+    legend : bool
+        Show the colour scale with its two end values under the table.
+    note : str, optional
+        A line of plain text under the table.
+
+    Returns
+    -------
+    str : an HTML fragment with inline styles only.
+    """
+    A = _as_matrix(M)
+    n, m = A.shape
+    rows = _labels(row_labels, n, "", "row_labels")
+    cols = _labels(col_labels, m, "", "col_labels")
+    table = _palette_table(palette)
+    lo, hi = _scale_limits(A, vmin, vmax)
+    idx = _colour_indices(A, lo, hi)
+    sz = _sizes(large)
+    esc = _html.escape
+
+    cell = (
+        f"padding:{sz['pad']};min-width:{sz['cell_w']};text-align:right;"
+        "font-variant-numeric:tabular-nums;border:1px solid #ffffff;"
+    )
+    lab = f"padding:{sz['pad']};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
+    hl = tuple(int(v) for v in highlight) if highlight is not None else None
+
+    parts = [
+        f'<div style="display:inline-block;vertical-align:top;background:{_PANEL_BG};color:{_PANEL_FG};'
+        f'padding:6px 10px;margin:3px;border:1px solid #c8c8c8;border-radius:4px;font-size:{sz["font"]};'
+        'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;line-height:1.3">'
+    ]
+    if title is not None:
+        parts.append(
+            f'<div style="font-weight:700;font-size:{sz["title"]};margin-bottom:3px;'
+            'font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif">'
+            f'{esc(str(title))} <span style="font-weight:400;color:{_MUTED_FG}">({n} × {m})</span></div>'
+        )
+    parts.append('<table style="border-collapse:collapse;margin:0">')
+    if col_axis:
+        span = m + (1 if extra_column is not None else 0)
+        parts.append(
+            f'<tr><th style="{lab}"></th><th colspan="{span}" style="{lab}text-align:center;'
+            f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{esc(str(col_axis))}</th></tr>'
+        )
+    corner = esc(str(row_axis)) if row_axis else ""
+    head = [f'<tr><th style="{lab}text-align:left;font-weight:400;font-style:italic;color:{_MUTED_FG}">{corner}</th>']
+    head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
+    if extra_column is not None:
+        head.append(f'<th style="{lab}text-align:center;border-left:2px solid #888">{esc(str(extra_column[0]))}</th>')
+    head.append("</tr>")
+    parts.append("".join(head))
+
+    extra_vals = list(extra_column[1]) if extra_column is not None else None
+    for i in range(n):
+        row = [f'<tr><th style="{lab}text-align:right">{esc(rows[i])}</th>']
+        Ai = A[i]
+        for j in range(m):
+            v = Ai[j]
+            outline = (
+                f"outline:3px solid {_HIGHLIGHT};outline-offset:-3px;" if hl is not None and hl == (i, j) else ""
+            )
+            if v == -math.inf:
+                row.append(
+                    f'<td style="{cell}background:{_MASKED_BG};color:{_MASKED_FG};{outline}" '
+                    'title="masked">−∞</td>'
+                )
+            else:
+                bg, fg = table[idx[i, j]]
+                row.append(f'<td style="{cell}background:{bg};color:{fg};{outline}">{format_number(v, digits)}</td>')
+        if extra_vals is not None:
+            row.append(
+                f'<td style="{cell}background:{_PANEL_BG};color:{_PANEL_FG};border-left:2px solid #888">'
+                f"{format_number(extra_vals[i], digits)}</td>"
+            )
+        row.append("</tr>")
+        parts.append("".join(row))
+    parts.append("</table>")
+    if legend:
+        parts.append(_legend_html(lo, hi, palette, digits, sz))
+    if note:
+        parts.append(f'<div style="margin-top:3px;font-size:{sz["small"]};color:{_MUTED_FG}">{esc(str(note))}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def show_matrix(M, *args, **kwargs):
+    """:func:`matrix_html` wrapped for display as a notebook cell's result."""
+    from IPython.display import HTML
+
+    return HTML(matrix_html(M, *args, **kwargs))
+
+
+def attention_weights_html(
+    weights,
+    q_labels,
+    k_labels,
+    title: str = "Attention weights",
+    digits: int = 2,
+    large: bool = False,
+    highlight=None,
+    palette: str = "viridis",
+    note=None,
+) -> str:
+    """Attention weights as an HTML table, Queries ↓ by Keys →, with a "row sum" column.
+
+    Parameters
+    ----------
+    weights : array_like, shape (n_q, n_k)
+        Each row is one query's distribution over the keys. The colour scale is fixed
+        to [0, 1] so that tables of different weights compare directly.
+    q_labels : sequence of str, length n_q
+    k_labels : sequence of str, length n_k
+    """
+    W = _as_matrix(weights)
+    return matrix_html(
+        W,
+        row_labels=q_labels,
+        col_labels=k_labels,
+        title=title,
+        row_axis="Queries ↓",
+        col_axis="Keys →",
+        digits=digits,
+        large=large,
+        vmin=0.0,
+        vmax=1.0,
+        highlight=highlight,
+        palette=palette,
+        extra_column=("row sum", W.sum(axis=1)),
+        note=note,
+    )
+
+
+def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool = True, cmap: str = "viridis",
+            digits: int = 2, vmin=None, vmax=None):
+    """Attention weights (or any matrix) as a matplotlib heatmap with token labels.
+
+    Parameters
+    ----------
+    weights : array_like, shape (n_q, n_k); ``-inf`` cells are drawn grey and labelled ``−∞``.
+    row_labels : sequence of str, length n_q (queries, down the side)
+    col_labels : sequence of str, length n_k (keys, along the top)
+    title : str, optional
+    ax : matplotlib Axes, optional
+        Draw into this axes; by default a new ``matplotlib.figure.Figure`` (no pyplot
+        state, so it is safe inside widgets and under nbval).
+    annotate : bool
+        Print each number in its cell, in black or white for contrast.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+
+    A = _as_matrix(weights)
+    n, m = A.shape
+    rows = _labels(row_labels, n, "", "row_labels")
+    cols = _labels(col_labels, m, "", "col_labels")
+    if ax is None:
+        fig = Figure(figsize=(max(3.0, 0.6 * m + 2.0), max(2.5, 0.5 * n + 1.5)), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure
+    cm = colormaps[cmap].with_extremes(bad=_MASKED_BG)
+    masked = np.ma.masked_invalid(A)
+    lo, hi = _scale_limits(A, vmin, vmax)
+    if hi <= lo:
+        lo, hi = lo - 0.5, hi + 0.5
+    im = ax.imshow(masked, cmap=cm, vmin=lo, vmax=hi, aspect="auto")
+    ax.set_xticks(range(m), cols, rotation=45 if max((len(c) for c in cols), default=0) > 3 else 0)
+    ax.set_yticks(range(n), rows)
+    ax.xaxis.set_ticks_position("top")
+    ax.xaxis.set_label_position("top")
+    ax.set_xlabel("Keys →")
+    ax.set_ylabel("Queries ↓")
+    if title:
+        ax.set_title(title, pad=12)
+    fig.colorbar(im, ax=ax)
+    if annotate:
+        for i in range(n):
+            for j in range(m):
+                v = A[i, j]
+                if np.isfinite(v):
+                    t = 0.5 if hi == lo else (v - lo) / (hi - lo)
+                    colour = _text_for(cm(float(np.clip(t, 0, 1)))[:3])
+                    text = format_number(v, digits)
+                else:
+                    colour, text = _MASKED_FG, format_number(v, digits)
+                ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=9)
+    return fig
