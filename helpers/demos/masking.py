@@ -1,0 +1,647 @@
+"""Masks in action: padded batches, and a decoder that cheats when nothing stops it.
+
+Two live demos for notebook 03, each built on a small piece of math that the tests
+check directly:
+
+* **Padding.** :func:`pad_batch` pads sentences of different lengths with
+  :data:`PAD`; :func:`batch_mask` combines the key-padding mask with the causal
+  mask (logical and). :class:`PaddingDemo` lets the learner type the lengths and
+  see the mask and the weights of every sequence in the batch.
+* **Cheating.** A tiny next-token "model": one attention head that looks a fixed
+  number of positions away (``delta``), followed by a linear read-out fitted by
+  least squares. :func:`train` tries every head in :data:`LOOK_OFFSETS` and keeps
+  the one that fits the training data best. Without the causal mask the best head
+  is ``delta = +1``: it reads the answer (the next token) straight from the input,
+  scores 100 % in training and collapses when generating, where the next token does
+  not exist yet. :class:`CheatingDemo` lets the learner type a sentence (and plant
+  a wrong "future" word) and see what each model predicts.
+
+Nothing here is random: the corpus is listed below and the least-squares fit has a
+unique solution, so every number is reproducible.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import ipywidgets as widgets
+import numpy as np
+
+from helpers.attention import (
+    additive_mask,
+    causal_mask,
+    padding_mask,
+    project_qkv,
+    scaled_dot_product_attention,
+)
+from helpers.render import attention_weights_html, matrix_html
+
+__all__ = [
+    "PAD",
+    "BOS",
+    "pad_batch",
+    "batch_mask",
+    "padded_batch_attention",
+    "PaddingDemo",
+    "CORPUS",
+    "corpus_sentences",
+    "VOCAB",
+    "MAX_LEN",
+    "LOOK_OFFSETS",
+    "embed",
+    "look_head",
+    "head_features",
+    "fit_readout",
+    "NextTokenModel",
+    "train",
+    "best_possible_accuracy",
+    "CheatingDemo",
+]
+
+PAD = "<pad>"
+BOS = "<s>"
+
+# ---------------------------------------------------------------------------------
+# Padding
+# ---------------------------------------------------------------------------------
+
+# Sentences the padding demo cuts to the lengths the learner types: sequence b is
+# the first lengths[b] words of SENTENCE_POOL[b].
+SENTENCE_POOL = [
+    "the cat sat on the mat all day".split(),
+    "a dog ran to the park and back".split(),
+    "birds sing at dawn in the tall trees".split(),
+    "we read books by the warm fire tonight".split(),
+]
+MAX_BATCH = len(SENTENCE_POOL)
+MAX_PADDED = min(len(s) for s in SENTENCE_POOL)
+
+
+def pad_batch(sentences, pad: str = PAD):
+    """Pad token lists to the longest one.
+
+    Parameters
+    ----------
+    sentences : sequence of sequences of str, length batch; none empty
+    pad : str, the padding token
+
+    Returns
+    -------
+    tokens : list of lists of str, shape (batch, n) with n = the longest length
+    lengths : list of int, length batch: the real length of each sentence
+    """
+    sentences = [list(s) for s in sentences]
+    if not sentences:
+        raise ValueError("sentences must hold at least one sentence; got none")
+    lengths = [len(s) for s in sentences]
+    if min(lengths) == 0:
+        raise ValueError(f"every sentence needs at least one token; got lengths {lengths}")
+    n = max(lengths)
+    return [s + [pad] * (n - len(s)) for s in sentences], lengths
+
+
+def batch_mask(lengths, n: int, causal: bool) -> np.ndarray:
+    """The mask of a padded batch: key padding, and the causal mask when ``causal``.
+
+    Returns
+    -------
+    ndarray of bool, shape (batch, n, n): ``True`` where query i of sequence b may
+    attend to key j. Padding only blocks *keys*; combined with the causal mask by
+    logical and.
+    """
+    pad = padding_mask(lengths, n)  # (batch, 1, n), broadcasts over the queries
+    mask = np.broadcast_to(pad, (len(lengths), n, n))
+    if causal:
+        mask = mask & causal_mask(n)  # (n, n) broadcasts over the batch
+    return mask.copy()
+
+
+def _word_vectors(words, d_model: int, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    vocab = sorted(set(words))
+    table = np.round(rng.normal(0.0, 1.0, size=(len(vocab), d_model)), 1)
+    return dict(zip(vocab, table))
+
+
+_POOL_VECTORS = _word_vectors([w for s in SENTENCE_POOL for w in s], d_model=4, seed=0)
+_POOL_RNG = np.random.default_rng(1)
+# Small seeded projections (one decimal), so the weights are neither uniform nor one-hot.
+POOL_W_Q, POOL_W_K, POOL_W_V = (np.round(_POOL_RNG.normal(0.0, 0.6, size=(4, 4)), 1) for _ in range(3))
+
+
+def padded_batch_attention(tokens, lengths, causal: bool, W_q=None, W_k=None, W_v=None):
+    """Attention over a padded batch with the padding (and optionally causal) mask.
+
+    Parameters
+    ----------
+    tokens : list of lists of str, shape (batch, n); the pad token's vector is all zeros
+    lengths : sequence of int, shape (batch,)
+    causal : bool
+    W_q, W_k, W_v : array_like (4, 4), optional (default: the seeded demo matrices)
+
+    Returns
+    -------
+    X : ndarray (batch, n, 4)
+    mask : ndarray of bool (batch, n, n)
+    weights : ndarray (batch, n, n); exactly 0 on padded keys
+    output : ndarray (batch, n, 4)
+    """
+    W_q = POOL_W_Q if W_q is None else W_q
+    W_k = POOL_W_K if W_k is None else W_k
+    W_v = POOL_W_V if W_v is None else W_v
+    n = len(tokens[0])
+    zero = np.zeros(4)
+    X = np.array([[_POOL_VECTORS.get(t, zero) if t != PAD else zero for t in row] for row in tokens])
+    Q, K, V = project_qkv(X, W_q, W_k, W_v)
+    mask = batch_mask(lengths, n, causal)
+    output, weights = scaled_dot_product_attention(Q, K, V, mask=mask)
+    return X, mask, weights, output
+
+
+def parse_lengths(text: str, max_batch: int = MAX_BATCH, max_len: int = MAX_PADDED) -> list[int]:
+    """``"3, 5, 2"`` -> ``[3, 5, 2]``, or a ValueError saying what is wrong with ``text``."""
+    parts = [p for p in re.split(r"[,\s]+", str(text).strip()) if p]
+    if not parts:
+        raise ValueError("type one length per sentence, e.g. 3, 5, 2")
+    try:
+        lengths = [int(p) for p in parts]
+    except ValueError:
+        bad = next(p for p in parts if not re.fullmatch(r"[+-]?\d+", p))
+        raise ValueError(f"'{bad}' is not a whole number; type lengths like 3, 5, 2") from None
+    if len(lengths) > max_batch:
+        raise ValueError(f"at most {max_batch} sentences; got {len(lengths)}")
+    if min(lengths) < 1 or max(lengths) > max_len:
+        raise ValueError(f"every length must be between 1 and {max_len}; got {', '.join(map(str, lengths))}")
+    return lengths
+
+
+class PaddingDemo(widgets.VBox):
+    """A padded batch, live: type the lengths, switch the causal mask, pick a sequence.
+
+    Parameters
+    ----------
+    lengths : sequence of int, one per sentence (1 to 4 sentences, each 1 to 8 tokens)
+    causal : bool, combine the padding mask with the causal mask
+    selected : int, the sequence whose mask and weights are shown
+
+    Attributes
+    ----------
+    lengths_field : ipywidgets.Text, the lengths as typed ("3, 5, 2")
+    causal_box : ipywidgets.Checkbox
+    picker : ipywidgets.ToggleButtons, one button per sequence
+    views : dict of ipywidgets.HTML: "batch", "mask", "weights"
+    lengths : list of int; tokens : list of lists of str (batch, n)
+    mask : bool (batch, n, n); weights : (batch, n, n); output : (batch, n, 4)
+    message : str, '' when the typed lengths are valid
+
+    Invalid lengths leave the last valid batch on screen, with the message next to
+    the field. Updates are synchronous.
+    """
+
+    def __init__(self, lengths=(3, 5, 2), causal: bool = False, selected: int = 0):
+        text = ", ".join(str(int(v)) for v in lengths)
+        first = parse_lengths(text)
+        self.lengths_field = widgets.Text(
+            value=text, description="lengths", continuous_update=False,
+            style={"description_width": "5em"}, layout=widgets.Layout(width="18em"),
+        )
+        self._message = widgets.HTML()
+        self._message_text = ""
+        self.causal_box = widgets.Checkbox(value=bool(causal), description="causal mask too (decoder)", indent=False)
+        self.picker = widgets.ToggleButtons(options=[], style={"button_width": "7em"})
+        self.views = {name: widgets.HTML() for name in ("batch", "mask", "weights")}
+        self._lengths = first
+        self._selected = 0
+        self._apply(first, selected)
+        self.lengths_field.observe(self._on_text, names="value")
+        self.causal_box.observe(lambda _c: self._update(), names="value")
+        self.picker.observe(self._on_pick, names="value")
+        controls = widgets.HBox([self.lengths_field, self._message, self.causal_box])
+        masks = widgets.HBox([self.views["mask"], self.views["weights"]])
+        super().__init__([controls, self.views["batch"], self.picker, masks])
+
+    # -- state --------------------------------------------------------------------------
+    @property
+    def lengths(self) -> list[int]:
+        return list(self._lengths)
+
+    @property
+    def message(self) -> str:
+        return self._message_text
+
+    @property
+    def causal(self) -> bool:
+        return bool(self.causal_box.value)
+
+    @causal.setter
+    def causal(self, value: bool) -> None:
+        self.causal_box.value = bool(value)
+
+    @property
+    def selected(self) -> int:
+        return self._selected
+
+    @selected.setter
+    def selected(self, b: int) -> None:
+        if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or not 0 <= b < len(self._lengths):
+            raise ValueError(f"selected must be a sequence index 0..{len(self._lengths) - 1}; got {b!r}")
+        self.picker.value = int(b)
+
+    def set_lengths_text(self, text: str) -> None:
+        """Exactly what typing ``text`` into the lengths field and pressing Enter does."""
+        if self.lengths_field.value == text:
+            self._on_text({"new": text})
+        else:
+            self.lengths_field.value = text
+
+    def _set_message(self, text: str) -> None:
+        self._message_text = text
+        self._message.value = (
+            f'<span style="color:#b00020;font-weight:600">{_html.escape(text)}</span>' if text else ""
+        )
+
+    def _on_text(self, change) -> None:
+        try:
+            lengths = parse_lengths(change["new"])
+        except ValueError as err:
+            self._set_message(str(err))
+            return
+        self._set_message("")
+        self._apply(lengths, min(self._selected, len(lengths) - 1))
+
+    def _on_pick(self, change) -> None:
+        if change["new"] is not None and not getattr(self, "_hold", False):
+            self._selected = int(change["new"])
+            self._update()
+
+    def _apply(self, lengths, selected: int) -> None:
+        self._lengths = list(lengths)
+        self._selected = int(selected)
+        self._hold = True  # rebuilding the options fires picker events; draw once afterwards
+        try:
+            self.picker.options = [(f"sentence {b}", b) for b in range(len(lengths))]
+            self.picker.value = self._selected
+        finally:
+            self._hold = False
+        self._update()
+
+    def _update(self) -> None:
+        sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self._lengths)]
+        self.tokens, _ = pad_batch(sentences)
+        self.X, self.mask, self.weights, self.output = padded_batch_attention(
+            self.tokens, self._lengths, self.causal
+        )
+        self._draw()
+
+    # -- rendering ----------------------------------------------------------------------
+    def _draw(self) -> None:
+        b = self._selected
+        n = len(self.tokens[0])
+        self.views["batch"].value = self._batch_html()
+        labels = [f"{j}:{t}" for j, t in enumerate(self.tokens[b])]
+        kind = "padding + causal" if self.causal else "padding only"
+        self.views["mask"].value = matrix_html(
+            additive_mask(self.mask[b]), row_labels=labels, col_labels=labels,
+            title=f"Additive mask of sentence {b} ({kind})", row_axis="Queries ↓", col_axis="Keys →",
+            legend=False, note="0 = may attend, −∞ = blocked",
+        )
+        blocked = int((~self.mask[b]).sum())
+        self.views["weights"].value = attention_weights_html(
+            self.weights[b], labels, labels, title=f"Attention weights of sentence {b}",
+            note=f"{blocked} of {n * n} entries blocked; every blocked weight is exactly 0",
+        )
+
+    def _batch_html(self) -> str:
+        esc = _html.escape
+        cell = "padding:3px 8px;border:1px solid #ccc;text-align:center;"
+        n = len(self.tokens[0])
+        rows = [
+            '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
+            'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
+            f'<caption style="caption-side:top;text-align:left;font-weight:600;color:inherit">'
+            f"Padded batch, shape ({len(self.tokens)}, {n}): positions →</caption>",
+            "<tr><th style=\"" + cell + "\">sentence</th>"
+            + "".join(f'<th style="{cell}">{j}</th>' for j in range(n))
+            + f'<th style="{cell}">length</th></tr>',
+        ]
+        for b, row in enumerate(self.tokens):
+            tds = "".join(
+                f'<td style="{cell}background:#d9d9d9;color:#555">{esc(t)}</td>' if j >= self._lengths[b]
+                else f'<td style="{cell}">{esc(t)}</td>'
+                for j, t in enumerate(row)
+            )
+            mark = "font-weight:700;" if b == self._selected else ""
+            rows.append(f'<tr><td style="{cell}{mark}">{b}</td>{tds}<td style="{cell}">{self._lengths[b]}</td></tr>')
+        rows.append("</table>")
+        return "".join(rows)
+
+    def __repr__(self) -> str:
+        return f"PaddingDemo(lengths={self._lengths}, causal={self.causal})"
+
+
+# ---------------------------------------------------------------------------------
+# A decoder that cheats without the causal mask
+# ---------------------------------------------------------------------------------
+
+# (sentence, how many times it appears in the training data)
+CORPUS = (
+    ("the cat sat .", 3),
+    ("the cat slept .", 1),
+    ("the dog ran .", 2),
+    ("the dog barked .", 1),
+    ("a bird flew .", 2),
+    ("a bird sang .", 1),
+    ("a cat sat .", 1),
+    ("a dog ran .", 1),
+    ("the bird flew .", 1),
+)
+MAX_LEN = 5  # "<s>" + three words + "."
+LOOK_OFFSETS = (-2, -1, 0, 1, 2)
+
+
+def corpus_sentences(corpus=CORPUS) -> list[list[str]]:
+    """Every training sentence as tokens, ``"<s>"`` first, repeated as often as listed."""
+    out = []
+    for text, count in corpus:
+        out += [[BOS, *text.split()] for _ in range(count)]
+    return out
+
+
+VOCAB = sorted({t for s in corpus_sentences() for t in s})
+_INDEX = {t: i for i, t in enumerate(VOCAB)}
+
+
+def _check_tokens(tokens) -> list[str]:
+    tokens = list(tokens)
+    if not tokens:
+        raise ValueError("tokens must hold at least one token; got none")
+    unknown = [t for t in tokens if t not in _INDEX]
+    if unknown:
+        raise ValueError(f"tokens {unknown} are not in the vocabulary {VOCAB}")
+    if len(tokens) > MAX_LEN:
+        raise ValueError(f"at most {MAX_LEN} tokens (positions 0..{MAX_LEN - 1}); got {len(tokens)}")
+    return tokens
+
+
+def embed(tokens) -> np.ndarray:
+    """One-hot word | one-hot position, shape (n, len(VOCAB) + MAX_LEN)."""
+    tokens = _check_tokens(tokens)
+    n, v = len(tokens), len(VOCAB)
+    X = np.zeros((n, v + MAX_LEN))
+    X[np.arange(n), [_INDEX[t] for t in tokens]] = 1.0
+    X[np.arange(n), v + np.arange(n)] = 1.0
+    return X
+
+
+def look_head(delta: int, strength: float = 10.0):
+    """W^Q, W^K, W^V of a head in which query i looks at key i + delta.
+
+    The queries and keys use only the position part of the embedding: q_i is
+    ``strength`` times the one-hot of position i and k_j is the one-hot of position
+    ``j - delta``, so ``q_i · k_j = strength`` exactly when ``j = i + delta`` and 0
+    otherwise. The values are the one-hot words, so the head's output is (mostly)
+    the word it looks at.
+
+    Returns
+    -------
+    W_q, W_k : ndarray (len(VOCAB) + MAX_LEN, MAX_LEN);  W_v : ndarray (len(VOCAB) + MAX_LEN, len(VOCAB))
+    """
+    if isinstance(delta, bool) or not isinstance(delta, (int, np.integer)) or abs(delta) >= MAX_LEN:
+        raise ValueError(f"delta must be an integer with |delta| < {MAX_LEN}; got {delta!r}")
+    v = len(VOCAB)
+    d = v + MAX_LEN
+    W_q = np.zeros((d, MAX_LEN))
+    W_k = np.zeros((d, MAX_LEN))
+    W_v = np.zeros((d, v))
+    for p in range(MAX_LEN):
+        W_q[v + p, p] = strength
+        if 0 <= p - delta < MAX_LEN:
+            W_k[v + p, p - delta] = 1.0
+    W_v[:v, :] = np.eye(v)
+    return W_q, W_k, W_v
+
+
+def head_features(tokens, delta: int, causal: bool):
+    """The read-out's input at every position: [current word, head output, 1].
+
+    Returns
+    -------
+    features : ndarray (n, 2 * len(VOCAB) + 1)
+    weights : ndarray (n, n), the head's attention weights (Queries ↓, Keys →)
+    """
+    X = embed(tokens)
+    n = X.shape[0]
+    Q, K, V = project_qkv(X, *look_head(delta))
+    # Unscaled: the head is built by hand, its strength is already chosen.
+    out, weights = scaled_dot_product_attention(Q, K, V, mask=causal_mask(n) if causal else None, scale=False)
+    return np.hstack([X[:, : len(VOCAB)], out, np.ones((n, 1))]), weights
+
+
+def fit_readout(sentences, delta: int, causal: bool, ridge: float = 1e-3):
+    """Least-squares read-out from the features to the one-hot next token.
+
+    Each sentence of n tokens gives n - 1 training pairs (position t -> token t + 1),
+    all positions at once, as in teacher-forced training. A small ridge term makes
+    the solution unique.
+
+    Returns
+    -------
+    W_out : ndarray (2 * len(VOCAB) + 1, len(VOCAB))
+    mse : float, the mean squared error on the training pairs
+    """
+    F, Y = [], []
+    eye = np.eye(len(VOCAB))
+    for s in sentences:
+        feats, _ = head_features(s, delta, causal)
+        F.append(feats[:-1])
+        Y.append(eye[[_INDEX[t] for t in s[1:]]])
+    F, Y = np.vstack(F), np.vstack(Y)
+    W_out = np.linalg.solve(F.T @ F + ridge * np.eye(F.shape[1]), F.T @ Y)
+    return W_out, float(np.mean((F @ W_out - Y) ** 2))
+
+
+@dataclass
+class NextTokenModel:
+    """A trained next-token model: one look-``delta`` head and its read-out."""
+
+    causal: bool
+    delta: int
+    W_out: np.ndarray
+    losses: dict = field(default_factory=dict)  # delta -> training mse, for every head tried
+
+    def predict(self, tokens) -> list[str]:
+        """The predicted next token at every position of ``tokens`` (all positions at once)."""
+        feats, _ = head_features(tokens, self.delta, self.causal)
+        return [VOCAB[int(k)] for k in np.argmax(feats @ self.W_out, axis=1)]
+
+    def attention(self, tokens) -> np.ndarray:
+        """The head's weights on ``tokens``, shape (n, n)."""
+        return head_features(tokens, self.delta, self.causal)[1]
+
+    def accuracy(self, sentences, future_visible: bool = True) -> float:
+        """Fraction of next tokens predicted right.
+
+        ``future_visible=True``: each sentence goes in whole, as in training.
+        ``False``: position t only gets tokens 0..t, as when generating.
+        """
+        right = total = 0
+        for s in sentences:
+            if future_visible:
+                preds = self.predict(s)[:-1]
+            else:
+                preds = [self.predict(s[: t + 1])[-1] for t in range(len(s) - 1)]
+            right += sum(p == t for p, t in zip(preds, s[1:]))
+            total += len(s) - 1
+        return right / total
+
+    def generate(self, start=(BOS,), steps: int = 4) -> list[str]:
+        """Greedy generation: append the predicted token, ``steps`` times."""
+        tokens = list(start)
+        for _ in range(min(steps, MAX_LEN - len(tokens))):
+            tokens.append(self.predict(tokens)[-1])
+        return tokens
+
+
+def train(causal: bool, sentences=None, offsets=LOOK_OFFSETS) -> NextTokenModel:
+    """Try every look-``delta`` head, fit its read-out, keep the lowest training error."""
+    sentences = corpus_sentences() if sentences is None else sentences
+    fits = {d: fit_readout(sentences, d, causal) for d in offsets}
+    best = min(offsets, key=lambda d: fits[d][1])
+    return NextTokenModel(causal, best, fits[best][0], {d: fits[d][1] for d in offsets})
+
+
+def best_possible_accuracy(sentences) -> float:
+    """The highest accuracy any model can reach when it sees only the past.
+
+    For each prefix, the best guess is the most frequent next token after that
+    prefix in the data; counted, not fitted.
+    """
+    following = defaultdict(Counter)
+    for s in sentences:
+        for t in range(len(s) - 1):
+            following[tuple(s[: t + 1])][s[t + 1]] += 1
+    right = sum(max(c.values()) for c in following.values())
+    return right / sum(sum(c.values()) for c in following.values())
+
+
+@lru_cache(maxsize=1)
+def _trained_models():
+    return train(causal=True), train(causal=False)
+
+
+class CheatingDemo(widgets.VBox):
+    """Type a sentence; see what the causal and the unmasked model predict at each position.
+
+    Parameters
+    ----------
+    sentence : str, words from :data:`VOCAB` separated by spaces; ``<s>`` is added
+        at the front when missing.
+
+    Attributes
+    ----------
+    field : ipywidgets.Text;  table : ipywidgets.HTML
+    tokens : list of str
+    predictions : dict "causal", "no_mask_full", "no_mask_past" -> list of str, the
+        prediction made at each position (the last position predicts past the end)
+    message : str, '' when the sentence is valid (the last valid one stays shown)
+    """
+
+    def __init__(self, sentence: str = "the cat barked ."):
+        self.causal_model, self.cheating_model = _trained_models()
+        self.field = widgets.Text(
+            value=sentence, description="sentence", continuous_update=False,
+            style={"description_width": "6em"}, layout=widgets.Layout(width="26em"),
+        )
+        self._message = widgets.HTML()
+        self._message_text = ""
+        self.table = widgets.HTML()
+        self._apply(self._parse(sentence))
+        self.field.observe(self._on_text, names="value")
+        super().__init__([widgets.HBox([self.field, self._message]), self.table])
+
+    @property
+    def message(self) -> str:
+        return self._message_text
+
+    def set_sentence(self, text: str) -> None:
+        """Exactly what typing ``text`` into the field and pressing Enter does."""
+        if self.field.value == text:
+            self._on_text({"new": text})
+        else:
+            self.field.value = text
+
+    @staticmethod
+    def _parse(text: str) -> list[str]:
+        words = str(text).split()
+        if not words or words[0] != BOS:
+            words = [BOS, *words]
+        if len(words) < 2:
+            raise ValueError("type at least one word after <s>")
+        unknown = [w for w in words if w not in _INDEX]
+        if unknown:
+            raise ValueError(f"unknown word {unknown[0]!r}; use: {' '.join(t for t in VOCAB if t != BOS)}")
+        if len(words) > MAX_LEN:
+            raise ValueError(f"at most {MAX_LEN - 1} words after <s>; got {len(words) - 1}")
+        return words
+
+    def _on_text(self, change) -> None:
+        try:
+            tokens = self._parse(change["new"])
+        except ValueError as err:
+            self._message_text = str(err)
+            self._message.value = f'<span style="color:#b00020;font-weight:600">{_html.escape(str(err))}</span>'
+            return
+        self._message_text = ""
+        self._message.value = ""
+        self._apply(tokens)
+
+    def _apply(self, tokens) -> None:
+        self.tokens = list(tokens)
+        self.predictions = {
+            "causal": self.causal_model.predict(tokens),
+            "no_mask_full": self.cheating_model.predict(tokens),
+            "no_mask_past": [self.cheating_model.predict(tokens[: t + 1])[-1] for t in range(len(tokens))],
+        }
+        self.table.value = self._table_html()
+
+    def _table_html(self) -> str:
+        esc = _html.escape
+        cell = "padding:3px 10px;border-bottom:1px solid #ddd;text-align:left;"
+        head = "padding:3px 10px;border-bottom:2px solid #888;text-align:left;"
+        cols = [
+            ("causal", "causal model"),
+            ("no_mask_full", "no mask, whole sentence given"),
+            ("no_mask_past", "no mask, only the past (generating)"),
+        ]
+        rows = [
+            '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
+            'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
+            f'<tr><th style="{head}">t</th><th style="{head}">token t</th><th style="{head}">token t+1 typed</th>'
+            + "".join(f'<th style="{head}">{esc(title)} predicts</th>' for _, title in cols)
+            + "</tr>",
+        ]
+        n = len(self.tokens)
+        for t in range(n):
+            nxt = self.tokens[t + 1] if t + 1 < n else "(end)"
+            tds = []
+            for key, _ in cols:
+                p = self.predictions[key][t]
+                same = t + 1 < n and p == nxt
+                tds.append(f'<td style="{cell}{"font-weight:700;" if same else ""}">{esc(p)}{" ✓" if same else ""}</td>')
+            rows.append(
+                f'<tr><td style="{cell}">{t}</td><td style="{cell}">{esc(self.tokens[t])}</td>'
+                f'<td style="{cell}">{esc(nxt)}</td>{"".join(tds)}</tr>'
+            )
+        rows.append("</table>")
+        note = (
+            f"Heads chosen in training: causal model looks δ = {self.causal_model.delta:+d}, "
+            f"unmasked model looks δ = {self.cheating_model.delta:+d}. ✓ = equals the typed next token."
+        )
+        return "".join(rows) + f'<div style="font-size:12px;margin:2px 0 6px">{esc(note)}</div>'
+
+    def __repr__(self) -> str:
+        return f"CheatingDemo(sentence={' '.join(self.tokens)!r})"

@@ -1,0 +1,232 @@
+"""Notebook 03's demos: padded batches with their masks, and the decoder that cheats without a mask."""
+
+import numpy as np
+import pytest
+
+from helpers.demos.masking import (
+    BOS,
+    PAD,
+    SENTENCE_POOL,
+    VOCAB,
+    CheatingDemo,
+    PaddingDemo,
+    batch_mask,
+    best_possible_accuracy,
+    corpus_sentences,
+    fit_readout,
+    head_features,
+    look_head,
+    pad_batch,
+    parse_lengths,
+    train,
+)
+
+# ---------------------------------------------------------------------------------
+# padding
+# ---------------------------------------------------------------------------------
+
+
+def test_pad_batch_pads_to_the_longest_sentence():
+    tokens, lengths = pad_batch([["a", "b"], ["c"], ["d", "e", "f"]])
+    assert tokens == [["a", "b", PAD], ["c", PAD, PAD], ["d", "e", "f"]]
+    assert lengths == [2, 1, 3]
+
+
+@pytest.mark.parametrize("bad", [[], [["a"], []]])
+def test_pad_batch_rejects_empty_input(bad):
+    with pytest.raises(ValueError, match="sentence"):
+        pad_batch(bad)
+
+
+def test_batch_mask_blocks_padded_keys_only():
+    m = batch_mask([2, 3], 3, causal=False)
+    assert m.shape == (2, 3, 3)
+    # sentence 0 has one pad token at position 2: column 2 blocked for every query, nothing else
+    assert m[0].tolist() == [[True, True, False]] * 3
+    assert m[1].all()
+
+
+def test_batch_mask_with_causal_is_the_logical_and_written_out():
+    m = batch_mask([2, 3], 3, causal=True)
+    assert m[0].tolist() == [[True, False, False], [True, True, False], [True, True, False]]
+    assert m[1].tolist() == [[True, False, False], [True, True, False], [True, True, True]]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("3, 5, 2", [3, 5, 2]), ("4 1", [4, 1]), (" 8 ", [8])],
+)
+def test_parse_lengths_accepts_commas_and_spaces(text, expected):
+    assert parse_lengths(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, word", [("", "length"), ("3, x", "'x'"), ("3, 0", "between 1"), ("9", "between 1"),
+                   ("1 1 1 1 1", "at most"), ("2.5", "'2.5'")],
+)
+def test_parse_lengths_says_what_is_wrong(text, word):
+    with pytest.raises(ValueError, match=word):
+        parse_lengths(text)
+
+
+def test_padding_demo_weights_ignore_padding_and_rows_sum_to_one():
+    demo = PaddingDemo(lengths=(3, 5, 2))
+    assert demo.tokens[2] == SENTENCE_POOL[2][:2] + [PAD] * 3
+    assert demo.weights.shape == (3, 5, 5)
+    np.testing.assert_allclose(demo.weights.sum(axis=-1), 1.0)
+    for b, L in enumerate(demo.lengths):
+        assert (demo.weights[b][:, L:] == 0.0).all()  # exactly zero, not just small
+        assert (demo.weights[b][:, :L] > 0).all()
+
+
+def test_padding_demo_causal_switch_adds_the_causal_mask():
+    demo = PaddingDemo(lengths=(4, 2))
+    demo.causal = True
+    upper = np.triu(np.ones((4, 4), dtype=bool), k=1)
+    assert (demo.weights[:, upper] == 0).all()
+    assert not demo.mask[1][:, 2:].any()
+    assert "padding + causal" in demo.views["mask"].value
+    demo.causal = False
+    assert demo.weights[0][0, 3] > 0  # the future is visible again
+
+
+def test_padding_demo_typing_lengths_rebuilds_the_batch():
+    demo = PaddingDemo()
+    demo.set_lengths_text("2, 4")
+    assert demo.lengths == [2, 4]
+    assert demo.tokens[0] == SENTENCE_POOL[0][:2] + [PAD, PAD]
+    assert len(demo.picker.options) == 2
+    assert demo.message == ""
+
+
+def test_padding_demo_bad_lengths_keep_the_last_valid_batch():
+    demo = PaddingDemo(lengths=(3, 5, 2))
+    before = demo.weights.copy()
+    demo.set_lengths_text("3, 0, 2")
+    assert "between 1" in demo.message
+    assert "between 1" in demo._message.value  # shown next to the field
+    assert demo.lengths == [3, 5, 2]
+    np.testing.assert_array_equal(demo.weights, before)
+    demo.set_lengths_text("3, 5, 2")  # fixing the typo clears the message
+    assert demo.message == ""
+
+
+def test_padding_demo_picker_chooses_the_sequence_shown():
+    demo = PaddingDemo(lengths=(3, 5))
+    demo.selected = 1
+    assert "sentence 1" in demo.views["weights"].value
+    with pytest.raises(ValueError, match="selected"):
+        demo.selected = 2
+    demo.set_lengths_text("4")  # fewer sequences: the selection moves back into range
+    assert demo.selected == 0
+
+
+# ---------------------------------------------------------------------------------
+# the cheating decoder
+# ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("delta", [-1, 0, 1, 2])
+def test_look_head_without_mask_attends_delta_positions_away(delta):
+    tokens = [BOS, "the", "cat", "sat", "."]
+    _, w = head_features(tokens, delta, causal=False)
+    for i in range(5):
+        if 0 <= i + delta < 5:
+            assert w[i, i + delta] > 0.99
+    np.testing.assert_allclose(w.sum(axis=1), 1.0)
+
+
+def test_look_ahead_head_with_the_causal_mask_cannot_see_the_next_token():
+    tokens = [BOS, "the", "cat", "sat", "."]
+    _, w = head_features(tokens, 1, causal=True)
+    assert (w[np.triu_indices(5, k=1)] == 0).all()
+    # nothing it wants to see is allowed, so it spreads evenly over the past
+    np.testing.assert_allclose(w[2, :3], 1 / 3)
+
+
+def test_look_head_rejects_offsets_past_the_sequence():
+    with pytest.raises(ValueError, match="delta"):
+        look_head(5)
+
+
+def test_best_possible_accuracy_counts_the_most_frequent_continuation():
+    data = [[BOS, "a", "b"], [BOS, "a", "c"], [BOS, "a", "b"]]
+    # after <s>: "a" 3 of 3; after "<s> a": "b" 2 of 3 -> (3 + 2) / 6
+    assert best_possible_accuracy(data) == pytest.approx(5 / 6)
+
+
+def test_unmasked_training_picks_the_look_ahead_head_and_scores_perfectly():
+    model = train(causal=False)
+    assert model.delta == 1
+    assert model.accuracy(corpus_sentences()) == 1.0
+
+
+def test_unmasked_model_collapses_when_the_future_is_absent():
+    cheat, honest = train(causal=False), train(causal=True)
+    data = corpus_sentences()
+    assert cheat.accuracy(data, future_visible=False) < honest.accuracy(data, future_visible=False) - 0.2
+    assert cheat.generate() != honest.generate()
+
+
+def test_causal_model_cannot_beat_the_best_possible_without_the_future():
+    honest = train(causal=True)
+    data = corpus_sentences()
+    ceiling = best_possible_accuracy(data)
+    assert honest.delta <= 0  # a head that looks ahead only sees blocked keys under the mask
+    assert honest.accuracy(data) <= ceiling + 1e-12
+    assert honest.accuracy(data) > ceiling - 0.05  # and it learns nearly all that can be learned
+
+
+def test_causal_model_is_the_same_in_training_and_generation():
+    honest = train(causal=True)
+    data = corpus_sentences()
+    assert honest.accuracy(data, future_visible=True) == honest.accuracy(data, future_visible=False)
+    # the prediction at position t does not depend on tokens after t
+    a = honest.predict([BOS, "the", "cat", "sat", "."])
+    b = honest.predict([BOS, "the", "cat", "barked", "the"])
+    assert a[:3] == b[:3]
+
+
+def test_causal_model_generates_a_training_sentence():
+    sentence = train(causal=True).generate()
+    assert sentence in corpus_sentences()
+
+
+def test_unmasked_model_copies_a_planted_future_word():
+    cheat, honest = train(causal=False), train(causal=True)
+    tokens = [BOS, "the", "cat", "barked", "."]  # cats never bark in the training data
+    assert cheat.predict(tokens)[2] == "barked"
+    assert honest.predict(tokens)[2] in {"sat", "slept"}
+
+
+def test_fit_readout_error_is_zero_only_for_the_cheating_head():
+    data = corpus_sentences()
+    errors = {d: fit_readout(data, d, causal=False)[1] for d in (-1, 0, 1)}
+    assert errors[1] < 1e-6
+    assert min(errors[-1], errors[0]) > 1e-3
+
+
+def test_cheating_demo_shows_all_three_predictions():
+    demo = CheatingDemo("the cat barked .")
+    assert demo.tokens == [BOS, "the", "cat", "barked", "."]
+    assert demo.predictions["no_mask_full"][2] == "barked"
+    assert demo.predictions["causal"][2] in {"sat", "slept"}
+    assert len(demo.predictions["no_mask_past"]) == 5
+    assert "barked ✓" in demo.table.value
+
+
+@pytest.mark.parametrize("text, word", [("the cow sat", "'cow'"), ("", "at least"),
+                                        ("the cat sat . .", "at most")])
+def test_cheating_demo_bad_sentence_keeps_the_last_valid_one(text, word):
+    demo = CheatingDemo("the dog ran .")
+    before = dict(demo.predictions)
+    demo.set_sentence(text)
+    assert word in demo.message
+    assert demo.tokens == [BOS, "the", "dog", "ran", "."]
+    assert demo.predictions == before
+    demo.set_sentence("a bird")
+    assert demo.message == "" and demo.tokens == [BOS, "a", "bird"]
+
+
+def test_vocabulary_has_every_corpus_token():
+    assert set(VOCAB) == {t for s in corpus_sentences() for t in s}
