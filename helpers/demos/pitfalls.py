@@ -1,0 +1,322 @@
+"""Why scores are divided by √d_k, and why softmax subtracts the maximum (notebook 06).
+
+The math functions return plain numbers and arrays; the two widgets only display them:
+
+* :class:`SaturationDemo`: a d_k slider (1 to 512) and a scale switch, showing one
+  query's weights over 8 keys as bars with the largest weight, the entropy and the size
+  of the softmax gradient.
+* :class:`OverflowDemo`: type a row of scores; see the textbook softmax overflow to
+  ``nan`` while the max-subtracted softmax stays exact.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from types import SimpleNamespace
+
+import ipywidgets as widgets
+import numpy as np
+
+from helpers.attention import softmax
+
+__all__ = [
+    "MAX_D_K",
+    "entropy",
+    "softmax_jacobian_norm",
+    "saturation",
+    "saturation_table",
+    "naive_softmax",
+    "parse_scores",
+    "bar_chart_html",
+    "SaturationDemo",
+    "OverflowDemo",
+]
+
+MAX_D_K = 512
+
+
+def _check_d_k(d_k) -> int:
+    if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or d_k < 1:
+        raise ValueError(f"d_k must be a positive integer; got {d_k!r}")
+    return int(d_k)
+
+
+def entropy(p) -> float:
+    """Entropy in nats of a probability vector ``p`` (0·log 0 counts as 0)."""
+    p = np.asarray(p, dtype=float)
+    nz = p[p > 0]
+    return float(-(nz * np.log(nz)).sum())
+
+
+def softmax_jacobian_norm(p) -> float:
+    """Frobenius norm of the softmax Jacobian ``diag(p) - p pᵀ`` at weights ``p``.
+
+    It measures how much the weights can still move when the scores move: it is
+    largest for uniform weights and falls to 0 as one weight goes to 1 (saturation).
+    """
+    p = np.asarray(p, dtype=float).ravel()
+    return float(np.linalg.norm(np.diag(p) - np.outer(p, p)))
+
+
+def _draw(d_k: int, n_keys: int, seed: int):
+    # Draw at the full width and keep the first d_k columns, so that moving the slider
+    # from d_k to d_k + 1 adds one dimension to the same q and K instead of redrawing.
+    rng = np.random.default_rng(seed)
+    full = rng.standard_normal((n_keys + 1, max(d_k, MAX_D_K)))
+    return full[0, :d_k], full[1:, :d_k]
+
+
+def saturation(d_k: int, scale: bool = True, n_keys: int = 8, seed: int = 0):
+    """One query against ``n_keys`` keys, all entries drawn from N(0, 1).
+
+    Returns
+    -------
+    SimpleNamespace with ``q`` (d_k,), ``K`` (n_keys, d_k), ``scores`` (n_keys,)
+    (divided by sqrt(d_k) when ``scale``), ``weights`` (n_keys,), ``max_weight``,
+    ``entropy`` (nats; uniform would be ln n_keys), ``grad_norm``
+    (:func:`softmax_jacobian_norm`).
+    """
+    d_k = _check_d_k(d_k)
+    if isinstance(n_keys, bool) or not isinstance(n_keys, (int, np.integer)) or n_keys < 1:
+        raise ValueError(f"n_keys must be a positive integer; got {n_keys!r}")
+    q, K = _draw(d_k, int(n_keys), seed)
+    scores = K @ q
+    if scale:
+        scores = scores / math.sqrt(d_k)
+    w = softmax(scores)
+    return SimpleNamespace(
+        q=q,
+        K=K,
+        scores=scores,
+        weights=w,
+        max_weight=float(w.max()),
+        entropy=entropy(w),
+        grad_norm=softmax_jacobian_norm(w),
+    )
+
+
+def saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows: int = 2000, n_keys: int = 8, seed: int = 0):
+    """Average saturation over many random rows, with and without scaling.
+
+    Returns
+    -------
+    list of dicts, one per d_k, with ``d_k``, ``max_raw``, ``max_scaled`` (mean largest
+    weight per row) and ``grad_raw``, ``grad_scaled`` (mean :func:`softmax_jacobian_norm`).
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d_k in d_ks:
+        d_k = _check_d_k(d_k)
+        q = rng.standard_normal((n_rows, 1, d_k))
+        K = rng.standard_normal((n_rows, n_keys, d_k))
+        raw = np.sum(q * K, axis=-1)  # (n_rows, n_keys)
+        entry = {"d_k": d_k}
+        for tag, s in (("raw", raw), ("scaled", raw / math.sqrt(d_k))):
+            w = softmax(s, axis=-1)
+            # Frobenius norm of diag(p) - p pᵀ, for every row at once.
+            jac = np.einsum("ri,ij->rij", w, np.eye(n_keys)) - w[:, :, None] * w[:, None, :]
+            entry[f"max_{tag}"] = float(w.max(axis=-1).mean())
+            entry[f"grad_{tag}"] = float(np.linalg.norm(jac, axis=(1, 2)).mean())
+        rows.append(entry)
+    return rows
+
+
+def naive_softmax(x) -> np.ndarray:
+    """The textbook ``exp(x) / sum(exp(x))`` without the max trick.
+
+    Overflow is silenced (``np.errstate``) so the result can be shown: a score above
+    about 709 makes ``exp`` return ``inf`` and ``inf / inf`` is ``nan``.
+    """
+    x = np.asarray(x, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(x)
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def parse_scores(text: str) -> np.ndarray:
+    """Parse ``"1000, 999, 998"`` (commas and/or spaces) into a 1-D float array.
+
+    Raises
+    ------
+    ValueError
+        Naming the entry that is not a finite number, or saying the row is empty.
+    """
+    parts = [p for p in str(text).replace(",", " ").split() if p]
+    if not parts:
+        raise ValueError("scores is empty: type at least one number, e.g. 1000, 999, 998")
+    values = []
+    for idx, p in enumerate(parts):
+        try:
+            v = float(p.replace("−", "-"))
+        except ValueError:
+            raise ValueError(f"score {idx + 1} ({p!r}) is not a number") from None
+        if not math.isfinite(v):
+            raise ValueError(f"score {idx + 1} ({p!r}) must be a finite number")
+        values.append(v)
+    return np.array(values)
+
+
+def _num(x: float, digits: int = 4) -> str:
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if abs(x) >= 1e6:
+        return f"{x:.{digits}g}"
+    return f"{x:.{digits}f}"
+
+
+def bar_chart_html(values, labels, title: str = "", digits: int = 3) -> str:
+    """Horizontal bars for values in [0, 1] (attention weights), inline styles only.
+
+    ``nan`` values are drawn as an empty bar labelled "nan" so that a broken softmax
+    is visible rather than hidden.
+    """
+    values = np.asarray(values, dtype=float).ravel()
+    labels = [str(lab) for lab in labels]
+    if len(labels) != values.size:
+        raise ValueError(f"labels has {len(labels)} entries but values has {values.size}")
+    rows = []
+    for lab, v in zip(labels, values):
+        width = 0.0 if not math.isfinite(v) else max(0.0, min(1.0, v)) * 100
+        rows.append(
+            "<tr>"
+            f"<td style='padding:1px 6px;text-align:right;font-family:monospace'>{html.escape(lab)}</td>"
+            "<td style='padding:1px 0;width:260px'>"
+            "<div style='border:1px solid #888;height:14px;width:260px;position:relative'>"
+            f"<div style='background:#2a788e;height:14px;width:{width:.1f}%'></div></div></td>"
+            f"<td style='padding:1px 6px;font-family:monospace'>{_num(v, digits)}</td>"
+            "</tr>"
+        )
+    head = f"<div style='font-weight:bold;margin-bottom:2px'>{html.escape(title)}</div>" if title else ""
+    return f"<div>{head}<table style='border-collapse:collapse'>{''.join(rows)}</table></div>"
+
+
+class SaturationDemo(widgets.VBox):
+    """d_k slider (1 to 512) and a "divide by √d_k" switch for one random query row.
+
+    Attributes
+    ----------
+    d_k : int, settable
+    scale : bool, settable
+    result : the :func:`saturation` namespace for the current settings
+    view : ipywidgets.HTML with the bars and the numbers
+    """
+
+    def __init__(self, d_k: int = 64, scale: bool = False, n_keys: int = 8, seed: int = 0):
+        self.n_keys = n_keys
+        self.seed = seed
+        self.d_k_slider = widgets.IntSlider(
+            value=d_k, min=1, max=MAX_D_K, description="d_k", continuous_update=True,
+            layout=widgets.Layout(width="420px"),
+        )
+        self.scale_box = widgets.Checkbox(value=scale, description="divide scores by √d_k")
+        self.view = widgets.HTML()
+        self.d_k_slider.observe(lambda _c: self._update(), names="value")
+        self.scale_box.observe(lambda _c: self._update(), names="value")
+        super().__init__([widgets.HBox([self.d_k_slider, self.scale_box]), self.view])
+        self._update()
+
+    def __repr__(self):
+        return f"SaturationDemo(d_k={self.d_k}, scale={self.scale})"
+
+    @property
+    def d_k(self) -> int:
+        return int(self.d_k_slider.value)
+
+    @d_k.setter
+    def d_k(self, value: int) -> None:
+        value = _check_d_k(value)
+        if value > MAX_D_K:
+            raise ValueError(f"d_k must be at most {MAX_D_K}; got {value}")
+        self.d_k_slider.value = value
+
+    @property
+    def scale(self) -> bool:
+        return bool(self.scale_box.value)
+
+    @scale.setter
+    def scale(self, value: bool) -> None:
+        self.scale_box.value = bool(value)
+
+    def _update(self):
+        r = saturation(self.d_k, self.scale, self.n_keys, self.seed)
+        self.result = r
+        labels = [f"key {j}" for j in range(self.n_keys)]
+        how = f"q·k / √{self.d_k}" if self.scale else "q·k (not scaled)"
+        stats = (
+            "<table style='border-collapse:collapse;margin-left:16px'>"
+            f"<tr><td>score spread (std)</td><td style='font-family:monospace;padding-left:8px'>{_num(float(r.scores.std()), 2)}</td></tr>"
+            f"<tr><td>largest weight</td><td style='font-family:monospace;padding-left:8px'>{_num(r.max_weight, 3)}</td></tr>"
+            f"<tr><td>entropy (uniform = {_num(math.log(self.n_keys), 2)})</td>"
+            f"<td style='font-family:monospace;padding-left:8px'>{_num(r.entropy, 3)}</td></tr>"
+            f"<tr><td>softmax gradient size ‖diag(p) − ppᵀ‖</td>"
+            f"<td style='font-family:monospace;padding-left:8px'>{_num(r.grad_norm, 4)}</td></tr>"
+            "</table>"
+        )
+        bars = bar_chart_html(r.weights, labels, title=f"weights of one query, scores = {how}")
+        self.view.value = f"<div style='display:flex;align-items:flex-start'>{bars}{stats}</div>"
+
+
+class OverflowDemo(widgets.VBox):
+    """Type a row of scores; compare the naive softmax with the max-subtracted one.
+
+    Attributes
+    ----------
+    text : str, settable: exactly what typing into the field does
+    scores : ndarray, the last valid row
+    message : str, '' when the field is valid, else what is wrong (shown next to it)
+    naive, stable : ndarrays, the two softmax results for ``scores``
+    view : ipywidgets.HTML
+    """
+
+    def __init__(self, text: str = "1000, 999, 998"):
+        self.field = widgets.Text(value=text, description="scores", layout=widgets.Layout(width="420px"))
+        self.message_html = widgets.HTML()
+        self.view = widgets.HTML()
+        self.message = ""
+        self.scores = parse_scores(text)
+        self.field.observe(lambda _c: self._update(), names="value")
+        super().__init__([widgets.HBox([self.field, self.message_html]), self.view])
+        self._update()
+
+    def __repr__(self):
+        return f"OverflowDemo(scores={self.field.value!r})"
+
+    @property
+    def text(self) -> str:
+        return self.field.value
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.field.value = str(value)
+
+    def _update(self):
+        try:
+            self.scores = parse_scores(self.field.value)
+            self.message = ""
+        except ValueError as err:
+            # Keep showing the last valid row; say what is wrong next to the field.
+            self.message = str(err)
+        self.message_html.value = (
+            f"<span style='color:#d55e00;margin-left:8px'>{html.escape(self.message)}</span>" if self.message else ""
+        )
+        x = self.scores
+        self.naive = naive_softmax(x)
+        self.stable = softmax(x)
+        m = float(x.max())
+        with np.errstate(over="ignore"):
+            exps = np.exp(x)
+        labels = [f"s={_num(v, 1 if v != int(v) else 0)}" for v in x]
+        naive_note = (
+            f"exp of the largest score = {_num(float(exps.max()), 4) if math.isfinite(exps.max()) else '∞ (overflow)'}"
+        )
+        self.view.value = (
+            "<div style='display:flex;gap:24px;align-items:flex-start'>"
+            + bar_chart_html(self.naive, labels, title="naive: exp(s) / Σ exp(s)")
+            + bar_chart_html(self.stable, labels, title=f"stable: exp(s − {_num(m, 1)}) / Σ exp(s − {_num(m, 1)})")
+            + "</div>"
+            + f"<div style='margin-top:4px'>{html.escape(naive_note)}; "
+            f"naive sum = {_num(float(np.sum(self.naive)), 4)}, stable sum = {_num(float(np.sum(self.stable)), 4)}</div>"
+        )

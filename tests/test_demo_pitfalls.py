@@ -1,0 +1,145 @@
+"""The √d_k saturation demo and the overflow demo of notebook 06."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from helpers.attention import softmax
+from helpers.demos.pitfalls import (
+    OverflowDemo,
+    SaturationDemo,
+    bar_chart_html,
+    entropy,
+    naive_softmax,
+    parse_scores,
+    saturation,
+    saturation_table,
+    softmax_jacobian_norm,
+)
+
+
+def test_entropy_of_uniform_and_one_hot():
+    assert entropy(np.full(8, 1 / 8)) == pytest.approx(math.log(8))
+    assert entropy([0.0, 1.0, 0.0]) == 0.0
+
+
+def test_jacobian_norm_uniform_and_one_hot():
+    # For uniform p over n keys, diag(p) - ppᵀ = (I - 11ᵀ/n)/n: eigenvalues 1/n (n-1 times) and 0.
+    n = 5
+    assert softmax_jacobian_norm(np.full(n, 1 / n)) == pytest.approx(math.sqrt(n - 1) / n)
+    assert softmax_jacobian_norm([0.0, 1.0, 0.0]) == 0.0
+
+
+def test_jacobian_norm_matches_finite_differences():
+    s = np.array([0.3, -1.2, 2.0, 0.0])
+    p = softmax(s)
+    eps = 1e-6
+    J_fd = np.stack([(softmax(s + eps * np.eye(4)[j]) - p) / eps for j in range(4)], axis=1)
+    assert softmax_jacobian_norm(p) == pytest.approx(np.linalg.norm(J_fd), rel=1e-4)
+
+
+def test_saturation_scaled_is_raw_over_sqrt_dk():
+    raw = saturation(100, scale=False, seed=3)
+    scaled = saturation(100, scale=True, seed=3)
+    np.testing.assert_allclose(scaled.scores, raw.scores / 10.0)
+    np.testing.assert_allclose(raw.scores, raw.K @ raw.q)
+    np.testing.assert_allclose(raw.weights.sum(), 1.0)
+
+
+def test_saturation_grows_dimensions_of_the_same_vectors():
+    a, b = saturation(5, seed=1), saturation(6, seed=1)
+    np.testing.assert_array_equal(b.q[:5], a.q)
+    np.testing.assert_array_equal(b.K[:, :5], a.K)
+
+
+def test_unscaled_saturates_and_scaled_does_not():
+    raw = saturation(512, scale=False, seed=0)
+    scaled = saturation(512, scale=True, seed=0)
+    assert raw.max_weight > 0.99
+    assert raw.grad_norm < 1e-3
+    assert scaled.max_weight < 0.9
+    assert scaled.entropy > 1.0
+
+
+def test_saturation_table_trends():
+    rows = saturation_table(d_ks=(1, 16, 256), n_rows=500, seed=0)
+    assert [r["d_k"] for r in rows] == [1, 16, 256]
+    # d_k = 1: dividing by √1 changes nothing.
+    assert rows[0]["max_raw"] == pytest.approx(rows[0]["max_scaled"])
+    assert rows[0]["max_raw"] < rows[1]["max_raw"] < rows[2]["max_raw"]
+    assert rows[0]["grad_raw"] > rows[1]["grad_raw"] > rows[2]["grad_raw"]
+    scaled = [r["max_scaled"] for r in rows]
+    assert max(scaled) - min(scaled) < 0.1
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True])
+def test_saturation_rejects_bad_d_k(bad):
+    with pytest.raises(ValueError, match="d_k"):
+        saturation(bad)
+
+
+def test_naive_softmax_overflows_quietly_to_nan():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = naive_softmax([1000.0, 999.0, 998.0])
+    assert np.isnan(out).all()
+
+
+def test_naive_softmax_agrees_for_small_scores():
+    x = np.array([[2.0, 1.0, 0.0], [0.5, 0.5, -1.0]])
+    e = np.exp(x)
+    np.testing.assert_allclose(naive_softmax(x), e / e.sum(axis=1, keepdims=True))
+
+
+def test_parse_scores():
+    np.testing.assert_array_equal(parse_scores("1000, 999 998"), [1000.0, 999.0, 998.0])
+    np.testing.assert_array_equal(parse_scores("−1,2"), [-1.0, 2.0])
+    with pytest.raises(ValueError, match="empty"):
+        parse_scores("  , ")
+    with pytest.raises(ValueError, match="score 2 \\('x'\\)"):
+        parse_scores("1, x")
+    with pytest.raises(ValueError, match="finite"):
+        parse_scores("1 inf")
+
+
+def test_bar_chart_html():
+    out = bar_chart_html([1.0, 0.0, float("nan")], ["a", "<b>", "c"], title="t")
+    assert "width:100.0%" in out and "width:0.0%" in out
+    assert "nan" in out
+    assert "&lt;b&gt;" in out and "<b>" not in out
+    with pytest.raises(ValueError, match="labels"):
+        bar_chart_html([0.5, 0.5], ["only one"])
+
+
+def test_saturation_demo_follows_slider_and_switch():
+    demo = SaturationDemo(d_k=1, scale=False)
+    assert demo.result.max_weight == pytest.approx(saturation(1, False).max_weight)
+    demo.d_k = 512
+    assert demo.d_k_slider.value == 512
+    assert demo.result.max_weight > 0.99
+    assert f"{demo.result.max_weight:.3f}" in demo.view.value
+    assert "not scaled" in demo.view.value
+    demo.scale = True
+    assert demo.result.max_weight < 0.9
+    assert "√512" in demo.view.value
+    with pytest.raises(ValueError, match="at most 512"):
+        demo.d_k = 513
+    assert demo.d_k == 512
+
+
+def test_overflow_demo_compares_and_keeps_last_valid_row():
+    demo = OverflowDemo("1000, 999, 998")
+    assert np.isnan(demo.naive).all()
+    expected = np.exp([0.0, -1.0, -2.0]) / np.exp([0.0, -1.0, -2.0]).sum()
+    np.testing.assert_allclose(demo.stable, expected)
+    assert demo.message == ""
+    demo.text = "3, oops"
+    assert "oops" in demo.message
+    assert "oops" in demo.message_html.value
+    np.testing.assert_array_equal(demo.scores, [1000.0, 999.0, 998.0])
+    demo.text = "3 1 0"
+    assert demo.message == "" and demo.message_html.value == ""
+    np.testing.assert_allclose(demo.naive, demo.stable)
+    np.testing.assert_allclose(demo.stable, softmax(np.array([3.0, 1.0, 0.0])))
