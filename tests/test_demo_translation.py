@@ -1,0 +1,153 @@
+"""Notebook 04's toy translation: cross-attention shapes, readable alignments, reversed roles."""
+
+import math
+
+import numpy as np
+import pytest
+
+from helpers.demos.translation import (
+    INPUT_DIMS,
+    MEANINGS,
+    REFERENCE_ALIGNMENT,
+    SOURCE,
+    TARGET,
+    DecodingStepsDemo,
+    alignment,
+    cross_attention,
+    input_dim,
+    toy_translation,
+    translation_explorer,
+)
+
+
+def test_embeddings_alone_align_nothing():
+    toy = toy_translation()
+    # English and French words live in different coordinates: every dot product is 0
+    assert (toy.X_dec @ toy.X_enc.T == 0).all()
+    assert toy.X_dec.shape == (6, 10) and toy.X_enc.shape == (4, 10)
+
+
+def test_weights_are_target_by_source_and_rows_sum_to_one():
+    toy = toy_translation()
+    out, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    assert w.shape == (len(TARGET), len(SOURCE)) == (6, 4)
+    assert out.shape == (6, 6)  # one row per target token, d_v = 6
+    np.testing.assert_allclose(w.sum(axis=1), 1.0)
+
+
+def test_alignment_matches_the_translation_including_the_crossing():
+    toy = toy_translation()
+    _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    pairs = {q: k for q, k, _ in alignment(w, TARGET, SOURCE)}
+    assert pairs == REFERENCE_ALIGNMENT
+    assert pairs["chat"] == "cat" and pairs["noir"] == "black"  # word order swaps
+
+
+def test_matching_weight_computed_by_hand():
+    toy = toy_translation()
+    _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    # a match scores 2·3 = 6, scaled 6/√4 = 3; the other three keys score 0
+    match = math.exp(3) / (math.exp(3) + 3)
+    assert w[TARGET.index("noir"), SOURCE.index("black")] == pytest.approx(match)
+    assert w[TARGET.index("noir"), SOURCE.index("cat")] == pytest.approx(1 / (math.exp(3) + 3))
+
+
+def test_columns_need_not_sum_to_one():
+    toy = toy_translation()
+    _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    col = w.sum(axis=0)
+    assert col[SOURCE.index("sat")] > 2.5  # three French tokens read "sat"
+
+
+def test_editing_one_row_of_w_q_moves_one_alignment():
+    toy = toy_translation()
+    r = input_dim("noir", "fr")
+    toy.W_q[r] = 0.0
+    toy.W_q[r, MEANINGS.index("animal")] = 2.0
+    _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    pairs = {q: k for q, k, _ in alignment(w, TARGET, SOURCE)}
+    assert pairs["noir"] == "cat"
+    assert {q: k for q, k in pairs.items() if q != "noir"} == {
+        q: k for q, k in REFERENCE_ALIGNMENT.items() if q != "noir"
+    }
+
+
+def test_editing_w_k_changes_what_a_key_offers():
+    toy = toy_translation()
+    r = input_dim("the", "en")
+    toy.W_k[r] = 0.0  # "the" offers nothing: its score is 0 for every query
+    _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    np.testing.assert_allclose(w[TARGET.index("le")], 0.25)
+
+
+def test_toy_is_a_fresh_copy_each_time():
+    a = toy_translation()
+    a.W_q[:] = 0
+    assert toy_translation().W_q.any()
+
+
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [({"X_dec": np.zeros((6, 9))}, "X_dec"), ({"W_q": np.zeros((9, 4))}, "W_q"), ({"X_enc": np.zeros(10)}, "X_enc")],
+)
+def test_cross_attention_names_the_bad_argument(kwargs, word):
+    toy = toy_translation()
+    args = {**dict(X_dec=toy.X_dec, X_enc=toy.X_enc, W_q=toy.W_q, W_k=toy.W_k, W_v=toy.W_v), **kwargs}
+    with pytest.raises(ValueError, match=word):
+        cross_attention(**args)
+
+
+def test_input_dim_rejects_unknown_words():
+    assert INPUT_DIMS[input_dim("black", "en")] == "en:black"
+    with pytest.raises(ValueError, match="fr:black"):
+        input_dim("black", "fr")
+
+
+def test_alignment_checks_the_labels():
+    with pytest.raises(ValueError, match="query tokens"):
+        alignment(np.ones((2, 3)) / 3, ["a"], ["x", "y", "z"])
+
+
+def test_decoding_steps_earlier_rows_never_change():
+    demo = DecodingStepsDemo(step=2)
+    first = demo.cross_weights.copy()
+    demo.step = 6
+    np.testing.assert_allclose(demo.cross_weights[:2], first)
+    assert demo.cross_weights.shape == (6, 4)
+
+
+def test_reversed_roles_give_one_row_per_source_token_and_rows_change():
+    demo = DecodingStepsDemo(step=2)
+    assert demo.reversed_weights.shape == (4, 2)
+    assert demo.reversed_output.shape[0] == len(SOURCE)
+    black_at_2 = demo.reversed_output[SOURCE.index("black")].copy()
+    demo.step = 3  # "noir" arrives: the encoder's row for "black" is different now
+    assert demo.reversed_weights.shape == (4, 3)
+    assert not np.allclose(demo.reversed_output[SOURCE.index("black")], black_at_2)
+    assert "one per English token" in demo.views["reversed"].value
+
+
+def test_decoding_steps_rejects_bad_steps():
+    demo = DecodingStepsDemo()
+    with pytest.raises(ValueError, match="step"):
+        demo.step = 7
+    with pytest.raises(ValueError, match="step"):
+        DecodingStepsDemo(step=0)
+
+
+def test_translation_explorer_labels_rows_and_matches_the_math():
+    ex = translation_explorer()
+    assert ex.editors["W_q"].row_labels == INPUT_DIMS
+    assert ex.editors["W_q"].col_labels == MEANINGS
+    toy = toy_translation()
+    _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    np.testing.assert_allclose(ex.result.weights, w)
+
+
+def test_translation_explorer_edit_moves_the_alignment():
+    ex = translation_explorer()
+    r = input_dim("noir", "fr")
+    ex.editors["W_q"].set_text(r, MEANINGS.index("colour"), "0")
+    ex.editors["W_q"].set_text(r, MEANINGS.index("animal"), "2")
+    pairs = {q: k for q, k, _ in alignment(ex.result.weights, TARGET, SOURCE)}
+    assert pairs["noir"] == "cat"
