@@ -1,0 +1,46 @@
+"""Every course notebook, opened in JupyterLab and run top to bottom in a real browser.
+
+nbval runs each cell in a kernel but never shows a widget to a browser; these tests look at what the learner sees:
+no error output, every widget drawn (not "Error displaying widget", not stuck on "Loading widget..."), and every
+formula typeset.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from .conftest import WIDGET_MIME, notebook_paths
+
+
+def stored_widget_outputs(path) -> int:
+    """How many widget views the committed (executed) notebook holds."""
+    nb = nbformat.read(path, as_version=4)
+    return sum(
+        1
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if WIDGET_MIME in out.get("data", {})
+    )
+
+
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
+def test_notebook_runs_and_widgets_render(lab, path):
+    lab.open(f"notebooks/{path.name}")
+    lab.run_all(timeout=60)
+
+    problems = lab.output_problems()
+    assert not problems, "error output after Run All:\n" + "\n".join(problems)
+
+    report = lab.wait_widgets_rendered(timeout=20)
+    assert not report["broken"], f"widgets not displayed: {report['broken']}"
+    assert report["rendered"] == report["outputs"] == report["expected"], (
+        f"{report['expected']} widget outputs, {report['outputs']} in the page, {report['rendered']} drawn"
+    )
+    # A fresh run in the browser shows at least the widgets the committed run stored.
+    assert report["expected"] >= stored_widget_outputs(path)
+
+    # MathJax marks a formula it cannot typeset with <mjx-merror>.
+    bad_math = lab.notebook.locator("mjx-merror")
+    assert bad_math.count() == 0, f"formulas MathJax could not typeset: {bad_math.all_inner_texts()}"
