@@ -284,8 +284,10 @@ class LookupDemo(widgets.VBox):
     # -- rendering ----------------------------------------------------------------------
     def _table_html(self) -> str:
         esc = _html.escape
-        cell = "padding:3px 8px;border-bottom:1px solid #ddd;text-align:right;font-variant-numeric:tabular-nums;"
-        head = "padding:3px 8px;border-bottom:2px solid #888;text-align:center;"
+        cell = ("padding:3px 8px;border-bottom:1px solid #ddd;text-align:right;font-variant-numeric:tabular-nums;"
+                "line-height:1.3;white-space:nowrap;")
+        head = "padding:3px 8px;border-bottom:2px solid #888;text-align:center;line-height:1.25;white-space:nowrap;"
+        sub = "font-weight:400;color:#595959;font-size:11px"
         q = self.query
         best = int(np.argmax(self.weights))
         rule = "argmax(score)" if self.hard else f"softmax(score / {_num(self.temperature)})"
@@ -293,9 +295,10 @@ class LookupDemo(widgets.VBox):
             '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
             'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
             f'<tr><th style="{head}text-align:left">document</th>'
-            f'<th style="{head}">key (title: {esc(", ".join(self._key_features))})</th>'
-            f'<th style="{head}">score = q·k</th><th style="{head}">weight = {esc(rule)}</th>'
-            f'<th style="{head}">value (content: {esc(", ".join(self._value_features))})</th></tr>',
+            f'<th style="{head}">key k<br><span style="{sub}">{esc(", ".join(self._key_features))}</span></th>'
+            f'<th style="{head}">score<br><span style="{sub}">q·k</span></th>'
+            f'<th style="{head}">weight<br><span style="{sub}">{esc(rule)}</span></th>'
+            f'<th style="{head}">value v<br><span style="{sub}">{esc(", ".join(self._value_features))}</span></th></tr>',
         ]
         for j, title in enumerate(self._titles):
             k = self._keys[j]
@@ -317,7 +320,7 @@ class LookupDemo(widgets.VBox):
             )
         rows.append(
             f'<tr><td style="{cell}text-align:left" colspan="3">sum of weights</td>'
-            f'<td style="{cell}text-align:left">{esc(format_number(self.weights.sum(), 3))}</td><td></td></tr>'
+            f'<td style="{cell}text-align:left">{esc(format_number(self.weights.sum(), 3))}</td><td style="{cell}"></td></tr>'
         )
         rows.append("</table>")
         return "".join(rows)
