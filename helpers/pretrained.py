@@ -709,7 +709,9 @@ class MiniLM:
         hidden_states[:, 0] = x
         for li, L in enumerate(self.layers):
             qkv = x @ L["w_qkv"] + L["b_qkv"]                          # (B, n, 3d)
-            qkv = qkv.reshape(B, n, 3, h, dk).transpose(2, 0, 3, 1, 4)  # (3, B, h, n, d_k)
+            # (3, B, h, n, d_k), made contiguous: numpy hands stacked matrix products to BLAS
+            # only for contiguous operands, and the strided fallback is many times slower.
+            qkv = np.ascontiguousarray(qkv.reshape(B, n, 3, h, dk).transpose(2, 0, 3, 1, 4))
             q, k, v = qkv[0], qkv[1], qkv[2]
             scores = (q @ k.transpose(0, 1, 3, 2)) * scale + key_bias    # (B, h, n, n)
             weights = _softmax_rows(scores)
