@@ -159,19 +159,18 @@ def special_token_share(out: MiniLMOutput, token: str = CLS) -> np.ndarray:
 
 
 def mean_distance(out: MiniLMOutput) -> np.ndarray:
-    """(layers, heads): average |i − j| between a word token i and the word tokens j it attends to.
+    """(layers, heads): average |i − j| over the attention word tokens give to word tokens.
 
-    ``[CLS]`` and ``[SEP]`` are left out (as queries and keys) and each row is renormalised
-    over the word tokens, so parking on [CLS] does not count as long- or short-range.
-    Near 1 means local (neighbours); larger means the head reaches across the sentence.
+    ``[CLS]`` and ``[SEP]`` are left out as queries and as keys, so parking on [CLS] counts
+    as neither short- nor long-range: the result is Σ A_ij |i − j| / Σ A_ij over word
+    tokens i, j. Near 1 means local (neighbours); larger means the head reaches across
+    the sentence.
     """
     rows = _inner_rows(out)
-    A = out.attentions[:, :, rows, rows]
-    m = A.shape[-1]
-    idx = np.arange(m)
+    A = out.attentions[:, :, rows, rows].astype(float)
+    idx = np.arange(A.shape[-1])
     D = np.abs(idx[:, None] - idx[None, :])
-    A = A / A.sum(axis=-1, keepdims=True)
-    return (A * D).sum(axis=-1).mean(axis=-1)
+    return (A * D).sum(axis=(-1, -2)) / A.sum(axis=(-1, -2))
 
 
 def content_following(model, text: str, trials: int = 5, seed: int = 0) -> np.ndarray:

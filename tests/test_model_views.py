@@ -1,0 +1,278 @@
+"""Head measurements and the HeadExplorer widget of notebook 05.
+
+The measurements are first checked on hand-made attention matrices (where the right
+answer is known by construction), then on the real model for the claims notebook 05 makes.
+"""
+
+import numpy as np
+import pytest
+
+from helpers.model_views import (
+    HeadExplorer,
+    attention_from,
+    attention_to,
+    content_following,
+    cosine,
+    mean_distance,
+    previous_token_score,
+    rank_heads,
+    similarity_matrix,
+    special_token_share,
+    thumbnails_figure,
+    token_index,
+    word_vector,
+)
+from helpers.pretrained import MiniLM, MiniLMOutput
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return MiniLM.load()
+
+
+def fake_output(tokens, attentions, hidden=None):
+    attentions = np.asarray(attentions, dtype=np.float32)
+    n = len(tokens)
+    if hidden is None:
+        hidden = np.zeros((attentions.shape[0] + 1, n, 4), dtype=np.float32)
+    return MiniLMOutput(text=" ".join(tokens[1:-1]), tokens=list(tokens), ids=np.arange(n),
+                        attentions=attentions, hidden_states=hidden)
+
+
+def shift_matrix(n):
+    """Every token after the first attends only to the one before it; the first to itself."""
+    A = np.zeros((n, n))
+    A[0, 0] = 1
+    A[np.arange(1, n), np.arange(n - 1)] = 1
+    return A
+
+
+# -- measurements on hand-made weights -------------------------------------------------------------
+
+def test_previous_token_score_and_distance_of_a_shift_head():
+    toks = ["[CLS]", "a", "b", "c", "d", "[SEP]"]
+    uniform = np.full((6, 6), 1 / 6)
+    out = fake_output(toks, np.stack([np.stack([shift_matrix(6), uniform])]))  # 1 layer, 2 heads
+    score = previous_token_score(out)
+    assert score.shape == (1, 2)
+    assert score[0, 0] == pytest.approx(1.0)
+    assert score[0, 1] == pytest.approx(1 / 6)
+    # word tokens b, c, d each attend to their left neighbour (distance 1); "a" to [CLS] (left out)
+    assert mean_distance(out)[0, 0] == pytest.approx(1.0)
+    # uniform over 4 words: the 16 pairs have distances summing to 20
+    assert mean_distance(out)[0, 1] == pytest.approx(20 / 16)
+
+
+def test_special_token_share_reads_the_vertical_stripe():
+    toks = ["[CLS]", "a", "b", "[SEP]"]
+    A = np.zeros((4, 4))
+    A[:, 0] = 0.75
+    A[:, 3] = 0.25
+    out = fake_output(toks, A[None, None])
+    assert special_token_share(out, "[CLS]")[0, 0] == pytest.approx(0.75)
+    assert special_token_share(out, "[SEP]")[0, 0] == pytest.approx(0.25)
+    with pytest.raises(ValueError, match="token"):
+        special_token_share(out, "a")
+
+
+def test_attention_from_and_to():
+    toks = ["[CLS]", "the", "river", "bank", "[SEP]"]
+    out = fake_output(toks, shift_matrix(5)[None, None])
+    row = attention_from(out, "bank", 0, 0)
+    assert row == [("[CLS]", 0.0), ("the", 0.0), ("river", 1.0), ("bank", 0.0), ("[SEP]", 0.0)]
+    assert attention_to(out, "bank", ["river", "the"]).tolist() == [[1.0]]
+    assert attention_to(out, "river", "the").tolist() == [[1.0]]
+    with pytest.raises(ValueError, match="'money'"):
+        attention_to(out, "bank", "money")
+    with pytest.raises(ValueError, match="layer"):
+        attention_from(out, "bank", 1, 0)
+    with pytest.raises(ValueError, match="head"):
+        attention_from(out, "bank", 0, -1)
+
+
+def test_token_index_counts_occurrences():
+    toks = ["[CLS]", "to", "the", "bank", "to", "[SEP]"]
+    out = fake_output(toks, np.eye(6)[None, None])
+    assert token_index(out, "to") == 1
+    assert token_index(out, "to", occurrence=1) == 4
+    with pytest.raises(ValueError, match="occurs 2 time"):
+        token_index(out, "to", occurrence=2)
+    with pytest.raises(ValueError, match="not at all"):
+        token_index(out, "money")
+
+
+def test_rank_heads_orders_by_score_then_position():
+    scores = np.array([[0.1, 0.9, 0.5], [0.9, 0.2, 0.0]])
+    assert rank_heads(scores, 3) == [(0, 1, 0.9), (1, 0, 0.9), (0, 2, 0.5)]
+    with pytest.raises(ValueError, match="layers, heads"):
+        rank_heads(np.zeros(3))
+
+
+class _FakeModel:
+    """Attention decided by a rule: either by positions only, or by the words only."""
+
+    def __init__(self, by):
+        self.by = by
+
+    def __call__(self, text):
+        words = text.split()
+        toks = ["[CLS]", *words, "[SEP]"]
+        n = len(toks)
+        if self.by == "position":
+            A = shift_matrix(n)
+        else:  # each token attends to the alphabetically next token (a rule about the words)
+            A = np.zeros((n, n))
+            for i, t in enumerate(toks):
+                later = sorted((u, j) for j, u in enumerate(toks) if u > t)
+                A[i, later[0][1] if later else i] = 1
+        return fake_output(toks, A[None, None])
+
+
+def test_content_following_tells_position_from_content():
+    text = "ant bee cat dog eel fox"
+    assert content_following(_FakeModel("position"), text)[0, 0] == pytest.approx(0.0)
+    assert content_following(_FakeModel("content"), text)[0, 0] == pytest.approx(1.0)
+
+
+def test_cosine():
+    assert cosine([1, 0], [0, 2]) == pytest.approx(0.0)
+    assert cosine([1, 1], [2, 2]) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="shapes"):
+        cosine([1, 0], [1, 0, 0])
+    with pytest.raises(ValueError, match="zero vector"):
+        cosine([0, 0], [1, 0])
+
+
+# -- the claims notebook 05 makes about the real model ------------------------------------------
+
+BANK_MONEY = "I went to the bank to deposit money"
+BANK_RIVER = "I sat on the river bank"
+
+
+def test_layer0_head2_is_a_previous_token_head(model):
+    for text in (BANK_MONEY, BANK_RIVER, "the quick brown fox jumps over the lazy dog"):
+        score = previous_token_score(model(text))
+        assert score[0, 2] > 0.99
+        assert np.delete(score.ravel(), 2).max() < 0.6  # no other head comes close
+
+
+def test_the_river_bank_control_separates_position_from_content(model):
+    # "river" just before "bank": the previous-token head and the content head both pick it
+    before = model("the river bank")
+    assert attention_to(before, "bank", "river")[0, 2] > 0.99
+    assert attention_to(before, "bank", "river")[0, 4] > 0.5
+    # moved after "bank": the previous-token head leaves it, the content head follows it
+    after = model("the bank by the river")
+    assert attention_to(after, "bank", "river")[0, 2] < 0.01
+    assert attention_to(after, "bank", "river")[0, 4] > 0.5
+
+
+def test_layer0_head4_links_bank_to_content_words_of_either_sense(model):
+    money = attention_to(model(BANK_MONEY), "bank", ["deposit", "money"])
+    river = attention_to(model(BANK_RIVER), "bank", "river")
+    assert rank_heads(money, 1)[0][:2] == (0, 4)
+    assert rank_heads(river, 2)[0][:2] in {(0, 2), (0, 4)}
+    assert money[0, 4] > 0.6 and river[0, 4] > 0.6
+    # minimal pair: with "muddy" in place of "river" the head still picks the word before
+    # "bank" that carries content, so it does not recognise the river sense
+    muddy = attention_to(model("I sat on the muddy bank"), "bank", "muddy")
+    assert muddy[0, 4] > 0.6
+
+
+def test_layers_1_to_4_park_attention_on_cls_not_sep(model):
+    out = model(BANK_MONEY)
+    cls = special_token_share(out, "[CLS]")
+    sep = special_token_share(out, "[SEP]")
+    assert np.median(cls[1:5]) > 0.5
+    assert np.median(sep[1:5]) < 0.1
+
+
+def test_the_last_layer_separates_the_senses_of_bank(model):
+    money = [BANK_MONEY, "deposit money at the bank"]
+    river = [BANK_RIVER, "the bank of the river was muddy"]
+    S = similarity_matrix(model, money + river, "bank", layer=-1)
+    within = (S[0, 1] + S[2, 3]) / 2
+    across = S[:2, 2:].mean()
+    assert within - across > 0.05
+    # in the embedding layer "bank" is the same word vector plus a position: no sense yet
+    S0 = similarity_matrix(model, money + river, "bank", layer=0)
+    assert abs((S0[0, 1] + S0[2, 3]) / 2 - S0[:2, 2:].mean()) < 0.02
+    assert word_vector(model(BANK_RIVER), "bank").shape == (384,)
+
+
+def test_layer0_head2_stays_put_when_words_are_shuffled(model):
+    scores = content_following(model, "the old man fed the small cat and the young girl read a long book", trials=2)
+    assert scores.shape == (6, 12)
+    assert scores[0, 2] < 0.05
+    assert scores.max() > 0.8  # and some heads do follow the words
+
+
+# -- the widget -------------------------------------------------------------------------------------
+
+@pytest.fixture
+def explorer(model):
+    return HeadExplorer(model, query="bank")
+
+
+def test_explorer_starts_on_the_bank_sentence(explorer, model):
+    assert repr(explorer) == "HeadExplorer(tokens=10, layer=0, head=4)"
+    assert explorer.tokens == model(BANK_MONEY).tokens
+    np.testing.assert_array_equal(explorer.weights, model(BANK_MONEY).attentions[0, 4])
+    assert explorer.message == ""
+    assert "deposit" in explorer.table.value and "Queries" in explorer.table.value
+    assert "layer 0, head 4" in explorer.table.value
+    assert explorer.query == 5  # "bank"
+    assert "<b>bank</b>" in explorer.trace_html.value and "deposit 0.69" in explorer.trace_html.value
+    assert bytes(explorer.grid.value).startswith(PNG_SIGNATURE)
+
+
+def test_picking_a_head_updates_every_view(explorer, model):
+    table, grid = explorer.table.value, explorer.grid.value
+    explorer.head_picker.value = 2
+    explorer.layer = 1
+    explorer.layer = 0
+    assert (explorer.layer, explorer.head) == (0, 2)
+    np.testing.assert_array_equal(explorer.weights, model(BANK_MONEY).attentions[0, 2])
+    assert explorer.table.value != table and "layer 0, head 2" in explorer.table.value
+    assert explorer.grid.value != grid  # the outline moved
+    assert "the 1.00" in explorer.trace_html.value  # previous-token head: "bank" -> "the"
+    assert repr(explorer) == "HeadExplorer(tokens=10, layer=0, head=2)"
+    with pytest.raises(ValueError, match="layer"):
+        explorer.layer = 6
+    with pytest.raises(ValueError, match="head"):
+        explorer.head = 12
+
+
+def test_typing_a_sentence_reruns_the_model(explorer, model):
+    explorer.set_text(BANK_RIVER)
+    assert explorer.tokens == model(BANK_RIVER).tokens
+    assert explorer.text == BANK_RIVER
+    np.testing.assert_array_equal(explorer.weights, model(BANK_RIVER).attentions[0, 4])
+    assert "river" in explorer.table.value and "deposit" not in explorer.table.value
+    assert explorer.query == 1 and len(explorer.query_picker.options) == 8
+    explorer.query = "bank"
+    assert "<b>bank</b>" in explorer.trace_html.value and "river 0.86" in explorer.trace_html.value
+
+
+@pytest.mark.parametrize("bad, words", [("word " * 600, "602 tokens"), ("   ", "empty")])
+def test_bad_text_shows_a_message_and_keeps_the_last_view(explorer, bad, words):
+    before = (explorer.tokens, explorer.table.value, explorer.grid.value)
+    explorer.set_text(bad)
+    assert words in explorer.message
+    assert words in explorer.message_html.value
+    assert (explorer.tokens, explorer.table.value, explorer.grid.value) == before
+    explorer.set_text("I sat on the river bank")  # a good sentence clears the message
+    assert explorer.message == "" and explorer.message_html.value == ""
+
+
+def test_thumbnails_cover_every_head(model):
+    fig = thumbnails_figure(model(BANK_RIVER), selected=(0, 2))
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(h) for h in range(12)]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(l) for l in range(6)]
+    img = ax.images[0].get_array()
+    # 6 x 12 squares of 8 x 8 weights with 2-pixel gaps: (6*10 - 2, 12*10 - 2)
+    assert img.shape == (58, 118)
+    np.testing.assert_allclose(img[10:18, 20:28], model(BANK_RIVER).attentions[1, 2], atol=1e-6)
