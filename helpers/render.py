@@ -339,6 +339,8 @@ def attention_weights_html(
     k_labels : sequence of str, length n_k
     """
     W = _as_matrix(weights)
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = W.sum(axis=1)
     return matrix_html(
         W,
         row_labels=q_labels,
@@ -352,7 +354,7 @@ def attention_weights_html(
         vmax=1.0,
         highlight=highlight,
         palette=palette,
-        extra_column=("row sum", W.sum(axis=1)),
+        extra_column=("row sum", sums),
         note=note,
     )
 

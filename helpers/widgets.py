@@ -16,9 +16,9 @@ from __future__ import annotations
 import html as _html
 import math
 import re
-from fractions import Fraction
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 import numpy as np
 
 from . import attention as att
@@ -38,9 +38,10 @@ __all__ = [
 # ASCII digits only: Python's \d would also accept digits from other scripts.
 _DEC = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _NUMBER = re.compile(rf"[+-]?{_DEC}(?:[eE][+-]?[0-9]+)?")
-_FRACTION = re.compile(rf"([+-]?{_DEC})\s*/\s*([+-]?{_DEC})")
+_FRACTION = re.compile(rf"({_NUMBER.pattern})\s*/\s*({_NUMBER.pattern})")
 _NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity|∞)", re.IGNORECASE)
 _EXPRESSION = re.compile(rf"[+-]?{_DEC}(?:\s*[-+*/^%]+\s*[+-]?{_DEC})+")
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
 _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"})
 _MAX_LEN = 40
 
@@ -56,7 +57,7 @@ def parse_number(text: str) -> float:
     Accepted: an integer or decimal (``3``, ``-2.5``, ``.5``, ``+2``), scientific
     notation (``1e-3``), a fraction of two such numbers (``1/2``, ``-3/4``), with
     spaces around and the typographic minus sign ``−``. The text is matched with
-    regular expressions and converted with ``float`` / ``Fraction``; it is never
+    regular expressions and converted with ``float``; it is never
     evaluated as code.
 
     Returns
@@ -84,18 +85,21 @@ def parse_number(text: str) -> float:
         return value
     frac = _FRACTION.fullmatch(text)
     if frac:
-        num, den = Fraction(frac.group(1)), Fraction(frac.group(2))
+        # Each side as a float (never Fraction: "1e999999999" would build a huge integer).
+        # IEEE division is correctly rounded, so 1/3 is the closest float to one third.
+        num, den = float(frac.group(1)), float(frac.group(2))
+        if not (math.isfinite(num) and math.isfinite(den)):
+            raise ValueError(f"{_quote(raw.strip())} is too large")
         if den == 0:
             raise ValueError(f"{_quote(raw.strip())} divides by zero")
-        try:
-            value = float(num / den)
-        except OverflowError:
-            raise ValueError(f"{_quote(raw.strip())} is too large") from None
+        value = num / den
         if not math.isfinite(value):
             raise ValueError(f"{_quote(raw.strip())} is too large")
         return value
     if _NON_FINITE.fullmatch(text):
         raise ValueError(f"{_quote(raw.strip())} is not a finite number")
+    if _DECIMAL_COMMA.fullmatch(text):
+        raise ValueError(f"{_quote(raw.strip())}: write decimals with a point ({text.replace(',', '.')})")
     if _EXPRESSION.fullmatch(text):
         raise ValueError(f"{_quote(raw.strip())} is a calculation: type a single number (e.g. 3, -2.5, 1/2)")
     raise ValueError(f"{_quote(raw.strip())} is not a number (e.g. 3, -2.5, 1/2, 1e-3)")
@@ -141,6 +145,25 @@ def _label_html(text: str, large: bool, align: str = "center") -> str:
         f'<div style="font-weight:600;font-size:{_font(large)};text-align:{align};{_MONO}'
         f'padding:0 4px;white-space:nowrap">{_html.escape(text)}</div>'
     )
+
+
+def _close_tree(root) -> None:
+    """Close ``root``, every widget below it and their layouts and styles.
+
+    ``Widget.close`` closes one model only; a matrix editor owns hundreds, which
+    otherwise stay registered in the kernel for its whole life.
+    """
+    seen, stack = set(), [root]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen or not isinstance(w, widgets.Widget):
+            continue
+        seen.add(id(w))
+        stack.extend(getattr(w, "children", ()))
+        stack.extend(getattr(w, "_extra_models", ()))  # models shared by cells, maybe not in use
+        for attr in ("layout", "style"):
+            stack.append(getattr(w, attr, None))
+        widgets.Widget.close(w)
 
 
 # --------------------------------------------------------------------------- MatrixEditor
@@ -242,10 +265,23 @@ class MatrixEditor(widgets.VBox):
     def _build_grid(self):
         n, m = self._cells_val.shape
         width = "5.2em" if self._large else "4.4em"
-        self._row_label_w = [widgets.HTML(_label_html(r, self._large, "right")) for r in self._rows]
-        self._col_label_w = [widgets.HTML(_label_html(c, self._large)) for c in self._cols]
+        if not hasattr(self, "_ok_layout"):
+            # One Layout and one Style shared by all good cells (and one pair for bad
+            # cells) instead of two extra widget models per cell: a 16 × 8 matrix builds
+            # and syncs three times faster this way.
+            font = _font(self._large)
+            self._ok_layout = widgets.Layout(width=width, margin="1px")
+            self._bad_layout = widgets.Layout(width=width, margin="1px", border="2px solid #d62728")
+            self._ok_style = TextStyle(font_size=font)
+            self._bad_style = TextStyle(font_size=font, background=_BAD_CELL_BG, text_color=_BAD_CELL_FG)
+            self._label_layout = widgets.Layout()
+            self._label_style = HTMLStyle()
+            self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
+        lab = dict(layout=self._label_layout, style=self._label_style)
+        self._row_label_w = [widgets.HTML(_label_html(r, self._large, "right"), **lab) for r in self._rows]
+        self._col_label_w = [widgets.HTML(_label_html(c, self._large), **lab) for c in self._cols]
         self._cells = []
-        children = [widgets.HTML("")] + self._col_label_w
+        children = [widgets.HTML("", **lab)] + self._col_label_w
         for i in range(n):
             row = []
             children.append(self._row_label_w[i])
@@ -253,18 +289,19 @@ class MatrixEditor(widgets.VBox):
                 t = widgets.Text(
                     value=_cell_text(self._cells_val[i, j]),
                     continuous_update=False,
-                    layout=widgets.Layout(width=width, margin="1px"),
+                    layout=self._ok_layout,
+                    style=self._ok_style,
                 )
-                t.style.font_size = _font(self._large)
                 t.observe(self._make_handler(i, j), names="value")
                 row.append(t)
                 children.append(t)
             self._cells.append(row)
         old = list(self._grid.children)
         self._grid.children = children
-        self._grid.layout = widgets.Layout(
-            grid_template_columns=f"auto repeat({m}, {width})", align_items="center", grid_gap="0px"
-        )
+        gl = self._grid.layout
+        gl.grid_template_columns = f"auto repeat({m}, {width})"
+        gl.align_items = "center"
+        gl.grid_gap = "0px"
         for w in old:
             w.close()
 
@@ -411,15 +448,10 @@ class MatrixEditor(widgets.VBox):
         self._after_change(notify=True)
 
     def _mark(self, cell, ok: bool):
-        if ok:
-            if cell.style.background is not None:
-                cell.style.background = None
-                cell.style.text_color = None
-                cell.layout.border = None
-        else:
-            cell.style.background = _BAD_CELL_BG
-            cell.style.text_color = _BAD_CELL_FG
-            cell.layout.border = "2px solid #d62728"
+        layout, style = (self._ok_layout, self._ok_style) if ok else (self._bad_layout, self._bad_style)
+        if cell.layout is not layout:
+            cell.layout = layout
+            cell.style = style
 
     def _show_message(self):
         if not self._errors:
@@ -454,6 +486,10 @@ class MatrixEditor(widgets.VBox):
         else:
             self._literal.layout.display = "none"
             self._copy_btn.description = "Copy as numpy"
+
+    def close_all(self) -> None:
+        """Close this editor and every widget it is made of."""
+        _close_tree(self)
 
     def __repr__(self) -> str:
         n, m = self._value.shape
@@ -790,6 +826,10 @@ class _ExplorerBase(widgets.VBox):
             f'<pre style="{_PANEL}{_MONO}font-size:{size};padding:8px 10px;margin:4px 0;white-space:pre-wrap;'
             f'line-height:1.35">{_html.escape(self.trace_text)}</pre>'
         )
+
+    def close_all(self) -> None:
+        """Close the explorer and every widget it is made of (frees them in the kernel)."""
+        _close_tree(self)
 
     def _layout(self, title: str, controls: list, editor_names: list[str]):
         def row(items):

@@ -1,0 +1,88 @@
+"""How long one edit takes to reach every view of the self-attention explorer.
+
+An "edit" is ``editor.set_text(i, j, text)``: parse the cell, recompute every stage
+through helpers.attention, redraw every HTML view and the trace. It is timed in this
+process (the kernel side), which is what a learner waits for before the browser
+repaints. Goals: at most 5 ms for 6 tokens (d = 4) and 16 ms for 16 tokens (d = 8).
+
+Run: .venv/bin/python bench/bench_explorer.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+from helpers.widgets import AttentionExplorer, CrossAttentionExplorer
+
+GOALS_MS = {6: 5.0, 16: 16.0}
+
+
+def build(n: int, d: int, causal: bool) -> AttentionExplorer:
+    rng = np.random.default_rng(n * 100 + d)
+    X = rng.integers(-2, 3, (n, d))
+    Ws = [rng.integers(-2, 3, (d, d)) for _ in range(3)]
+    return AttentionExplorer([f"t{i}" for i in range(n)], X, *Ws, causal=causal)
+
+
+def time_edits(ex, editor: str, repeats: int = 200) -> list[float]:
+    """Milliseconds per edit; each edit changes a different cell to a new value."""
+    ed = ex.editors[editor]
+    n, m = ed.shape
+    times = []
+    for k in range(repeats):
+        i, j = k % n, (k // n) % m
+        text = f"{(k % 7) - 3}.5"  # always a change, always a valid number
+        t0 = time.perf_counter()
+        ed.set_text(i, j, text)
+        times.append((time.perf_counter() - t0) * 1e3)
+    return times
+
+
+def check_updated(ex) -> None:
+    """The timed path really updated the views (so the figure is not of a no-op)."""
+    before = ex.views["weights"].value
+    ex.editors["X"].set_text(0, 0, "1.75")
+    assert ex.editors["X"].value[0, 0] == 1.75
+    assert ex.views["weights"].value != before or ex.result.weights.shape == (1, 1)
+
+
+def main() -> None:
+    print("edit → every view updated (set_text, median over 200 edits, in-process)")
+    for n, d in ((6, 4), (16, 8)):
+        for causal in (False, True):
+            ex = build(n, d, causal)
+            check_updated(ex)
+            time_edits(ex, "X", repeats=20)  # warm-up
+            for editor in ("X", "W_q"):
+                t = time_edits(ex, editor)
+                med = statistics.median(t)
+                p90 = sorted(t)[int(0.9 * len(t))]
+                ok = "ok" if med <= GOALS_MS[n] else "OVER GOAL"
+                print(
+                    f"  {n:2d} tokens, d={d}, causal={'on ' if causal else 'off'}, edit {editor:3s}: "
+                    f"median {med:5.2f} ms, p90 {p90:5.2f} ms  (goal ≤ {GOALS_MS[n]:g} ms: {ok})"
+                )
+            ex.close_all()
+
+    rng = np.random.default_rng(0)
+    cross = CrossAttentionExplorer(
+        [f"q{i}" for i in range(8)], [f"k{j}" for j in range(12)],
+        rng.integers(-2, 3, (8, 8)), rng.integers(-2, 3, (12, 8)),
+        *[rng.integers(-2, 3, (8, 8)) for _ in range(3)],
+    )
+    t = time_edits(cross, "X_enc")
+    print(f"  cross-attention 8 × 12, d=8, edit X_enc: median {statistics.median(t):5.2f} ms")
+
+    t0 = time.perf_counter()
+    ex = build(16, 8, False)
+    print(f"  building a 16-token explorer (d=8): {(time.perf_counter() - t0) * 1e3:.0f} ms")
+    t0 = time.perf_counter()
+    ex.set_tokens([f"t{i}" for i in range(17)])
+    print(f"  adding a 17th token (rebuilds the X grid): {(time.perf_counter() - t0) * 1e3:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""HTML and matplotlib rendering: numbers, labels, colours, masked cells, safety."""
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from helpers.render import (
+    PALETTES,
+    attention_weights_html,
+    format_number,
+    heatmap,
+    matrix_html,
+    show_matrix,
+)
+
+TD = re.compile(r'<td style="([^"]*)"[^>]*>([^<]*)</td>')
+
+
+def cells(html):
+    """(style, text) of every data cell, row by row."""
+    return TD.findall(html)
+
+
+def style_value(style, prop):
+    m = re.search(rf"(?:^|;){prop}:([^;]+)", style)
+    return m.group(1) if m else None
+
+
+def wcag_contrast(hex_a, hex_b):
+    def lum(h):
+        rgb = [int(h[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    a, b = sorted((lum(hex_a), lum(hex_b)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+@pytest.mark.parametrize(
+    "x, digits, text",
+    [
+        (2.0, 2, "2"),
+        (0.5, 2, "0.5"),
+        (-1.25, 2, "-1.25"),
+        (1 / 3, 2, "0.33"),
+        (2 / 3, 3, "0.667"),
+        (0.0, 2, "0"),
+        (0.001, 2, "0.00"),  # not zero, so not shown as an exact 0
+        (-0.001, 2, "-0.00"),
+        (float("-inf"), 2, "−∞"),
+        (123456.0, 2, "1.23e+05"),
+    ],
+)
+def test_format_number(x, digits, text):
+    assert format_number(x, digits) == text
+
+
+def test_matrix_html_shows_every_number_and_label():
+    M = np.array([[1.0, -2.5], [0.25, 3.0], [7.0, 0.0]])
+    html = matrix_html(M, ["the", "cat", "sat"], ["d1", "d2"], title="X", row_axis="Queries ↓", col_axis="Keys →")
+    assert [text for _, text in cells(html)] == ["1", "-2.5", "0.25", "3", "7", "0"]
+    for label in ("the", "cat", "sat", "d1", "d2", "Queries ↓", "Keys →"):
+        assert f">{label}</th>" in html
+    assert "X <span" in html and "(3 × 2)" in html
+
+
+def test_every_cell_sets_its_own_background_and_text_colour():
+    M = np.arange(12, dtype=float).reshape(3, 4)
+    html = matrix_html(M)
+    for style, _ in cells(html):
+        bg, fg = style_value(style, "background"), style_value(style, "color")
+        assert re.fullmatch(r"#[0-9a-f]{6}", bg) and fg in ("#000000", "#ffffff")
+        # WCAG AA for normal text is 4.5:1; the numbers must be readable on every colour.
+        assert wcag_contrast(bg, fg) >= 4.5
+    # The panel itself carries explicit colours, so a dark theme does not leak in.
+    assert html.startswith('<div style="display:inline-block;vertical-align:top;background:#ffffff;color:#1a1a1a')
+
+
+@pytest.mark.parametrize("palette", sorted(PALETTES))
+def test_colour_scale_runs_from_first_to_last_stop(palette):
+    M = np.array([[0.0, 5.0, 10.0]])
+    styles = [style_value(s, "background") for s, _ in cells(matrix_html(M, palette=palette))]
+    assert styles[0] == PALETTES[palette][0]
+    assert styles[2] == PALETTES[palette][-1]
+    assert styles[1] not in (styles[0], styles[2])
+
+
+def test_vmin_vmax_fix_the_scale():
+    M = np.array([[0.5, 0.5]])
+    free = cells(matrix_html(M))
+    fixed = cells(matrix_html(M, vmin=0.0, vmax=0.5))
+    # A constant matrix sits mid-scale on its own, at the top when vmax = 0.5.
+    assert style_value(fixed[0][0], "background") == PALETTES["viridis"][-1]
+    assert style_value(free[0][0], "background") != PALETTES["viridis"][-1]
+
+
+def test_minus_infinity_is_a_grey_masked_cell_outside_the_scale():
+    M = np.array([[1.0, -np.inf], [2.0, 3.0]])
+    c = cells(matrix_html(M))
+    assert c[1][1] == "−∞"
+    assert style_value(c[1][0], "background") == "#d9d9d9"
+    # The scale is set by the finite entries only: 1 is the bottom, 3 the top.
+    assert style_value(c[0][0], "background") == PALETTES["viridis"][0]
+    assert style_value(c[3][0], "background") == PALETTES["viridis"][-1]
+
+
+def test_highlight_outlines_exactly_one_cell():
+    M = np.zeros((3, 3))
+    c = cells(matrix_html(M, highlight=(1, 2)))
+    outlined = [k for k, (style, _) in enumerate(c) if "outline:" in style]
+    assert outlined == [1 * 3 + 2]
+
+
+def test_large_uses_bigger_font():
+    M = np.eye(2)
+    small = re.search(r"font-size:(\d+)px", matrix_html(M)).group(1)
+    large = re.search(r"font-size:(\d+)px", matrix_html(M, large=True)).group(1)
+    assert int(large) >= int(small) + 5
+
+
+def test_labels_are_escaped():
+    html = matrix_html(np.eye(1), ["<script>alert(1)</script>"], ["a&b"])
+    assert "<script>" not in html
+    assert "&lt;script&gt;" in html and "a&amp;b" in html
+
+
+def test_bad_arguments_raise_value_error_naming_them():
+    with pytest.raises(ValueError, match="row_labels has 1 labels but the matrix has 2"):
+        matrix_html(np.eye(2), ["a"])
+    with pytest.raises(ValueError, match=r"2-D .*shape \(2, 2, 2\)"):
+        matrix_html(np.zeros((2, 2, 2)))
+    with pytest.raises(ValueError, match="palette"):
+        matrix_html(np.eye(2), palette="jet")
+
+
+def test_attention_weights_html_adds_row_sums_and_axis_captions():
+    W = np.array([[0.5, 0.25, 0.25], [0.1, 0.2, 0.7]])
+    html = attention_weights_html(W, ["le", "chat"], ["the", "cat", "sat"])
+    texts = [t for _, t in cells(html)]
+    # Three weights then the row sum, per row.
+    assert texts == ["0.5", "0.25", "0.25", "1", "0.1", "0.2", "0.7", "1"]
+    assert ">row sum</th>" in html and "Queries ↓" in html and "Keys →" in html
+    assert "Attention weights" in html and "(2 × 3)" in html
+    # Weights share one fixed [0, 1] scale: 0.5 is mid-scale, not the top.
+    assert style_value(cells(html)[0][0], "background") != PALETTES["viridis"][-1]
+
+
+def test_show_matrix_wraps_html_for_display():
+    out = show_matrix(np.eye(2), title="I")
+    assert out.data == matrix_html(np.eye(2), title="I")
+
+
+def test_heatmap_labels_axes_and_annotates():
+    from matplotlib.figure import Figure
+
+    W = np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])
+    fig = heatmap(W, ["le", "chat"], ["the", "cat", "sat"], title="weights")
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["the", "cat", "sat"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["le", "chat"]
+    assert ax.get_xlabel() == "Keys →" and ax.get_ylabel() == "Queries ↓"
+    assert ax.get_title() == "weights"
+    assert len(fig.axes) == 2  # the colour bar
+    assert sorted(t.get_text() for t in ax.texts) == sorted(["0.5", "0.5", "0", "0.2", "0.3", "0.5"])
+
+
+def test_heatmap_without_annotations_and_with_masked_cells():
+    W = np.array([[1.0, -np.inf], [0.5, 0.5]])
+    fig = heatmap(W, ["a", "b"], ["a", "b"], annotate=False)
+    assert len(fig.axes[0].texts) == 0
+    fig = heatmap(W, ["a", "b"], ["a", "b"])
+    assert "−∞" in [t.get_text() for t in fig.axes[0].texts]
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 5), st.integers(1, 5)), elements=finite))
+def test_render_never_raises_on_finite_matrices(M):
+    n, m = M.shape
+    html = matrix_html(M, [f"r{i}" for i in range(n)], [f"c{j}" for j in range(m)], title="M")
+    c = cells(html)
+    assert len(c) == n * m
+    assert all(text and text != "nan" for _, text in c)
+    assert "<script" not in html and "http" not in html
+    w = attention_weights_html(M, [f"r{i}" for i in range(n)], [f"c{j}" for j in range(m)])
+    assert len(cells(w)) == n * (m + 1)

@@ -1,0 +1,584 @@
+"""The matrix editor and the explorers, driven the way a learner drives them.
+
+Every expected number comes from plain numpy formulas written out in this file, not
+from helpers.attention, so a mistake in the widgets' plumbing cannot hide behind the
+library it calls.
+"""
+
+import ast
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from helpers.widgets import AttentionExplorer, CrossAttentionExplorer, MatrixEditor, parse_number
+
+TOKENS = ["the", "cat", "sat", "down"]
+X0 = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0], [2.0, 1.0, 0.0], [-1.0, 2.0, 1.0]])
+WQ = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, -1.0]])
+WK = np.array([[0.0, 1.0], [1.0, 1.0], [-1.0, 0.0]])
+WV = np.array([[1.0, 2.0, 0.0], [0.0, -1.0, 1.0], [2.0, 0.0, 1.0]])
+
+
+def reference(X_q, X_kv, W_q, W_k, W_v, causal=False, scale=True):
+    """Every stage of attention with plain numpy, written out independently."""
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    S = Q @ K.T
+    scaled = S / np.sqrt(W_q.shape[1]) if scale else S.copy()
+    if causal:
+        blocked = np.triu(np.ones(S.shape, dtype=bool), k=1)
+        scaled_m = np.where(blocked, -np.inf, scaled)
+    else:
+        scaled_m = scaled
+    e = np.exp(scaled_m - scaled_m.max(axis=1, keepdims=True))
+    weights = e / e.sum(axis=1, keepdims=True)
+    return dict(Q=Q, K=K, V=V, scores=S, scaled=scaled, masked=scaled_m, weights=weights, output=weights @ V)
+
+
+def assert_result_matches(res, ref):
+    for name, expected in ref.items():
+        np.testing.assert_allclose(getattr(res, name), expected, rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+def self_ref(ex, causal=None, scale=None):
+    e = ex.editors
+    X = e["X"].value
+    return reference(X, X, e["W_q"].value, e["W_k"].value, e["W_v"].value,
+                     ex.causal if causal is None else causal, ex.scale if scale is None else scale)
+
+
+def snapshot(ex):
+    """Everything a learner can see or a notebook can read, to check that nothing moved."""
+    res = {k: getattr(ex.result, k).copy() for k in ("Q", "K", "V", "scores", "weights", "output")}
+    return res, {k: w.value for k, w in ex.views.items()}, {k: e.value for k, e in ex.editors.items()}
+
+
+def assert_same_state(ex, snap):
+    res, views, values = snapshot(ex)
+    for k in res:
+        np.testing.assert_array_equal(res[k], snap[0][k])
+    assert views == snap[1]
+    for k in values:
+        np.testing.assert_array_equal(values[k], snap[2][k])
+
+
+@pytest.fixture
+def ex():
+    e = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    yield e
+    e.close_all()
+
+
+@pytest.fixture
+def cross():
+    rng = np.random.default_rng(3)
+    e = CrossAttentionExplorer(
+        ["le", "chat", "dort"], ["the", "cat", "is", "asleep", "now"],
+        rng.integers(-2, 3, (3, 3)), rng.integers(-2, 3, (5, 3)), WQ, WK, WV,
+    )
+    yield e
+    e.close_all()
+
+
+def all_html(ex):
+    parts = [w.value for w in ex.views.values()] + [ex._status_html.value]
+    for ed in ex.editors.values():
+        parts += [ed._message_html.value, ed._title_html.value]
+        parts += [w.value for w in ed._row_label_w + ed._col_label_w]
+    return "".join(parts)
+
+
+# ------------------------------------------------------------------ parsing
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("3", 3.0),
+        ("-2.5", -2.5),
+        (".5", 0.5),
+        ("1/2", 0.5),
+        ("-3/4", -0.75),
+        ("1e-3", 0.001),
+        ("2.5E2", 250.0),
+        ("+2", 2.0),
+        ("−1", -1.0),  # U+2212, the minus sign that word processors and slides use
+        ("−1/4", -0.25),
+        ("  4  ", 4.0),
+        ("\t7\n", 7.0),
+        ("2.", 2.0),
+        ("1 / 8", 0.125),
+        ("0", 0.0),
+        ("-0", 0.0),
+        ("1e-400", 0.0),  # underflows to zero: a valid, finite number
+    ],
+)
+def test_accepted_forms_parse_to_the_right_value(text, value):
+    assert parse_number(text) == value
+
+
+BAD = [
+    ("", "empty"),
+    ("   ", "empty"),
+    ("abc", "not a number"),
+    ("nan", "not a finite number"),
+    ("NaN", "not a finite number"),
+    ("inf", "not a finite number"),
+    ("-inf", "not a finite number"),
+    ("Infinity", "not a finite number"),
+    ("∞", "not a finite number"),
+    ("1e999", "too large"),
+    ("-1e999", "too large"),
+    ("1/0", "divides by zero"),
+    ("0/0", "divides by zero"),
+    ("1e308/1e-308", "too large"),
+    ("2+3", "calculation"),
+    ("2*3", "calculation"),
+    ("2**3", "calculation"),
+    ("2^3", "calculation"),
+    ("1/2/3", "calculation"),
+    ("__import__('os')", "not a number"),
+    ("eval('1')", "not a number"),
+    ("1,5", "decimals with a point"),
+    ("1 2", "not a number"),
+    ("0x10", "not a number"),
+    ("1_000", "not a number"),
+    ("3.4.5", "not a number"),
+    ("--2", "not a number"),
+    ("(1)", "not a number"),
+    ("e5", "not a number"),
+    ("1e", "not a number"),
+    (".", "not a number"),
+    ("-", "not a number"),
+    ("1j", "not a number"),
+    ("True", "not a number"),
+    ("٣", "not a number"),  # an Arabic-Indic digit: Python's float() would take it
+    ("１", "not a number"),  # a full-width digit, likewise
+    ("9" * 60, "too long"),
+]
+
+
+@pytest.mark.parametrize("text, reason", BAD)
+def test_bad_input_is_refused_in_the_explorer_then_recovers(ex, text, reason):
+    before = snapshot(ex)
+    ex.editors["X"].set_text(1, 2, text)
+    msg = ex.editors["X"].message
+    assert msg.startswith("row 'cat', column d3: ")
+    assert reason in msg
+    assert msg in ex.editors["X"]._message_html.value.replace("&#x27;", "'")
+    assert_same_state(ex, before)  # the last valid matrix and every view stay
+    ex.editors["X"].set_text(1, 2, "1/4")
+    assert ex.editors["X"].message == ""
+    assert ex.editors["X"]._message_html.value == ""
+    assert ex.editors["X"].value[1, 2] == 0.25
+    assert_result_matches(ex.result, self_ref(ex))
+    assert ex.result.Q[1, 1] == pytest.approx(X0[1] @ WQ[:, 1] + (0.25 - X0[1, 2]) * WQ[2, 1])
+
+
+def test_typed_text_is_never_run_as_code(tmp_path):
+    target = tmp_path / "created"
+    with pytest.raises(ValueError):
+        parse_number(f"__import__('pathlib').Path({str(target)!r}).touch()")
+    assert not target.exists()
+
+
+def test_several_bad_cells_are_all_listed_and_value_waits_for_all(ex):
+    ed = ex.editors["X"]
+    before = ed.value
+    ed.set_text(0, 0, "x")
+    ed.set_text(3, 1, "1/0")
+    assert ed.message.split("\n") == [
+        "row 'the', column d1: 'x' is not a number (e.g. 3, -2.5, 1/2, 1e-3)",
+        "row 'down', column d2: '1/0' divides by zero",
+    ]
+    ed.set_text(0, 0, "5")
+    assert ed.message == "row 'down', column d2: '1/0' divides by zero"
+    np.testing.assert_array_equal(ed.value, before)  # still the last valid matrix
+    ed.set_text(3, 1, "-1")
+    expected = before.copy()
+    expected[0, 0], expected[3, 1] = 5, -1
+    np.testing.assert_array_equal(ed.value, expected)
+    assert_result_matches(ex.result, self_ref(ex))
+
+
+def test_bad_cell_is_marked_and_unmarked(ex):
+    cell = ex.editors["W_q"]._cells[2][1]
+    ex.editors["W_q"].set_text(2, 1, "oops")
+    assert cell.style.background is not None and cell.layout.border
+    assert ex.editors["W_q"].message.startswith("row 'd3', column q2: 'oops'")
+    ex.editors["W_q"].set_text(2, 1, "2")
+    assert cell.style.background is None and not cell.layout.border
+
+
+# ------------------------------------------------------------------ the editor on its own
+
+
+def test_editor_value_reset_randomize_and_callbacks():
+    calls = []
+    ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"], title="M")
+    ed.on_change(lambda e: calls.append(e.value.copy()))
+    ed.set_text(0, 1, "−0.5")
+    assert ed.value.tolist() == [[1, -0.5], [3, 4]]
+    assert len(calls) == 1 and calls[0].tolist() == ed.value.tolist()
+    ed.set_text(1, 1, "bad")
+    assert len(calls) == 1  # no callback for an invalid edit
+    ed.reset()
+    assert ed.value.tolist() == [[1, 2], [3, 4]] and ed.message == ""
+    assert ed.cell_text(1, 1) == "4"
+    ed.randomize(7)
+    first = ed.value
+    assert set(np.unique(first)) <= {-2, -1, 0, 1, 2}
+    ed.randomize(7)
+    np.testing.assert_array_equal(ed.value, first)
+    assert [ed.cell_text(i, j) for i in range(2) for j in range(2)] == [str(int(v)) for v in first.ravel()]
+    assert len(calls) == 4
+    assert repr(ed) == "MatrixEditor(shape=(2, 2))"
+
+
+def test_randomize_button_is_seeded_and_changes_with_each_click():
+    a = MatrixEditor(np.zeros((3, 3)))
+    b = MatrixEditor(np.zeros((3, 3)))
+    a._rand_btn.click()
+    b._rand_btn.click()
+    np.testing.assert_array_equal(a.value, b.value)
+    first = a.value
+    a._rand_btn.click()
+    assert not np.array_equal(a.value, first)
+
+
+def test_reset_button_restores_start(ex):
+    ed = ex.editors["W_v"]
+    ed.set_text(0, 0, "9")
+    ed._reset_btn.click()
+    np.testing.assert_array_equal(ed.value, WV)
+    assert_result_matches(ex.result, self_ref(ex))
+
+
+def test_copy_as_numpy_shows_a_literal_that_round_trips():
+    ed = MatrixEditor([[1, -0.5], [0.25, 3]])
+    assert ed._literal.layout.display == "none"
+    ed._copy_btn.click()
+    assert ed._literal.layout.display != "none"
+    text = ed._literal.value
+    assert text == ed.as_numpy_literal() == "np.array([[1, -0.5], [0.25, 3]])"
+    np.testing.assert_array_equal(np.array(ast.literal_eval(text[len("np.array("):-1])), ed.value)
+    ed.set_text(0, 0, "2")
+    assert ed._literal.value == "np.array([[2, -0.5], [0.25, 3]])"
+
+
+def test_set_text_outside_the_matrix_raises():
+    ed = MatrixEditor(np.eye(2))
+    with pytest.raises(IndexError, match=r"cell \(2, 0\) is outside the 2 × 2 matrix"):
+        ed.set_text(2, 0, "1")
+
+
+def test_editor_rejects_bad_starting_values():
+    with pytest.raises(ValueError, match="2-D"):
+        MatrixEditor([1, 2, 3])
+    with pytest.raises(ValueError, match="finite"):
+        MatrixEditor([[1, np.nan]])
+    with pytest.raises(ValueError, match="row_labels has 1 labels"):
+        MatrixEditor(np.eye(2), row_labels=["a"])
+
+
+# ------------------------------------------------------------------ self-attention
+
+
+def test_initial_result_matches_numpy_at_every_stage(ex):
+    assert_result_matches(ex.result, reference(X0, X0, WQ, WK, WV))
+    assert ex.result.mask.all()
+    np.testing.assert_allclose(ex.result.weights.sum(axis=1), 1.0)
+
+
+def test_edits_in_every_editor_flow_through_every_stage(ex):
+    ex.editors["X"].set_text(2, 0, "-1.5")
+    ex.editors["W_q"].set_text(0, 1, "3")
+    ex.editors["W_k"].set_text(1, 0, "1/3")
+    ex.editors["W_v"].set_text(2, 2, "−2")
+    X = X0.copy()
+    X[2, 0] = -1.5
+    Wq, Wk, Wv = WQ.copy(), WK.copy(), WV.copy()
+    Wq[0, 1], Wk[1, 0], Wv[2, 2] = 3, 1 / 3, -2
+    assert_result_matches(ex.result, reference(X, X, Wq, Wk, Wv))
+
+
+def test_views_show_the_new_numbers_after_an_edit():
+    ex = AttentionExplorer(TOKENS, X0, np.eye(3)[:, :2], WK, WV)  # Q = the first two columns of X
+    assert ">10.25<" not in ex.views["Q"].value
+    ex.editors["X"].set_text(0, 0, "10.25")
+    assert ">10.25<" in ex.views["Q"].value
+    # The score of 'the' with itself: q·k = [10.25, 0, 2]·([10.25, 0, 2] W_k).
+    k0 = np.array([10.25, 0, 2]) @ WK
+    s00 = float(np.array([10.25, 0]) @ k0)
+    assert f">{s00:g}<" in ex.views["scores"].value
+    assert f"= {s00:g}" in ex.trace_text
+
+
+def test_every_view_is_labelled_in_order(ex):
+    v = ex.views
+    assert "① Q = X·W^Q" in v["Q"].value and "Queries ↓" in v["Q"].value
+    assert "① K = X·W^K" in v["K"].value and "① V = X·W^V" in v["V"].value
+    assert "② scores = Q·K^T" in v["scores"].value
+    assert "③ scaled = scores ÷ √d_k" in v["scaled"].value
+    assert "⑤ weights" in v["weights"].value and ">row sum</th>" in v["weights"].value
+    assert "⑥ output = weights·V" in v["output"].value
+    for name in ("scores", "scaled", "weights"):
+        assert "Queries ↓" in v[name].value and "Keys →" in v[name].value
+        for tok in TOKENS:
+            assert f">{tok}</th>" in v[name].value
+    order = [c for c in ex.children[4].children + ex.children[5].children + ex.children[6].children]
+    assert order == [v["Q"], v["K"], v["V"], v["scores"], v["scaled"], v["mask"], v["weights"], v["output"]]
+
+
+def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
+    assert ex.views["mask"].layout.display == "none"
+    ex._causal_box.value = True
+    assert ex.causal
+    w = ex.result.weights
+    assert np.all(w[np.triu_indices(4, k=1)] == 0.0)
+    assert_result_matches(ex.result, self_ref(ex))
+    assert np.array_equal(ex.result.mask, np.tril(np.ones((4, 4), dtype=bool)))
+    assert ex.views["mask"].layout.display != "none"
+    assert ex.views["mask"].value.count(">−∞</td>") == 6
+    ex.causal = False
+    assert not ex._causal_box.value
+    assert ex.result.weights[0, 3] > 0
+    assert ex.views["mask"].layout.display == "none"
+
+
+def test_scale_toggle(ex):
+    ex.scale = False
+    assert not ex._scale_box.value
+    np.testing.assert_array_equal(ex.result.scaled, ex.result.scores)
+    assert_result_matches(ex.result, self_ref(ex, scale=False))
+    assert "scaling off" in ex.views["scaled"].value
+    ex._scale_box.value = True
+    assert_result_matches(ex.result, self_ref(ex, scale=True))
+
+
+def test_adding_and_removing_tokens(ex):
+    ex._n_box.value = 6
+    assert ex.tokens == TOKENS + ["t4", "t5"]
+    X = ex.editors["X"].value
+    assert X.shape == (6, 3)
+    np.testing.assert_array_equal(X[:4], X0)
+    assert np.all(np.isin(X[4:], [-2, -1, 0, 1, 2]))
+    assert ex.editors["X"].row_labels == ex.tokens
+    assert ex.result.weights.shape == (6, 6)
+    assert_result_matches(ex.result, self_ref(ex))
+    assert ">t5</th>" in ex.views["weights"].value
+    assert [label for label, _ in ex._k_drop.options][-1] == "5: t5"
+    ex.set_tokens(["a", "b"])
+    np.testing.assert_array_equal(ex.editors["X"].value, X0[:2])
+    assert ex._n_box.value == 2 and ex._tokens_text.value == "a, b"
+    assert_result_matches(ex.result, self_ref(ex))
+    assert repr(ex) == "AttentionExplorer(tokens=2, d_model=3, d_k=2)"
+
+
+def test_growing_again_is_reproducible():
+    a = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    b = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    a.set_tokens(TOKENS + ["x"])
+    b._n_box.value = 5
+    np.testing.assert_array_equal(a.editors["X"].value, b.editors["X"].value)
+
+
+def test_renaming_tokens_in_the_names_box(ex):
+    ex._tokens_text.value = "a, b ,c,d"
+    assert ex.tokens == ["a", "b", "c", "d"]
+    np.testing.assert_array_equal(ex.editors["X"].value, X0)
+    assert ">b</th>" in ex.views["scores"].value
+    ex.editors["X"].set_text(1, 0, "zz")
+    assert ex.editors["X"].message.startswith("row 'b', column d1")
+    ex._tokens_text.value = " , "
+    assert "between 1 and" in ex._status_html.value and ex.tokens == ["a", "b", "c", "d"]
+
+
+def test_changing_d_k_resizes_w_q_and_w_k_keeping_the_overlap(ex):
+    ex._dk_box.value = 3
+    assert ex.d_k == 3
+    for name, W in (("W_q", WQ), ("W_k", WK)):
+        M = ex.editors[name].value
+        assert M.shape == (3, 3)
+        np.testing.assert_array_equal(M[:, :2], W)
+    assert ex.editors["W_q"].col_labels == ["q1", "q2", "q3"]
+    assert ex.result.Q.shape == (4, 3)
+    assert "√3" in ex.views["scaled"].value
+    assert_result_matches(ex.result, self_ref(ex))
+    ex.set_d_k(1)
+    np.testing.assert_array_equal(ex.editors["W_k"].value, WK[:, :1])
+    assert ex._dk_box.value == 1
+    assert_result_matches(ex.result, self_ref(ex))
+    with pytest.raises(ValueError, match="d_k must be an integer"):
+        ex.set_d_k(0)
+
+
+def test_trace_shows_the_arithmetic_for_the_picked_pair(ex):
+    ex.trace_query = 2
+    ex._k_drop.value = 1
+    assert (ex.trace_query, ex.trace_key) == (2, 1)
+    ref = reference(X0, X0, WQ, WK, WV)
+    q, k = ref["Q"][2], ref["K"][1]
+    text = ex.trace_text
+    assert text.startswith("Query 'sat' (row 2) and key 'cat' (column 1)")
+    terms = " + ".join(f"{a:g}·{b:g}" if b >= 0 else f"{a:g}·({b:g})" for a, b in zip(q, k))
+    assert f"q2·k1 = {terms} = {q @ k:g}" in text
+    assert f"/ √2 = {q @ k:g} / 1.4142 = {round(q @ k / np.sqrt(2), 4):g}" in text
+    for j, tok in enumerate(TOKENS):
+        assert f"weight {tok} = " in text
+        assert f"= {round(ref['weights'][2, j], 4):g}" in text
+    assert "out(sat) = " in text
+    for c in range(3):
+        assert f"= {round(ref['output'][2, c], 4):g}" in text
+    assert "Query &#x27;sat&#x27;" in ex.views["trace"].value or "Query 'sat'" in ex.views["trace"].value
+    # The picked pair is outlined in the score tables.
+    cells = re.findall(r"<td style=\"([^\"]*)\"", ex.views["scores"].value)
+    assert [i for i, s in enumerate(cells) if "outline:" in s] == [2 * 4 + 1]
+
+
+def test_trace_of_a_blocked_key_says_so(ex):
+    ex.causal = True
+    ex.trace_query, ex.trace_key = 0, 3
+    assert "blocks key 'down' for query 'the'" in ex.trace_text
+    assert "down: masked, exp(−∞) = 0" in ex.trace_text
+
+
+def test_overflowing_numbers_keep_the_last_result_with_a_message(ex):
+    ex.editors["W_k"].set_text(0, 0, "1e200")
+    before = snapshot(ex)
+    ex.editors["W_q"].set_text(0, 0, "1e200")  # q·k for 'the' is now about 1e400
+    assert ex.editors["W_q"].message == ""  # a valid number ...
+    assert "overflow" in ex.status  # ... that the math cannot use
+    assert "Cannot compute" in ex._status_html.value
+    res, views, _ = snapshot(ex)
+    for k in res:
+        np.testing.assert_array_equal(res[k], before[0][k])
+    assert views == before[1]
+    ex.editors["W_q"].set_text(0, 0, "1")
+    assert ex.status == "" and ex._status_html.value == ""
+    assert_result_matches(ex.result, self_ref(ex))
+
+
+def test_constructor_rejects_mismatched_shapes():
+    with pytest.raises(ValueError, match=r"X must have shape \(n, d_model\) with n = 3"):
+        AttentionExplorer(["a", "b", "c"], X0, WQ, WK, WV)
+    with pytest.raises(ValueError, match="W_q needs 3 rows"):
+        AttentionExplorer(TOKENS, X0, WQ[:2], WK, WV)
+
+
+def test_no_script_or_network_address_in_any_rendered_html(ex, cross):
+    ex.causal = True
+    ex.editors["X"].set_text(0, 0, "<script>")
+    for e in (ex, cross):
+        html = all_html(e)
+        assert "<script" not in html.lower()
+        assert not re.search(r"https?://", html)
+
+
+def test_large_mode_uses_bigger_fonts():
+    small = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    large = AttentionExplorer(TOKENS, X0, WQ, WK, WV, large=True)
+    size = lambda html: int(re.search(r"font-size:(\d+)px", html).group(1))  # noqa: E731
+    assert size(large.views["weights"].value) > size(small.views["weights"].value)
+    assert large.editors["X"]._cells[0][0].style.font_size == "20px"
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.float64, (4, 3), elements=st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)))
+def test_any_finite_input_updates_or_keeps_state_never_raises(X):
+    ex = _shared_explorer()
+    ex.editors["X"].set_value(X)
+    if ex.status == "":
+        assert_result_matches(ex.result, self_ref(ex))
+    assert all(w.value for k, w in ex.views.items() if k != "mask")
+
+
+_SHARED = []
+
+
+def _shared_explorer():
+    # Building widgets is the slow part; the property test reuses one explorer.
+    if not _SHARED:
+        _SHARED.append(AttentionExplorer(TOKENS, X0, WQ, WK, WV, causal=True))
+    return _SHARED[0]
+
+
+def test_close_all_releases_every_widget():
+    from ipywidgets.widgets.widget import _instances  # the kernel-side registry of live models
+
+    before = set(_instances)
+    e = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    e.set_tokens(TOKENS + ["x"])  # rebuilt grids must not leave models behind either
+    assert len(set(_instances) - before) > 50
+    e.close_all()
+    assert set(_instances) - before == set()
+
+
+# ------------------------------------------------------------------ cross-attention
+
+
+def test_cross_attention_shapes_and_labels(cross):
+    res = cross.result
+    assert res.weights.shape == (3, 5)
+    assert res.Q.shape == (3, 2) and res.K.shape == (5, 2) and res.V.shape == (5, 3)
+    assert res.output.shape == (3, 3)
+    e = cross.editors
+    assert_result_matches(res, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
+    html = cross.views["weights"].value
+    for tok in ["le", "chat", "dort", "the", "cat", "is", "asleep", "now"]:
+        assert f">{tok}</th>" in html
+    assert "(3 × 5)" in html
+    assert "Q = X_dec·W^Q" in cross.views["Q"].value and "K = X_enc·W^K" in cross.views["K"].value
+    assert repr(cross) == "CrossAttentionExplorer(query_tokens=3, key_tokens=5, d_model=3, d_k=2)"
+
+
+def test_cross_attention_edits_flow_from_both_sides(cross):
+    cross.editors["X_enc"].set_text(4, 1, "2.5")
+    cross.editors["X_dec"].set_text(0, 2, "-1/2")
+    e = cross.editors
+    assert e["X_enc"].value[4, 1] == 2.5 and e["X_dec"].value[0, 2] == -0.5
+    assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
+    cross.editors["X_enc"].set_text(4, 1, "two")
+    assert cross.editors["X_enc"].message.startswith("row 'now', column d2: 'two'")
+
+
+def test_cross_attention_causal_only_when_lengths_match(cross):
+    assert not cross.causal and cross._causal_box.disabled
+    with pytest.raises(ValueError, match="as many decoder tokens as encoder tokens; got 3 and 5"):
+        cross.causal = True
+    cross._nk_box.value = 3
+    assert cross.key_tokens == ["the", "cat", "is"]
+    assert not cross._causal_box.disabled
+    cross.causal = True
+    w = cross.result.weights
+    assert np.all(w[np.triu_indices(3, k=1)] == 0.0)
+    e = cross.editors
+    assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV, causal=True))
+    cross.set_query_tokens(["le", "chat", "dort", "bien"])  # lengths differ again: the mask switches off
+    assert not cross.causal and cross._causal_box.disabled and not cross._causal_box.value
+    assert cross.result.weights.shape == (4, 3)
+
+
+def test_cross_attention_token_counts_change_independently(cross):
+    cross._nq_box.value = 5
+    assert cross.query_tokens == ["le", "chat", "dort", "t3", "t4"]
+    cross._nk_box.value = 2
+    assert cross.result.weights.shape == (5, 2)
+    assert cross.editors["X_dec"].value.shape == (5, 3) and cross.editors["X_enc"].value.shape == (2, 3)
+    e = cross.editors
+    assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
+    assert [label for label, _ in cross._q_drop.options] == ["0: le", "1: chat", "2: dort", "3: t3", "4: t4"]
+    assert [label for label, _ in cross._k_drop.options] == ["0: the", "1: cat"]
+    cross._kt_text.value = "a,b,c,d"
+    assert cross.key_tokens == ["a", "b", "c", "d"] and cross.result.weights.shape == (5, 4)
+
+
+def test_cross_attention_trace_uses_both_token_lists(cross):
+    cross.trace_query, cross.trace_key = 2, 4
+    assert cross.trace_text.startswith("Query 'dort' (row 2) and key 'now' (column 4)")
+    assert "v(asleep)" in cross.trace_text and "out(dort)" in cross.trace_text
+    with pytest.raises(ValueError, match="trace_key must be between 0 and 4"):
+        cross.trace_key = 5
