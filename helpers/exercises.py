@@ -176,7 +176,7 @@ def _sequence(x, what: str) -> list:
 
 def _shape(x, what: str) -> tuple[int, ...]:
     items = _sequence(x, what)
-    return tuple(_whole(v, f"every entry of {what}") for v in items)
+    return tuple(_whole(v, f"{what}: entry {k + 1}") for k, v in enumerate(items))
 
 
 def _matrix(x, what: str) -> np.ndarray:
@@ -252,7 +252,7 @@ def _shape_diagnosis(got, expected, axes, mistakes) -> str:
         if tuple(shape) == tuple(got) and tuple(shape) != tuple(expected):
             return why
     if len(got) != len(expected):
-        return f"expected {len(expected)} numbers, {_fmt_shape(axes)}; you gave {len(got)}"
+        return f"expected {len(expected)} numbers, ({', '.join(axes)}); you gave {len(got)}"
     wrong = [(name, g) for name, g, e in zip(axes, got, expected) if g != e]
     name, g = wrong[0]
     return f"the {name} axis is off (you wrote {g}); the order is ({', '.join(axes)})"

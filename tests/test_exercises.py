@@ -1,0 +1,503 @@
+"""helpers.exercises: the lesson's questions accept right answers, explain wrong ones, survive junk;
+generated problems are correct, friendly, reproducible and explained."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers.exercises import DIFFICULTIES, KINDS, QUESTIONS, Feedback, check, generate
+
+QIDS = [f"q{i}" for i in range(1, 9)]
+
+# Right answers written out here (from the lesson, verified by hand), not taken from the module.
+RIGHT = {
+    "q1": {"d_k": 64, "Q": (8, 12, 20, 64), "K": (8, 12, 20, 64), "V": (8, 12, 20, 64),
+           "weights": (8, 12, 20, 20), "output": (8, 20, 768)},
+    "q2": (32, 64),
+    "q3": "b",
+    "q4": "d",
+    "q5": {"Q": [[2, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]},
+    "q6": "b",
+    "q7": 10000,
+    "q8": "c",
+}
+
+
+def test_every_question_is_there_with_text_hint_and_solution():
+    assert list(QUESTIONS) == QIDS
+    for q in QUESTIONS.values():
+        assert q.text.strip() and q.hint.strip() and q.solution.strip()
+        assert q.text.rstrip().endswith(("?", ".")), q.id
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_right_answer_is_accepted(qid):
+    fb = check(qid, RIGHT[qid])
+    assert isinstance(fb, Feedback)
+    assert fb.correct, fb.message
+    assert fb.message
+
+
+@pytest.mark.parametrize(
+    "qid, answer",
+    [
+        ("q1", {"d_k": "64", "Q": [8, 12, 20, 64], "K": "(8, 12, 20, 64)", "V": np.array([8, 12, 20, 64]),
+                "weights": "8 x 12 x 20 x 20", "output": (8.0, 20.0, 768.0)}),
+        ("q1", {"d_k": 64.0, "Q": "8,12,20,64", "K": "[8, 12, 20, 64]", "V": (8, 12, 20, 64),
+                "weights": "8×12×20×20", "output": [8, 20, 768]}),
+        ("q2", [32, 64]),
+        ("q2", "32, 64"),
+        ("q2", np.array([32.0, 64.0])),
+        ("q2", ("32", "64")),
+        ("q3", "B"),
+        ("q3", " (b) "),
+        ("q4", "d)"),
+        ("q5", {"Q": np.array([[2, 1], [0, 3]]), "K": ((1, 2), (3, 0)), "V": "[[1.5, 1.5], [1.5, 1.5]]"}),
+        ("q5", {"Q": [[2.0000001, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]}),
+        ("q6", "nothing"),
+        ("q6", "No change"),
+        ("q6", "b. Nothing: the weights stay exactly the same."),
+        ("q7", "10000"),
+        ("q7", "10,000"),
+        ("q7", "10 000"),
+        ("q7", 10000.0),
+        ("q7", np.int64(10000)),
+        ("q7", 100 * 100),
+        ("q8", "C"),
+    ],
+)
+def test_sensible_equivalents_are_accepted(qid, answer):
+    fb = check(qid, answer)
+    assert fb.correct, fb.message
+
+
+# ---------------------------------------------------------------- wrong answers, specific reasons
+
+
+def _q1_with(**changes):
+    answer = dict(RIGHT["q1"])
+    answer.update(changes)
+    return answer
+
+
+@pytest.mark.parametrize(
+    "changes, expected_words",
+    [
+        ({"Q": (8, 20, 64)}, ["shape per head"]),
+        ({"Q": (8, 20, 768)}, ["before splitting"]),
+        ({"K": (8, 12, 64, 20)}, ["swapped d_k and the sequence length"]),
+        ({"V": (8, 20, 12, 64)}, ["before the transpose"]),
+        ({"Q": (12, 8, 20, 64)}, ["batch comes first"]),
+        ({"Q": (8, 12, 20, 768)}, ["d_k", "64"]),
+        ({"weights": (8, 12, 20, 64)}, ["(batch, heads, n, n)", "one row per query, one column per key"]),
+        ({"weights": (8, 20, 20)}, ["own weights"]),
+        ({"output": (8, 12, 20, 64)}, ["before the heads are combined"]),
+        ({"output": (8, 20, 64)}, ["one head"]),
+        ({"d_k": 9216}, ["you multiplied"]),
+        ({"d_k": 768}, ["d_model"]),
+        ({"Q": (8, 12, 21, 64)}, ["seq_len"]),
+        ({"Q": (8, 12, 20)}, ["expected 4 numbers"]),
+    ],
+)
+def test_q1_wrong_shapes_say_what_is_wrong(changes, expected_words):
+    fb = check("q1", _q1_with(**changes))
+    assert not fb.correct
+    assert "5 of 6 right" in fb.message
+    for words in expected_words:
+        assert words in fb.message, fb.message
+
+
+def test_q1_missing_parts_are_named():
+    fb = check("q1", {"d_k": 64, "Q": (8, 12, 20, 64)})
+    assert not fb.correct
+    assert "K: missing" in fb.message and "output: missing" in fb.message
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        ((2048, 64), "you multiplied"),
+        ((32, 16384), "you multiplied"),
+        ((64, 32), "swapped the two cases"),
+        ((256, 64), "d_model"),
+        ((8, 64), "number of heads"),
+        ((32,), "two"),
+        (32, "two cases"),
+    ],
+)
+def test_q2_wrong_answers_say_why(answer, words):
+    fb = check("q2", answer)
+    assert not fb.correct
+    assert words in fb.message, fb.message
+
+
+def test_q5_wrong_entry_points_at_the_arithmetic():
+    # Row 2, column 1 of K is 0·0 + 3·1 = 3 (X row [0, 3] times W^K column [0, 1]).
+    fb = check("q5", {"Q": [[2, 1], [0, 3]], "K": [[1, 2], [0, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]})
+    assert not fb.correct
+    assert "2 of 3 right" in fb.message
+    assert "row 2, column 1 of K" in fb.message
+    assert "0·0 + 3·1" in fb.message
+    assert "✓ Q" in fb.message and "✓ V" in fb.message
+
+
+@pytest.mark.parametrize(
+    "K, words",
+    [
+        ([[1, 3], [2, 0]], "transposed"),
+        ([[0, 3], [2, 1]], "W^K·X"),  # W^K @ X
+        ([[2, 1], [0, 3]], "X unchanged"),
+        ([[1, 2, 0], [3, 0, 0]], "expected shape (2, 2)"),
+    ],
+)
+def test_q5_common_mistakes_are_recognised(K, words):
+    fb = check("q5", {"Q": [[2, 1], [0, 3]], "K": K, "V": [[1.5, 1.5], [1.5, 1.5]]})
+    assert not fb.correct
+    assert words in fb.message, fb.message
+
+
+def test_q5_v_from_the_wrong_weight_matrix():
+    fb = check("q5", {"Q": [[2, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1, 2], [3, 0]]})
+    assert not fb.correct
+    assert "X·W^K" in fb.message and "W^V" in fb.message
+
+
+def test_q5_tolerance_is_tight():
+    fb = check("q5", {"Q": [[2, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.51]]})
+    assert not fb.correct
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        (9900, "every token also compares with itself"),
+        (4950, "unordered pairs"),
+        (5050, "causal mask"),
+        (100, "all n keys"),
+        (200, "n · n"),
+        (12345, "one per (query, key) pair"),
+        ("n^2", "n = 100"),
+        ("1,5", "could not read"),
+    ],
+)
+def test_q7_wrong_counts_say_why(answer, words):
+    fb = check("q7", answer)
+    assert not fb.correct
+    assert words in fb.message, fb.message
+
+
+@pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])
+def test_multiple_choice_has_one_right_option_and_explains_every_wrong_one(qid):
+    q = QUESTIONS[qid]
+    assert len(q.choices) >= 4
+    assert sum(c.correct for c in q.choices) == 1
+    explanations = [c.explanation for c in q.choices]
+    assert len(set(explanations)) == len(explanations)
+    for c in q.choices:
+        fb = check(qid, c.key)
+        assert fb.correct == c.correct
+        assert c.explanation in fb.message
+        assert fb.message.startswith("Correct") == c.correct
+
+
+@pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])
+def test_multiple_choice_unknown_letter_lists_the_choices(qid):
+    fb = check(qid, "z")
+    assert not fb.correct
+    assert "a, b, c, d" in fb.message
+
+
+# ---------------------------------------------------------------- junk never raises
+
+JUNK = [
+    None, "", "   ", "banana", "[[1, 2], [3]]", [[1, 2], [3]], [1, [2, 3]], 3.7, -1, 0, True,
+    {"a": 1}, {}, float("nan"), float("inf"), np.array([[np.nan, 1.0]]), 1j, b"bytes", ["a", "b"], [], (),
+    {"Q": None}, {"Q": [[1, 2], [3]], "K": "x", "V": float("nan")}, {"d_k": "x", "Q": [1.5, 2]},
+    {"weights": None}, object(), np.array([True, False]), "(8, 12, 20, 64", "10000.5.1", [None, None],
+    {"d_k": float("nan"), "Q": [float("nan")] * 4}, "b c", "e",
+]
+
+
+@pytest.mark.parametrize("qid", QIDS)
+@pytest.mark.parametrize("junk", JUNK, ids=lambda j: repr(j)[:25])
+def test_junk_gets_feedback_not_an_exception(qid, junk):
+    fb = check(qid, junk)
+    assert isinstance(fb, Feedback)
+    assert fb.correct is False
+    assert isinstance(fb.message, str) and fb.message.strip()
+    assert "Traceback" not in fb.message
+    # The catch-all for unforeseen errors must not be what answers ordinary junk.
+    assert not fb.message.startswith("could not check"), fb.message
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("junk", JUNK, ids=lambda j: repr(j)[:25])
+def test_junk_gets_feedback_on_generated_problems(kind, junk):
+    fb = generate(kind, 1, "medium").check(junk)
+    assert isinstance(fb, Feedback) and fb.correct is False
+    assert fb.message.strip() and not fb.message.startswith("could not check"), fb.message
+
+
+def test_nan_is_named_in_the_feedback():
+    fb = check("q5", {"Q": [[np.nan, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]})
+    assert "NaN" in fb.message
+    assert "NaN" in check("q7", float("nan")).message
+
+
+def test_ragged_matrix_is_named_in_the_feedback():
+    fb = check("q5", {"Q": [[2, 1], [0]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]})
+    assert "not rectangular" in fb.message
+
+
+@pytest.mark.parametrize("bad", ["q9", "q0", "", "Q 1", None, 5])
+def test_unknown_question_id_raises(bad):
+    with pytest.raises((KeyError, ValueError)):
+        check(bad, 1)
+
+
+def test_question_ids_are_case_insensitive():
+    assert check("Q7", 10000).correct
+
+
+# ---------------------------------------------------------------- generated problems
+
+seeds = st.integers(min_value=0, max_value=10**6)
+difficulties = st.sampled_from(DIFFICULTIES)
+FAST = settings(max_examples=50, deadline=None)
+
+
+def _softmax_rows(S):
+    """Independent reference: exp / row sum, -inf gives 0."""
+    S = np.asarray(S, dtype=float)
+    E = np.exp(S - S.max(axis=-1, keepdims=True))
+    return E / E.sum(axis=-1, keepdims=True)
+
+
+def _attention_reference(Q, K, V, mask=None):
+    S = Q @ K.T / math.sqrt(Q.shape[1])
+    if mask is not None:
+        S = np.where(mask, S, -np.inf)
+    W = _softmax_rows(S)
+    return W, W @ V
+
+
+def _friendly(x) -> bool:
+    x = np.asarray(x, dtype=float)
+    return bool(np.all(np.abs(x * 10 - np.round(x * 10)) < 1e-9) and np.all(np.abs(x) <= 10))
+
+
+@FAST
+@given(seed=seeds, difficulty=difficulties)
+def test_projection_problems_match_numpy(seed, difficulty):
+    p = generate("projection", seed, difficulty)
+    X = p.inputs["X"]
+    for name, W in (("Q", "W_q"), ("K", "W_k"), ("V", "W_v")):
+        ref = np.einsum("nd,dk->nk", X, p.inputs[W])
+        np.testing.assert_allclose(p.answer[name], ref, atol=1e-12)
+    assert all(_friendly(v) for v in p.inputs.values())
+
+
+@FAST
+@given(seed=seeds, difficulty=difficulties)
+def test_attention_problems_match_numpy(seed, difficulty):
+    p = generate("attention", seed, difficulty)
+    W, out = _attention_reference(p.inputs["Q"], p.inputs["K"], p.inputs["V"])
+    np.testing.assert_allclose(p.answer["weights"], W, atol=1e-12)
+    np.testing.assert_allclose(p.answer["output"], out, atol=1e-12)
+    assert all(_friendly(v) for v in p.inputs.values())
+
+
+@FAST
+@given(seed=seeds, difficulty=difficulties)
+def test_masked_problems_never_leave_a_query_without_keys(seed, difficulty):
+    p = generate("masked", seed, difficulty)
+    mask = p.inputs["mask"]
+    assert mask.dtype == bool
+    assert mask.any(axis=1).all()
+    W, out = _attention_reference(p.inputs["Q"], p.inputs["K"], p.inputs["V"], mask)
+    np.testing.assert_allclose(p.answer["weights"], W, atol=1e-12)
+    np.testing.assert_allclose(p.answer["output"], out, atol=1e-12)
+    assert np.all(p.answer["weights"][~mask] == 0)
+    assert all(_friendly(p.inputs[k]) for k in ("Q", "K", "V"))
+
+
+@FAST
+@given(seed=seeds, difficulty=difficulties)
+def test_softmax_problems_match_numpy(seed, difficulty):
+    p = generate("softmax", seed, difficulty)
+    s = p.inputs["scores"]
+    ref = np.exp(s) / np.exp(s).sum()
+    np.testing.assert_allclose(p.answer["weights"], ref, atol=1e-12)
+    assert _friendly(s)
+
+
+@FAST
+@given(seed=seeds, difficulty=difficulties)
+def test_shapes_problems_are_consistent(seed, difficulty):
+    p = generate("shapes", seed, difficulty)
+    B, n, D, h = (p.inputs[k] for k in ("batch", "seq_len", "d_model", "heads"))
+    assert D % h == 0
+    d_k = D // h
+    assert len({B, n, D, h, d_k}) == 5  # distinct, so each diagnosis is unambiguous
+    assert p.answer["d_k"] == d_k
+    assert tuple(p.answer["Q"]) == (B, h, n, d_k)
+    assert tuple(p.answer["weights"]) == (B, h, n, n)
+    assert tuple(p.answer["output"]) == (B, n, D)
+    fb = p.check({**p.answer, "Q": (B, n, d_k)})
+    assert not fb.correct and "per head" in fb.message
+
+
+@FAST
+@given(kind=st.sampled_from(KINDS), seed=seeds, difficulty=difficulties, data=st.data())
+def test_generated_answers_check_and_perturbed_ones_do_not(kind, seed, difficulty, data):
+    p = generate(kind, seed, difficulty)
+    assert p.check(p.answer).correct
+    if kind == "shapes":
+        key = data.draw(st.sampled_from(["Q", "K", "V", "weights", "output"]))
+        shape = list(p.answer[key])
+        shape[-1] += 1
+        assert not p.check({**p.answer, key: tuple(shape)}).correct
+        assert not p.check({**p.answer, "d_k": p.answer["d_k"] + 1}).correct
+        return
+    rounded = {k: np.round(v, 2) for k, v in p.answer.items()}
+    assert p.check(rounded).correct, p.check(rounded).message
+    key = data.draw(st.sampled_from(sorted(p.answer)))
+    M = np.array(p.answer[key], dtype=float)
+    idx = tuple(data.draw(st.integers(0, s - 1)) for s in M.shape)
+    delta = data.draw(st.sampled_from([-0.5, 0.5, 1.0, -2.0]))
+    M[idx] += delta
+    fb = p.check({**p.answer, key: M})
+    assert not fb.correct
+    assert key in fb.message
+
+
+@FAST
+@given(kind=st.sampled_from(KINDS), seed=seeds, difficulty=difficulties)
+def test_same_seed_same_problem(kind, seed, difficulty):
+    a, b = generate(kind, seed, difficulty), generate(kind, seed, difficulty)
+    assert a.prompt == b.prompt and a.solution == b.solution
+    assert a.inputs.keys() == b.inputs.keys()
+    for k in a.inputs:
+        np.testing.assert_array_equal(a.inputs[k], b.inputs[k])
+    assert f"Problem {seed}" in a.prompt
+
+
+def _fmt4(v: float) -> str:
+    """How a learner writes a number to 4 decimals: 2, 0.5, -1.25 (not 2.0000)."""
+    r = round(float(v), 4)
+    if r == 0:
+        return "0"
+    return str(int(r)) if r == int(r) else f"{r:.4f}".rstrip("0")
+
+
+@FAST
+@given(kind=st.sampled_from(KINDS), seed=seeds, difficulty=difficulties)
+def test_solutions_contain_every_answer_number_and_prompts_every_input(kind, seed, difficulty):
+    p = generate(kind, seed, difficulty)
+    if kind == "shapes":
+        for key in ("Q", "weights", "output"):
+            assert "(" + ", ".join(str(v) for v in p.answer[key]) + ")" in p.solution
+        assert f"= {p.answer['d_k']}" in p.solution
+        for v in p.inputs.values():
+            assert str(v) in p.prompt
+        return
+    for value in p.answer.values():
+        for v in np.ravel(value):
+            assert _fmt4(v).replace("-", "") in p.solution.replace("-", "").replace("−", ""), (_fmt4(v), p.solution)
+    assert "rounded to 2 decimals" in p.prompt
+    for name, value in p.inputs.items():
+        if name == "mask":
+            continue
+        for v in np.ravel(value):
+            assert re.search(rf"(?<![\d.]){re.escape(_fmt4(v))}(?![\d.])", p.prompt), (name, v)
+
+
+def test_difficulty_grows():
+    sizes = [generate("attention", 7, d).answer["weights"].size for d in DIFFICULTIES]
+    assert sizes[0] < sizes[1] < sizes[2]
+    sizes = [generate("projection", 7, d).inputs["X"].size for d in DIFFICULTIES]
+    assert sizes[0] < sizes[1] < sizes[2]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("nonsense", 1), ("attention", -1), ("attention", 1.5), ("attention", "7"), ("attention", True),
+     ("attention", 1, "impossible")],
+)
+def test_generate_rejects_bad_arguments(args):
+    with pytest.raises(ValueError):
+        generate(*args)
+
+
+# ---------------------------------------------------------------- diagnoses on generated problems
+
+
+def test_unscaled_weights_are_recognised():
+    p = generate("attention", 3, "medium")
+    Q, K, V = (p.inputs[k] for k in "QKV")
+    W = _softmax_rows(Q @ K.T)  # forgot the 1/√d_k
+    fb = p.check({"weights": W, "output": W @ V})
+    assert not fb.correct
+    assert "√d_k" in fb.message
+    assert "your weights·V" in fb.message  # the output step itself was right
+
+
+def test_ignored_mask_is_recognised():
+    p = generate("masked", 11, "easy")
+    W, out = _attention_reference(p.inputs["Q"], p.inputs["K"], p.inputs["V"])  # no mask
+    fb = p.check({"weights": W, "output": out})
+    assert not fb.correct
+    assert "without the mask" in fb.message
+
+
+def test_weight_on_a_blocked_key_is_named():
+    p = generate("masked", 5, "easy")  # causal: query 0 may only see key 0
+    W = np.array(p.answer["weights"])
+    W[0] = [0.5, 0.5, 0.0]
+    fb = p.check({"weights": W, "output": p.answer["output"]})
+    assert "query 0 may not attend to key 1" in fb.message
+
+
+def test_transposed_weights_are_recognised():
+    for seed in range(50):
+        p = generate("attention", seed, "medium")
+        W = p.answer["weights"]
+        if not np.allclose(W, W.T, atol=0.01):
+            break
+    fb = p.check({"weights": W.T, "output": p.answer["output"]})
+    assert "columns sum to 1" in fb.message
+
+
+def test_wrong_output_entry_shows_the_weighted_sum():
+    p = generate("attention", 9, "easy")
+    out = np.array(p.answer["output"])
+    out[1, 0] += 1
+    fb = p.check({"weights": p.answer["weights"], "output": out})
+    assert "row 2, column 1 of output" in fb.message
+    V = p.inputs["V"]
+    w = p.answer["weights"][1]
+    assert f"{w[0]:.2f}".rstrip("0").rstrip(".") in fb.message
+    assert str(int(V[0, 0])) in fb.message
+
+
+def test_wrong_answer_shape_states_the_expected_shape():
+    p = generate("attention", 2, "hard")  # weights 3×4
+    fb = p.check({"weights": np.zeros((4, 3)), "output": p.answer["output"]})
+    assert "expected shape (n_q, n_k) = (3, 4)" in fb.message
+    p = generate("projection", 2, "medium")
+    fb = p.check({**p.answer, "K": np.zeros((2, 2))})
+    assert "expected shape (3, 2)" in fb.message
+
+
+def test_softmax_mistakes_are_recognised():
+    p = generate("softmax", 4, "easy")
+    s = p.inputs["scores"]
+    assert "exps" in p.check(np.exp(s)).message
+    assert "sum to" in p.check(np.full(s.size, 0.5)).message
+    assert p.check(list(np.round(p.answer["weights"], 2))).correct

@@ -1,0 +1,285 @@
+"""helpers.practice driven like a learner: type answers, press Check, read the feedback."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers.exercises import QUESTIONS, generate
+from helpers.practice import GeneratedPractice, PracticeQuestion, PracticeSession
+from helpers.widgets import MatrixEditor
+
+
+def _type_matrix(editor: MatrixEditor, M) -> None:
+    M = np.atleast_2d(M)
+    for i in range(M.shape[0]):
+        for j in range(M.shape[1]):
+            editor.set_text(i, j, f"{M[i, j]:.2f}")
+
+
+def _answer_right(w: PracticeQuestion) -> None:
+    """Fill in the right answer the way a learner would (values written out, not read from the module)."""
+    a = w.answer_widgets
+    if w.qid == "q1":
+        for k, v in {"d_k": "64", "Q": "(8, 12, 20, 64)", "K": "8, 12, 20, 64", "V": "(8,12,20,64)",
+                     "weights": "(8, 12, 20, 20)", "output": "(8, 20, 768)"}.items():
+            a[k].value = v
+    elif w.qid == "q2":
+        a["case1"].value, a["case2"].value = "32", "64"
+    elif w.qid == "q5":
+        _type_matrix(a["Q"], [[2, 1], [0, 3]])
+        _type_matrix(a["K"], [[1, 2], [3, 0]])
+        _type_matrix(a["V"], [[1.5, 1.5], [1.5, 1.5]])
+    elif w.qid == "q7":
+        a["count"].value = "10,000"
+    else:
+        a["choice"].value = {"q3": "b", "q4": "d", "q6": "b", "q8": "c"}[w.qid]
+
+
+@pytest.fixture
+def sess():
+    return PracticeSession()
+
+
+@pytest.mark.parametrize("qid", list(QUESTIONS))
+def test_right_answer_typed_and_checked(sess, qid):
+    w = sess.question(qid)
+    assert w.feedback_html.value == ""
+    _answer_right(w)
+    w.check_button.click()
+    assert w.last_feedback is not None and w.last_feedback.correct
+    assert "✓" in w.feedback_html.value
+    assert qid in sess.progress.solved
+
+
+@pytest.mark.parametrize(
+    "qid, fill, words",
+    [
+        ("q1", {"Q": "(8, 20, 64)"}, "shape per head"),
+        ("q2", {"case1": "2048", "case2": "64"}, "you multiplied"),
+        ("q7", {"count": "9900"}, "itself"),
+    ],
+)
+def test_wrong_answer_shows_the_reason(sess, qid, fill, words):
+    w = sess.question(qid)
+    _answer_right(w)
+    for k, v in fill.items():
+        w.answer_widgets[k].value = v
+    fb = w.check()
+    assert not fb.correct
+    assert words in w.feedback_html.value
+    assert "✗" in w.feedback_html.value
+    assert qid not in sess.progress.solved
+
+
+def test_q5_wrong_cell_points_at_the_arithmetic(sess):
+    w = sess.question("q5")
+    _answer_right(w)
+    w.answer_widgets["K"].set_text(1, 0, "0")
+    w.check()
+    assert "row 2, column 1 of K" in w.feedback_html.value
+    assert "0·0 + 3·1" in w.feedback_html.value
+
+
+def test_q5_invalid_cell_asks_to_fix_it_and_does_not_judge(sess):
+    w = sess.question("q5")
+    _answer_right(w)
+    w.answer_widgets["V"].set_text(0, 0, "one and a half")
+    assert w.check() is None
+    assert "Fix the marked cells" in w.feedback_html.value
+    assert "q5" not in sess.progress.solved
+
+
+@pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])
+def test_choice_wrong_option_explained_and_no_choice_asked_for(sess, qid):
+    w = sess.question(qid)
+    w.check()
+    assert "choose one of" in w.feedback_html.value
+    wrong = next(c for c in QUESTIONS[qid].choices if not c.correct)
+    w.answer_widgets["choice"].value = wrong.key
+    w.check()
+    assert not w.last_feedback.correct
+    # The explanation is shown (HTML-escaped, so compare a stretch without quotes).
+    assert wrong.explanation.split('"')[0][:40] in w.feedback_html.value
+
+
+JUNK_TEXT = ["", "   ", "banana", "(8, 12", "1e999", "nan", "-", "10,00", "🙂", "None", "[[1,2],[3]]", "0x10"]
+
+
+@pytest.mark.parametrize("qid", ["q1", "q2", "q7"])
+@pytest.mark.parametrize("junk", JUNK_TEXT)
+def test_junk_typed_gives_a_message_never_a_traceback(sess, qid, junk):
+    w = sess.question(qid)
+    for field in w.answer_widgets.values():
+        field.value = junk
+    w.check_button.click()
+    assert w.feedback_html.value.strip()
+    assert "Traceback" not in w.feedback_html.value
+    assert qid not in sess.progress.solved
+
+
+def test_hint_and_solution_are_hidden_until_asked(sess):
+    w = sess.question("q1")
+    assert not w.hint_visible and not w.solution_visible
+    w.show_hint()
+    assert w.hint_visible and not w.solution_visible
+    w.show_solution()
+    assert w.solution_visible
+    assert "768 / 12 = 64" in w.solution_text
+
+
+def test_solutions_carry_the_lesson_notes_and_every_option(sess):
+    assert "per head" in sess.question("q1").solution_text
+    assert "lesson" in sess.question("q3").solution_text
+    q8 = sess.question("q8").solution_text
+    for c in QUESTIONS["q8"].choices:
+        assert f"<b>{c.key})</b>" in q8
+
+
+def test_instructor_switch_reveals_and_hides_everything(sess):
+    ws = [sess.question(q) for q in QUESTIONS]
+    g = sess.generator("attention", "easy", 3)
+    assert not any(w.solution_visible for w in ws) and not g.solution_visible
+    sess.instructor.value = True
+    assert all(w.solution_visible for w in ws) and g.solution_visible
+    g.new_problem()  # a new problem keeps the solutions revealed
+    assert g.solution_visible
+    late = sess.generator("masked", "easy", 4)
+    assert late.solution_visible
+    sess.instructor.value = False
+    assert not any(w.solution_visible for w in ws) and not g.solution_visible
+
+
+def test_progress_counts_questions_and_generated_problems(sess):
+    for qid in ("q2", "q7", "q3"):
+        w = sess.question(qid)
+        _answer_right(w)
+        w.check()
+    w = sess.question("q4")
+    w.answer_widgets["choice"].value = "a"
+    w.check()
+    g = sess.generator("softmax", "easy", 5)
+    _type_matrix(g.answer_widgets["weights"], g.problem.answer["weights"].reshape(1, -1))
+    g.check()
+    g.check()  # the same problem twice counts once
+    g.set_seed(6)
+    _type_matrix(g.answer_widgets["weights"], g.problem.answer["weights"].reshape(1, -1))
+    g.check_button.click()
+    assert "Solved 3 of 8 lesson questions, 2 generated problems." in sess.progress.widget.value
+    assert sess.progress.attempts == 7
+
+
+def test_progress_summary_singular(sess):
+    g = sess.generator("softmax", "easy", 5)
+    _type_matrix(g.answer_widgets["weights"], g.problem.answer["weights"].reshape(1, -1))
+    g.check()
+    assert sess.progress.summary.startswith("Solved 0 of 8 lesson questions, 1 generated problem.")
+
+
+# ---------------------------------------------------------------- generated practice
+
+
+def test_generator_shows_the_seed_and_reproduces_a_typed_seed(sess):
+    g = sess.generator("masked", "medium", 42)
+    assert g.seed_text.value == "42"
+    assert "Problem 42" in g.prompt_html.value
+    g.set_seed(7)
+    ref = generate("masked", 7, "medium")
+    assert g.problem.prompt == ref.prompt
+    np.testing.assert_array_equal(g.problem.inputs["mask"], ref.inputs["mask"])
+
+
+def test_new_problem_picks_a_new_seed_and_shows_it(sess):
+    g = sess.generator("attention", "easy", 42, rng_seed=0)
+    g.new_button.click()
+    assert g.problem.seed != 42
+    assert g.seed_text.value == str(g.problem.seed)
+    assert g.problem.prompt == generate("attention", g.problem.seed, "easy").prompt
+
+
+def test_bad_seed_keeps_the_problem_and_says_why(sess):
+    g = sess.generator("attention", "easy", 42)
+    for bad in ("abc", "-3", "4.5", ""):
+        g.set_seed(bad)
+        assert g.problem.seed == 42
+        assert "not a problem number" in g.seed_message_html.value
+    g.set_seed("43")
+    assert g.problem.seed == 43 and g.seed_message_html.value == ""
+
+
+@pytest.mark.parametrize("kind, difficulty", [("projection", "hard"), ("attention", "hard"), ("masked", "easy"),
+                                              ("softmax", "medium")])
+def test_editors_fit_the_problem_and_a_right_answer_checks(sess, kind, difficulty):
+    g = sess.generator(kind, difficulty, 11)
+    p = g.problem
+    assert set(g.answer_widgets) == set(p.answer)
+    for name, value in p.answer.items():
+        editor = g.answer_widgets[name]
+        assert editor.value.shape == np.atleast_2d(value).shape
+        _type_matrix(editor, value)  # rounded to 2 decimals, as the prompt allows
+    fb = g.check()
+    assert fb.correct, fb.message
+    assert "✓" in g.feedback_html.value
+
+
+def test_generated_wrong_answer_and_invalid_cell(sess):
+    g = sess.generator("attention", "medium", 8)
+    fb = g.check()  # all zeros: rows do not sum to 1
+    assert not fb.correct and "sum" in g.feedback_html.value
+    g.answer_widgets["output"].set_text(0, 0, "1/0")
+    assert g.check() is None
+    assert "Fix the marked cells" in g.feedback_html.value
+
+
+def test_shapes_problem_has_text_fields(sess):
+    g = sess.generator("shapes", "easy", 5)
+    p = g.problem
+    assert set(g.answer_widgets) == {"d_k", "Q", "K", "V", "weights", "output"}
+    for k, v in p.answer.items():
+        g.answer_widgets[k].value = str(v)
+    assert g.check().correct
+    g.answer_widgets["Q"].value = "(("
+    assert not g.check().correct
+    assert "Q" in g.feedback_html.value
+
+
+def test_changing_kind_rebuilds_the_answer_area_and_clears_feedback(sess):
+    g = sess.generator("projection", "easy", 3)
+    g.check()
+    assert g.feedback_html.value
+    g.kind_dropdown.value = "softmax"
+    assert g.problem.kind == "softmax"
+    assert set(g.answer_widgets) == {"weights"}
+    assert g.feedback_html.value == ""
+    g.difficulty_dropdown.value = "hard"
+    assert g.problem.difficulty == "hard"
+    assert g.answer_widgets["weights"].value.shape == (1, 5)
+
+
+def test_show_solution_button_toggles_and_shows_every_number(sess):
+    g = sess.generator("attention", "easy", 12)
+    assert not g.solution_visible
+    g.solution_button.click()
+    assert g.solution_visible and g.solution_button.description == "Hide solution"
+    for v in np.ravel(g.problem.answer["output"]):
+        assert f"{v:.2f}".rstrip("0").rstrip(".") in g.solution_html.value
+    g.solution_button.click()
+    assert not g.solution_visible
+
+
+def test_reprs_are_short_and_stable(sess):
+    assert repr(sess.question("q3")) == "PracticeQuestion('q3')"
+    assert repr(sess.generator("masked", "hard", 9)) == "GeneratedPractice(kind='masked', seed=9, difficulty='hard')"
+
+
+def test_module_level_functions_share_one_session():
+    from helpers import practice
+
+    assert practice.question("q2") is practice.question("Q2")
+    assert practice.instructor_switch() is practice.session().instructor
+    assert practice.progress() is practice.session().progress.widget
+
+
+def test_unknown_question_raises(sess):
+    with pytest.raises(KeyError):
+        sess.question("q9")
