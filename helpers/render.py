@@ -108,21 +108,36 @@ def format_number(x: float, digits: int = 2) -> str:
     magnitudes switch to exponent notation so that the cell stays narrow.
     """
     x = float(x)
+    if -1e5 < x < 1e5:
+        # Fast path (most cells): format once, then drop trailing zeros. f-string
+        # rounding is the same correctly rounded decimal conversion as round().
+        if x == 0:
+            return "0"
+        text = f"{x:.{digits}f}"
+        if digits > 0:
+            short = text.rstrip("0").rstrip(".")
+            if short not in ("0", "-0"):
+                return short
+            return text  # not zero but rounds to zero: keep "0.00" to say so
+        return "0" if text in ("0", "-0") else text
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "∞" if x > 0 else "−∞"
-    if x == 0:
-        return "0"
-    ax = abs(x)
-    if ax >= 1e5:
-        return f"{x:.{max(digits, 1)}e}"
-    r = round(x, digits)
-    if r == 0:
-        return f"{0.0:.{digits}f}" if x > 0 else f"-{0.0:.{digits}f}"
-    if r == int(r):
-        return str(int(r))
-    return f"{r:.{digits}f}".rstrip("0").rstrip(".")
+    return f"{x:.{max(digits, 1)}e}"
+
+
+_OPENINGS: dict = {}
+
+
+def _td_openings(palette: str, pad: str) -> list[str]:
+    """The ``<td style=...>`` opening for each palette level (built once per palette and size)."""
+    key = (palette, pad)
+    if key not in _OPENINGS:
+        _OPENINGS[key] = [
+            f'<td style="padding:{pad};background:{bg};color:{fg}">' for bg, fg in _palette_table(palette)
+        ]
+    return _OPENINGS[key]
 
 
 def _as_matrix(M) -> np.ndarray:
@@ -244,12 +259,11 @@ def matrix_html(
     sz = _sizes(large)
     esc = _html.escape
 
-    cell = (
-        f"padding:{sz['pad']};min-width:{sz['cell_w']};text-align:right;"
-        "font-variant-numeric:tabular-nums;border:1px solid #ffffff;"
-    )
     lab = f"padding:{sz['pad']};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
+    opening = _td_openings(palette, sz["pad"])
+    plain_td = f'<td style="padding:{sz["pad"]};background:{_PANEL_BG};color:{_PANEL_FG};border-left:2px solid #888">'
+    masked_td = f'<td style="padding:{sz["pad"]};background:{_MASKED_BG};color:{_MASKED_FG}" title="masked">'
 
     parts = [
         f'<div style="display:inline-block;vertical-align:top;background:{_PANEL_BG};color:{_PANEL_FG};'
@@ -262,7 +276,13 @@ def matrix_html(
             'font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif">'
             f'{esc(str(title))} <span style="font-weight:400;color:{_MUTED_FG}">({n} × {m})</span></div>'
         )
-    parts.append('<table style="border-collapse:collapse;margin:0">')
+    # Shared cell properties live on the table (inherited) and its <col>s, so that
+    # each cell carries only its padding and its two colours: a 16 × 16 table stays small.
+    parts.append(
+        '<table style="border-collapse:separate;border-spacing:1px;margin:0;text-align:right;'
+        'font-variant-numeric:tabular-nums">'
+        f'<colgroup><col><col span="{m}" style="width:{sz["cell_w"]}"></colgroup>'
+    )
     if col_axis:
         span = m + (1 if extra_column is not None else 0)
         parts.append(
@@ -278,27 +298,24 @@ def matrix_html(
     parts.append("".join(head))
 
     extra_vals = list(extra_column[1]) if extra_column is not None else None
+    fmt = format_number
+    neg_inf = -math.inf
     for i in range(n):
         row = [f'<tr><th style="{lab}text-align:right">{esc(rows[i])}</th>']
-        Ai = A[i]
+        Ai = A[i].tolist()
+        idx_i = idx[i].tolist()
         for j in range(m):
             v = Ai[j]
-            outline = (
-                f"outline:3px solid {_HIGHLIGHT};outline-offset:-3px;" if hl is not None and hl == (i, j) else ""
-            )
-            if v == -math.inf:
-                row.append(
-                    f'<td style="{cell}background:{_MASKED_BG};color:{_MASKED_FG};{outline}" '
-                    'title="masked">−∞</td>'
-                )
+            if v == neg_inf:
+                row.append(masked_td + "−∞</td>")
             else:
-                bg, fg = table[idx[i, j]]
-                row.append(f'<td style="{cell}background:{bg};color:{fg};{outline}">{format_number(v, digits)}</td>')
+                row.append(opening[idx_i[j]] + fmt(v, digits) + "</td>")
+        if hl is not None and hl[0] == i and 0 <= hl[1] < m:
+            # The traced cell: the same cell with an outline added to its style.
+            k = hl[1] + 1
+            row[k] = row[k].replace('style="', f'style="outline:3px solid {_HIGHLIGHT};outline-offset:-3px;', 1)
         if extra_vals is not None:
-            row.append(
-                f'<td style="{cell}background:{_PANEL_BG};color:{_PANEL_FG};border-left:2px solid #888">'
-                f"{format_number(extra_vals[i], digits)}</td>"
-            )
+            row.append(plain_td + fmt(extra_vals[i], digits) + "</td>")
         row.append("</tr>")
         parts.append("".join(row))
     parts.append("</table>")
