@@ -36,6 +36,7 @@ __all__ = [
     "previous_token_score",
     "special_token_share",
     "mean_distance",
+    "within_group_share",
     "content_following",
     "word_vector",
     "cosine",
@@ -171,6 +172,44 @@ def mean_distance(out: MiniLMOutput) -> np.ndarray:
     idx = np.arange(A.shape[-1])
     D = np.abs(idx[:, None] - idx[None, :])
     return (A * D).sum(axis=(-1, -2)) / A.sum(axis=(-1, -2))
+
+
+def within_group_share(out: MiniLMOutput, groups, min_distance: int = 1):
+    """How much attention stays inside a group of tokens (a clause, a phrase): the block pattern.
+
+    Parameters
+    ----------
+    out : MiniLMOutput
+    groups : sequence of int, length n
+        A group number per token; 0 leaves the token out (as query and as key), e.g. for
+        ``[CLS]``, ``[SEP]`` and a conjunction between two clauses.
+    min_distance : int
+        Only pairs of tokens at least this far apart count. 1 leaves out attention to oneself;
+        a larger value is the control for locality: a head that looks only at its neighbours
+        keeps its attention inside the clause without knowing where the clause ends.
+
+    Returns
+    -------
+    share : ndarray (layers, heads)
+        Of the attention between counted pairs, the fraction that stays in the same group
+        (NaN for a head that gives the counted pairs no attention at all).
+    chance : float
+        The fraction of counted pairs that are in the same group: what a head spreading its
+        attention evenly would score.
+    """
+    g = np.asarray(groups)
+    n = len(out.tokens)
+    if g.shape != (n,):
+        raise ValueError(f"groups must give one number per token ({n} tokens); got shape {g.shape}")
+    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    counted = (g[i] > 0) & (g[j] > 0) & (np.abs(i - j) >= min_distance)
+    if not counted.any():
+        raise ValueError(f"no pair of grouped tokens is at least min_distance = {min_distance} apart")
+    same = counted & (g[i] == g[j])
+    A = out.attentions.astype(float)
+    with np.errstate(invalid="ignore"):  # NaN for a head that gives counted pairs no attention at all
+        share = (A * same).sum(axis=(-1, -2)) / (A * counted).sum(axis=(-1, -2))
+    return share, float(same.sum() / counted.sum())
 
 
 def content_following(model, text: str, trials: int = 5, seed: int = 0) -> np.ndarray:

@@ -20,6 +20,7 @@ from helpers.model_views import (
     special_token_share,
     thumbnails_figure,
     token_index,
+    within_group_share,
     word_vector,
 )
 from helpers.pretrained import MiniLM, MiniLMOutput
@@ -276,3 +277,25 @@ def test_thumbnails_cover_every_head(model):
     # 6 x 12 squares of 8 x 8 weights with 2-pixel gaps: (6*10 - 2, 12*10 - 2)
     assert img.shape == (58, 118)
     np.testing.assert_allclose(img[10:18, 20:28], model(BANK_RIVER).attentions[1, 2], atol=1e-6)
+
+
+def test_within_group_share_and_its_locality_control():
+    toks = ["[CLS]", "a", "b", "c", "and", "d", "e", "f", "[SEP]"]
+    groups = [0, 1, 1, 1, 0, 2, 2, 2, 0]
+    block = np.zeros((9, 9))
+    for i, g in enumerate(groups):  # each word spreads evenly over the other words of its clause
+        mates = [j for j, h in enumerate(groups) if h == g and g > 0 and j != i]
+        block[i, mates if mates else [i]] = 1 / max(len(mates), 1)
+    out = fake_output(toks, np.stack([np.stack([block, shift_matrix(9)])]))
+    share, chance = within_group_share(out, groups)
+    # 6 words: 30 ordered pairs of distinct words, 12 of them inside a clause
+    assert chance == pytest.approx(12 / 30)
+    assert share[0, 0] == pytest.approx(1.0)
+    # the neighbour head: of b, c, e, f's attention (d's neighbour is "and", left out) all stays in
+    assert share[0, 1] == pytest.approx(1.0)
+    far, far_chance = within_group_share(out, groups, min_distance=2)
+    assert far[0, 0] == pytest.approx(1.0)  # the block head still stays in at distance 2
+    assert np.isnan(far[0, 1])  # the neighbour head gives nothing to counted pairs
+    assert far_chance == pytest.approx(4 / 22)
+    with pytest.raises(ValueError, match="one number per token"):
+        within_group_share(out, groups[:-1])
