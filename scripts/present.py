@@ -1,0 +1,97 @@
+"""Lecture mode: one notebook served by Voila, with the code hidden, the widgets live and text large enough to read
+on a projector.
+
+Usage::
+
+    .venv/bin/python scripts/present.py notebooks/02_projections.ipynb [--port=8866] [--zoom=1.5] [Voila options]
+
+(``make present NOTEBOOK=notebooks/02_projections.ipynb`` runs this.) Open the address it prints; Ctrl+C stops it.
+The page shows the notebook's text, formulas and outputs without any code; every widget is connected to a kernel of
+its own, so the class can watch the numbers change as you type. Each browser tab gets a fresh kernel that runs the
+notebook top to bottom, so a reload starts the demo again from its first state.
+
+Everything is served from the course's own installation: no script, font or style is fetched from the network
+by the course (Voila's ``lab`` template itself still asks a CDN for an icon font; offline that request fails quietly
+and nothing in the course uses those icons).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import nbformat
+
+DEFAULT_ZOOM = 1.5
+
+# Defaults of the lecture mode; the same options given on the command line win.
+DEFAULTS = ["--strip_sources=True", "--theme=light", "--template=lab"]
+
+
+def lecture_css(zoom: float) -> str:
+    """The style sheet that makes a notebook readable from the back of a lecture room.
+
+    ``zoom`` scales everything inside the rendered notebook: text, formulas, tables whose font sizes are set inline in
+    pixels, matrix cells and the widgets' own pixel sizes, in proportion, so the layout stays as designed.
+    """
+    return (
+        "<style>\n"
+        f"body {{ zoom: {zoom}; }}\n"
+        # Long lines are hard to follow on a wall: keep prose to a readable measure, centred.
+        "#rendered_cells .jp-MarkdownOutput { max-width: 62em; }\n"
+        "#rendered_cells > div { padding: 0 1.5em; }\n"
+        "</style>"
+    )
+
+
+def make_prelaunch_hook(zoom: float):
+    """A Voila prelaunch hook that puts the lecture style sheet in front of the notebook's first cell.
+
+    The style goes in as a markdown cell, which Voila renders as HTML without running anything in the kernel, so the
+    notebook's own cells, outputs and execution counts are exactly those of the file.
+    """
+    css = lecture_css(zoom)
+
+    def hook(req, notebook, cwd):
+        notebook.cells.insert(0, nbformat.v4.new_markdown_cell(css))
+        return notebook
+
+    return hook
+
+
+def parse_zoom(argv: list[str]) -> tuple[float, list[str]]:
+    """Take ``--zoom=X`` (1 to 3) out of the arguments; the rest is for Voila."""
+    zoom, rest = DEFAULT_ZOOM, []
+    for arg in argv:
+        m = re.fullmatch(r"--zoom=(.*)", arg)
+        if m is None:
+            rest.append(arg)
+            continue
+        try:
+            zoom = float(m.group(1))
+        except ValueError:
+            raise SystemExit(f"--zoom must be a number between 1 and 3; got {m.group(1)!r}") from None
+        if not 1 <= zoom <= 3:
+            raise SystemExit(f"--zoom must be a number between 1 and 3; got {zoom}")
+    return zoom, rest
+
+
+def main(argv: list[str]) -> None:
+    zoom, rest = parse_zoom(argv)
+    notebooks = [a for a in rest if not a.startswith("-")]
+    if len(notebooks) != 1 or not notebooks[0].endswith(".ipynb"):
+        raise SystemExit(
+            "usage: python scripts/present.py notebooks/NN_name.ipynb [--port=8866] [--zoom=1.5] [Voila options]"
+        )
+    from traitlets.config import Config
+    from voila.app import Voila
+
+    config = Config()
+    config.VoilaConfiguration.prelaunch_hook = make_prelaunch_hook(zoom)
+    given = {a.split("=", 1)[0] for a in rest if a.startswith("--")}
+    args = [d for d in DEFAULTS if d.split("=", 1)[0] not in given] + rest
+    Voila.launch_instance(argv=args, config=config)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,155 @@
+"""What a learner does with the widgets, in JupyterLab: type into a matrix, change a length, check an answer.
+
+Each test runs over the notebooks that build the widget it drives (read from the committed notebook's code), so
+a new notebook with an explorer is covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import nbformat
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import notebook_paths
+from .widget_pages import (
+    SHOWN_ATOL,
+    attention_weights,
+    editor,
+    editor_shape,
+    editor_values,
+    explorer,
+    explorer_inputs,
+    type_into_cell,
+    view_table,
+    weights_shown,
+)
+
+
+def notebooks_calling(pattern: str) -> list:
+    """The notebooks whose code cells match ``pattern`` (a regular expression)."""
+    rx = re.compile(pattern)
+    found = []
+    for path in notebook_paths():
+        nb = nbformat.read(path, as_version=4)
+        if any(c.cell_type == "code" and rx.search(c.source) for c in nb.cells):
+            found.append(path)
+    return found
+
+
+def wait_until(predicate, timeout: float = 10.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def run_notebook(lab, path) -> None:
+    lab.open(f"notebooks/{path.name}")
+    lab.run_all(timeout=60)
+    problems = lab.output_problems()
+    assert not problems, "error output after Run All:\n" + "\n".join(problems)
+    report = lab.wait_widgets_rendered()
+    assert report["rendered"] == report["expected"] > 0, report
+
+
+def most_telling_edit(inputs: dict, step: float = 2.0) -> tuple[int, int, float]:
+    """The cell of X whose value + ``step`` moves some attention weight the most (so the change is visible)."""
+    X = inputs["X_q"]
+    base = attention_weights(**inputs)
+    best = (0, 0, X[0, 0] + step, -1.0)
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            Xe = X.copy()
+            Xe[i, j] += step
+            moved = np.abs(attention_weights(**{**inputs, "X_q": Xe, "X_kv": Xe}) - base).max()
+            if moved > best[3]:
+                best = (i, j, Xe[i, j], moved)
+    return best[:3]
+
+
+def shown(x: float) -> str:
+    return f"{x:g}".replace("-", "−")  # the typographic minus, as a learner may paste it
+
+
+@pytest.mark.parametrize("path", notebooks_calling(r"\bAttentionExplorer\("), ids=lambda p: p.stem)
+def test_typing_into_x_updates_the_weights(lab, path):
+    run_notebook(lab, path)
+    ex = explorer(lab.notebook, "Self-attention explorer")
+    ex.scroll_into_view_if_needed()
+
+    inputs = explorer_inputs(ex)
+    np.testing.assert_array_equal(inputs["X_q"], inputs["X_kv"])
+    np.testing.assert_allclose(weights_shown(ex), attention_weights(**inputs), atol=SHOWN_ATOL,
+                               err_msg="the weights on screen do not match the matrices on screen")
+
+    i, j, new = most_telling_edit(inputs)
+    X_new = inputs["X_q"].copy()
+    X_new[i, j] = float(f"{new:g}")
+    expected = attention_weights(**{**inputs, "X_q": X_new, "X_kv": X_new})
+    before_text = view_table(ex, "⑤ weights").inner_text()
+    assert np.abs(expected - weights_shown(ex)).max() > 0.02, "the chosen edit would not visibly change the weights"
+
+    x_editor = editor(ex, "X (")
+    type_into_cell(x_editor, i, j, shown(X_new[i, j]))
+
+    expect(view_table(ex, "⑤ weights")).not_to_have_text(before_text, timeout=10_000)
+    np.testing.assert_array_equal(editor_values(x_editor), X_new)
+    np.testing.assert_allclose(weights_shown(ex), expected, atol=SHOWN_ATOL,
+                               err_msg=f"after typing {X_new[i, j]:g} into X[{i}, {j}]")
+
+
+@pytest.mark.parametrize("path", notebooks_calling(r"\bCrossAttentionExplorer\("), ids=lambda p: p.stem)
+def test_longer_source_gives_the_weights_one_more_column(lab, path):
+    run_notebook(lab, path)
+    ex = explorer(lab.notebook, "Cross-attention explorer")
+    ex.scroll_into_view_if_needed()
+    n_q, n_k = weights_shown(ex).shape
+    x_enc = editor(ex, "X_enc (")
+    assert editor_shape(x_enc)[0] == n_k
+
+    length = ex.locator(".widget-inline-hbox", has_text="encoder tokens").first.locator("input")
+    length.fill(str(n_k + 1))
+    length.press("Enter")
+
+    wait_until(lambda: weights_shown(ex).shape == (n_q, n_k + 1), what=f"a {n_q} × {n_k + 1} weights table")
+    assert editor_shape(x_enc)[0] == n_k + 1
+    # The new encoder row is part of the computation, not only of the table's size.
+    inputs = explorer_inputs(ex, cross=True)
+    assert inputs["X_kv"].shape[0] == n_k + 1
+    np.testing.assert_allclose(weights_shown(ex), attention_weights(**inputs), atol=SHOWN_ATOL)
+
+
+@pytest.mark.parametrize("path", notebooks_calling(r"question\(\s*['\"]q7['\"]"), ids=lambda p: p.stem)
+def test_practice_question_checks_the_answer(lab, path):
+    run_notebook(lab, path)
+    page = lab.page
+    box = (
+        lab.notebook.locator(".widget-vbox")
+        .filter(has=page.locator(":scope > .widget-html", has_text="Q7 ·"))
+        .first
+    )
+    box.scroll_into_view_if_needed()
+    n = int(re.search(r"n\s*=\s*(\d+)", box.locator(":scope > .widget-html").first.inner_text()).group(1))
+    answer = box.locator(".widget-text input").first
+    check = box.locator("button", has_text="Check").first
+    feedback = box.locator(".widget-hbox", has=page.locator("button", has_text="Check")).locator(".widget-html").first
+
+    # A classic slip first: unordered pairs without the diagonal.
+    answer.fill(str(n * (n - 1) // 2))
+    answer.press("Enter")
+    check.click()
+    expect(feedback).to_contain_text("✗", timeout=10_000)
+
+    answer.fill(str(n * n))
+    answer.press("Enter")
+    check.click()
+    expect(feedback).to_contain_text("✓", timeout=10_000)
+    expect(feedback).to_contain_text(f"{n * n:,}")

@@ -1,0 +1,124 @@
+"""Reading and driving the course widgets in a real page, the way a learner does: by what is on screen.
+
+The same functions work in JupyterLab and in Voila: each takes a Playwright locator for the region to search (the
+open notebook, or the Voila page's body). Expected numbers are computed here with plain numpy from the inputs the page
+shows, never with the course's own code, so a wrong formula or a view that does not update both fail.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import numpy as np
+
+# Numbers are shown with 2 decimals: a shown weight is within 0.005 of the true one (plus float noise).
+SHOWN_ATOL = 0.0051
+
+
+def explorer(region, title: str = "Self-attention explorer"):
+    """The explorer whose header is ``title`` (its own VBox, not an enclosing one)."""
+    page = region.page
+    return region.locator(".widget-vbox").filter(has=page.locator(":scope > .widget-html", has_text=title)).first
+
+
+def editor(root, name: str):
+    """The MatrixEditor titled ``name`` (e.g. "X (", "W^Q") inside ``root``: a VBox with a title and a grid."""
+    page = root.page
+    title = re.compile(r"^\s*" + re.escape(name))
+    return (
+        root.locator(".widget-vbox")
+        .filter(has=page.locator(":scope > .widget-html", has_text=title))
+        .filter(has=page.locator(":scope > .widget-gridbox"))
+        .first
+    )
+
+
+def editor_shape(ed) -> tuple[int, int]:
+    """Rows × columns, from the title the editor shows, e.g. "W^Q (4 × 3)"."""
+    text = ed.locator(":scope > .widget-html").first.inner_text()
+    m = re.search(r"\((\d+)\s*×\s*(\d+)\)", text)
+    assert m, f"no shape in editor title {text!r}"
+    return int(m.group(1)), int(m.group(2))
+
+
+def parse_shown(text: str) -> float:
+    """A number as the page shows it: "0.25", "−1", "1/2", "−∞"."""
+    t = text.strip().replace("\u2212", "-")
+    if t in ("-∞", "-inf"):
+        return -np.inf
+    if "/" in t:
+        return float(Fraction(t.replace(" ", "")))
+    return float(t)
+
+
+def editor_cells(ed):
+    """The grid's text inputs, row by row."""
+    return ed.locator(":scope > .widget-gridbox input")
+
+
+def editor_values(ed) -> np.ndarray:
+    n, m = editor_shape(ed)
+    texts = editor_cells(ed).evaluate_all("els => els.map(e => e.value)")
+    assert len(texts) == n * m, f"editor shows {len(texts)} cells for a {n} × {m} matrix"
+    return np.array([parse_shown(t) for t in texts], dtype=float).reshape(n, m)
+
+
+def type_into_cell(ed, i: int, j: int, text: str) -> None:
+    """Select the cell's text, type ``text``, press Enter: what a learner does."""
+    _, m = editor_shape(ed)
+    cell = editor_cells(ed).nth(i * m + j)
+    cell.click()
+    cell.press("Control+a")
+    cell.press_sequentially(text)
+    cell.press("Enter")
+
+
+def view_table(root, title_start: str):
+    """The HTML table of the view whose title starts with ``title_start`` (e.g. "⑤ weights")."""
+    return root.locator(".widget-html", has_text=title_start).locator("table").first
+
+
+def table_numbers(table, drop_last_column: bool = False) -> np.ndarray:
+    """The numbers of a rendered matrix: every row that has data cells, label cells left out."""
+    rows = table.evaluate(
+        "t => [...t.querySelectorAll('tr')].map(r => [...r.querySelectorAll('td')].map(c => c.textContent))"
+    )
+    rows = [r[:-1] if drop_last_column else r for r in rows if r]
+    return np.array([[parse_shown(c) for c in r] for r in rows], dtype=float)
+
+
+def weights_shown(root) -> np.ndarray:
+    """The explorer's attention weights as shown (the "row sum" column left out)."""
+    return table_numbers(view_table(root, "⑤ weights"), drop_last_column=True)
+
+
+def checkbox(root, label: str) -> bool:
+    return root.locator(".widget-checkbox", has_text=label).first.locator("input").is_checked()
+
+
+def attention_weights(X_q, X_kv, W_q, W_k, causal: bool, scale: bool) -> np.ndarray:
+    """softmax(Q Kᵀ / √d_k) row by row, with Q = X_q W_q, K = X_kv W_k, keys after the query masked if causal."""
+    Q = X_q @ W_q
+    K = X_kv @ W_k
+    S = Q @ K.T
+    if scale:
+        S = S / np.sqrt(Q.shape[1])
+    if causal:
+        S = np.where(np.tril(np.ones(S.shape, dtype=bool)), S, -np.inf)
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def explorer_inputs(root, cross: bool = False) -> dict:
+    """Every matrix and switch the explorer shows, read from the page."""
+    names = {"X_q": "X_dec (", "X_kv": "X_enc ("} if cross else {"X_q": "X (", "X_kv": "X ("}
+    names.update(W_q="W^Q", W_k="W^K")
+    values = {key: editor_values(editor(root, title)) for key, title in names.items()}
+    values["causal"] = checkbox(root, "causal mask")
+    values["scale"] = checkbox(root, "scale by")
+    return values
+
+
+def expected_weights(root, cross: bool = False) -> np.ndarray:
+    return attention_weights(**explorer_inputs(root, cross))
