@@ -19,6 +19,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers.attention import softmax
+from helpers.explain import fmt
 
 __all__ = [
     "MAX_D_K",
@@ -308,14 +309,14 @@ class OverflowDemo(widgets.VBox):
         m = float(x.max())
         with np.errstate(over="ignore"):
             exps = np.exp(x)
-        labels = [f"s={_num(v, 1 if v != int(v) else 0)}" for v in x]
+        labels = [f"s={fmt(v, 2)}" for v in x]
         naive_note = (
             f"exp of the largest score = {_num(float(exps.max()), 4) if math.isfinite(exps.max()) else '∞ (overflow)'}"
         )
         self.view.value = (
             "<div style='display:flex;gap:24px;align-items:flex-start'>"
             + bar_chart_html(self.naive, labels, title="naive: exp(s) / Σ exp(s)")
-            + bar_chart_html(self.stable, labels, title=f"stable: exp(s − {_num(m, 1)}) / Σ exp(s − {_num(m, 1)})")
+            + bar_chart_html(self.stable, labels, title=f"stable: exp(s − {fmt(m, 2)}) / Σ exp(s − {fmt(m, 2)})")
             + "</div>"
             + f"<div style='margin-top:4px'>{html.escape(naive_note)}; "
             f"naive sum = {_num(float(np.sum(self.naive)), 4)}, stable sum = {_num(float(np.sum(self.stable)), 4)}</div>"

@@ -1,0 +1,129 @@
+"""The pattern builder of notebook 05: each pattern really comes out of softmax(QKᵀ/√d_k)."""
+
+import numpy as np
+import pytest
+
+from helpers.demos.patterns import (
+    PATTERNS,
+    PHRASES,
+    TOKENS,
+    PatternBuilder,
+    bank_embeddings,
+    feature_names,
+    pattern_attention,
+    pattern_weights,
+    token_features,
+)
+
+N = len(TOKENS)
+
+
+def weights_by_hand(X, W_q, W_k):
+    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def test_token_features_layout():
+    X = token_features(TOKENS, PHRASES)
+    names = feature_names(N)
+    assert X.shape == (N, N + 4) and len(names) == N + 4
+    np.testing.assert_array_equal(X[:, :N], np.eye(N))
+    assert X[:, names.index("sink")].tolist() == [1, 0, 0, 0, 0, 0, 0]
+    assert X[:, names.index("noun")].tolist() == [0, 0, 1, 0, 0, 0, 1]
+    assert X[:, names.index("phrase B")].tolist() == [0, 0, 0, 0, 1, 1, 1]
+
+
+@pytest.mark.parametrize("pattern", list(PATTERNS))
+def test_pattern_attention_is_softmax_of_scaled_scores(pattern):
+    W_q, W_k = pattern_weights(pattern, N, 2.5)
+    r = pattern_attention(TOKENS, PHRASES, pattern=pattern, strength=2.5)
+    np.testing.assert_allclose(r.weights, weights_by_hand(token_features(), W_q, W_k))
+    np.testing.assert_allclose(r.weights.sum(axis=1), 1.0)
+
+
+def test_diagonal_and_previous_peaks():
+    diag = pattern_attention(pattern="diagonal", strength=3).weights
+    assert diag.argmax(axis=1).tolist() == list(range(N))
+    prev = pattern_attention(pattern="previous", strength=3).weights
+    assert prev[1:].argmax(axis=1).tolist() == list(range(N - 1))
+    # Query 0 has no previous token: every score is 0, so the row is uniform.
+    np.testing.assert_allclose(prev[0], 1 / N)
+
+
+def test_vertical_block_and_long_range():
+    vert = pattern_attention(pattern="vertical", strength=3).weights
+    assert (vert[:, 0] > 0.99).all()
+    block = pattern_attention(pattern="block", strength=3).weights
+    same_phrase = np.equal.outer(PHRASES, PHRASES)
+    assert (block[same_phrase] > 0.2).all() and (block[~same_phrase] < 0.01).all()
+    long = pattern_attention(pattern="long_range", strength=3).weights
+    cat, mat = TOKENS.index("cat"), TOKENS.index("mat")
+    assert long[cat, mat] == pytest.approx(long[cat, cat]) and long[cat, mat] > 0.49
+    np.testing.assert_allclose(long[TOKENS.index("sat")], 1 / N)
+
+
+def test_strength_zero_is_uniform():
+    for pattern in PATTERNS:
+        np.testing.assert_allclose(pattern_attention(pattern=pattern, strength=0).weights, 1 / N)
+
+
+def test_position_head_ignores_word_order_and_content_head_follows_words():
+    order = [0, 6, 1, 4, 2, 3, 5]
+    toks = [TOKENS[i] for i in order]
+    phr = [PHRASES[i] for i in order]
+    np.testing.assert_allclose(
+        pattern_attention(toks, phr, pattern="previous").weights, pattern_attention(pattern="previous").weights
+    )
+    after = pattern_attention(toks, phr, pattern="long_range").weights
+    assert after[toks.index("cat"), toks.index("mat")] > 0.49
+    assert not np.allclose(after, pattern_attention(pattern="long_range").weights)
+
+
+def test_bad_arguments_name_themselves():
+    with pytest.raises(ValueError, match="pattern"):
+        pattern_weights("spiral", N)
+    with pytest.raises(ValueError, match="phrases"):
+        token_features(["a", "b"], [0])
+    with pytest.raises(ValueError, match="strength"):
+        pattern_weights("diagonal", N, float("nan"))
+
+
+def test_bank_output_depends_on_context():
+    B = bank_embeddings()
+    outs = []
+    for sent, partner in (("i went to the bank to deposit money", "deposit"), ("i sat on the river bank", "river")):
+        words = sent.split()
+        X = np.array([B["vocab"][w] for w in words])
+        A = weights_by_hand(X, B["W_q"], B["W_k"])
+        i = words.index("bank")
+        assert words[int(A[i].argmax())] in (partner, "money")
+        outs.append(A[i] @ (X @ B["W_v"]))
+    assert outs[0][0] > 0.9 and outs[1][1] > 0.9  # finance vs nature
+    assert float(outs[0] @ outs[1]) < 0.1
+
+
+def test_builder_follows_pattern_strength_and_edits():
+    b = PatternBuilder(pattern="diagonal", strength=3.0)
+    assert b.editors["W_q"].value.shape == (N + 4, N)
+    np.testing.assert_allclose(b.result.weights, pattern_attention(pattern="diagonal", strength=3.0).weights)
+    b.pattern = "vertical"
+    assert b.editors["W_q"].value.shape == (N + 4, 1)
+    assert (b.result.weights[:, 0] > 0.99).all()
+    assert "every token attends to [CLS]" in b.explain.value
+    # Remove the sink from [CLS]'s key: nothing matches any more, every row is uniform.
+    b.editors["W_k"].set_text(N, 0, "0")
+    np.testing.assert_allclose(b.result.weights, 1 / N)
+    assert "0.14" in b.views["weights"].value
+    # A bad cell: message, last valid weights kept.
+    b.editors["W_k"].set_text(N, 0, "three")
+    assert b.editors["W_k"].message
+    np.testing.assert_allclose(b.result.weights, 1 / N)
+    b.strength = 1.0
+    W_q, W_k = pattern_weights("vertical", N, 1.0)
+    np.testing.assert_allclose(b.result.weights, weights_by_hand(token_features(), W_q, W_k))
+    assert b.editors["W_k"].message == ""
+    with pytest.raises(ValueError, match="pattern"):
+        b.pattern = "spiral"
+    with pytest.raises(ValueError, match="strength"):
+        b.strength = 60
