@@ -126,3 +126,10 @@ def test_demo_rejects_mismatched_documents():
         LookupDemo(keys=[[1, 0], [0, 1]], values=[[1.0]])
     with pytest.raises(ValueError, match="titles"):
         LookupDemo(titles=["only one"])
+
+
+def test_demo_large_mode_enlarges_the_text():
+    small, large = LookupDemo(), LookupDemo(large=True)
+    assert "font-size:13px" in small.table.value and "font-size:19px" not in small.table.value
+    assert "font-size:19px" in large.table.value
+    np.testing.assert_allclose(large.weights, small.weights)

@@ -131,6 +131,7 @@ class LookupDemo(widgets.VBox):
     temperature : float > 0
     hard : bool
     query_range : (float, float), the sliders' range
+    large : bool, bigger text for a projector
 
     Attributes
     ----------
@@ -156,7 +157,9 @@ class LookupDemo(widgets.VBox):
         temperature: float = 1.0,
         hard: bool = False,
         query_range=(-2.0, 2.0),
+        large: bool = False,
     ):
+        self._large = bool(large)
         self._keys = _matrix(KEYS if keys is None else keys, "keys", "(n, d_k)")
         self._values = _matrix(VALUES if values is None else values, "values", "(n, d_v)")
         n, d_k = self._keys.shape
@@ -287,12 +290,13 @@ class LookupDemo(widgets.VBox):
         cell = ("padding:3px 8px;border-bottom:1px solid #ddd;text-align:right;font-variant-numeric:tabular-nums;"
                 "line-height:1.3;white-space:nowrap;")
         head = "padding:3px 8px;border-bottom:2px solid #888;text-align:center;line-height:1.25;white-space:nowrap;"
-        sub = "font-weight:400;color:#595959;font-size:11px"
+        sub = f"font-weight:400;color:#595959;font-size:{'15px' if self._large else '11px'}"
         q = self.query
         best = int(np.argmax(self.weights))
+        size = "19px" if self._large else "13px"
         rule = "argmax(score)" if self.hard else f"softmax(score / {_num(self.temperature)})"
         rows = [
-            '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
+            f'<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:{size};'
             'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
             f'<tr><th style="{head}text-align:left">document</th>'
             f'<th style="{head}">key k<br><span style="{sub}">{esc(", ".join(self._key_features))}</span></th>'
@@ -336,6 +340,7 @@ class LookupDemo(widgets.VBox):
             title="Retrieved value = Σ weight · value",
             digits=2,
             legend=False,
+            large=self._large,
             note=f"= {blend}",
         )
 
