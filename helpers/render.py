@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html as _html
 import math
+import re
 
 import numpy as np
 
@@ -127,6 +128,14 @@ def format_number(x: float, digits: int = 2) -> str:
     return f"{x:.{max(digits, 1)}e}"
 
 
+_SUP = re.compile(r"\^([A-Za-z0-9]+)")
+
+
+def title_html(title) -> str:
+    """A title as HTML: escaped, with ``^X`` raised as a superscript (``W^Q``, ``K^T``)."""
+    return _SUP.sub(r"<sup>\1</sup>", _html.escape(str(title)))
+
+
 _OPENINGS: dict = {}
 
 
@@ -225,7 +234,8 @@ def matrix_html(
     row_labels, col_labels : sequence of str, optional
         One label per row / column (default ``0, 1, ...``).
     title : str, optional
-        Shown above the table, followed by the shape.
+        Shown above the table, followed by the shape; ``^X`` is set as a
+        superscript (``"Q = X·W^Q"`` shows W with a raised Q).
     row_axis, col_axis : str, optional
         Axis captions, e.g. ``"Queries ↓"`` and ``"Keys →"``.
     digits : int
@@ -274,7 +284,7 @@ def matrix_html(
         parts.append(
             f'<div style="font-weight:700;font-size:{sz["title"]};margin-bottom:3px;'
             'font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif">'
-            f'{esc(str(title))} <span style="font-weight:400;color:{_MUTED_FG}">({n} × {m})</span></div>'
+            f'{title_html(title)} <span style="font-weight:400;color:{_MUTED_FG}">({n} × {m})</span></div>'
         )
     # Shared cell properties live on the table (inherited) and its <col>s, so that
     # each cell carries only its padding and its two colours: a 16 × 16 table stays small.

@@ -258,7 +258,7 @@ class MatrixEditor(widgets.VBox):
         n, m = self._value.shape
         return (
             f'<div style="font-weight:700;font-size:{"22px" if self._large else "14px"}">'
-            f"{_html.escape(str(self._title))} "
+            f"{render.title_html(self._title)} "
             f'<span style="font-weight:400;opacity:0.75">({n} × {m})</span></div>'
         )
 
@@ -299,7 +299,7 @@ class MatrixEditor(widgets.VBox):
         old = list(self._grid.children)
         self._grid.children = children
         gl = self._grid.layout
-        gl.grid_template_columns = f"auto repeat({m}, {width})"
+        gl.grid_template_columns = f"max-content repeat({m}, max-content)"
         gl.align_items = "center"
         gl.grid_gap = "0px"
         for w in old:
@@ -459,7 +459,8 @@ class MatrixEditor(widgets.VBox):
             return
         lines = "".join(f"<div>{_html.escape(line)}</div>" for line in self.message.split("\n"))
         self._message_html.value = (
-            f'<div style="{_ERROR}padding:4px 8px;margin-top:4px;font-size:{_font(self._large)}">'
+            f'<div style="{_ERROR}padding:4px 8px;margin-top:4px;max-width:{"34em" if self._large else "30em"};'
+            f'font-size:{_font(self._large)}">'
             f"{lines}<div style=\"opacity:0.8\">The matrix keeps its last valid values until "
             f"{'this cell is' if len(self._errors) == 1 else 'these cells are'} fixed.</div></div>"
         )
@@ -777,7 +778,7 @@ class _ExplorerBase(widgets.VBox):
         v["scores"].value = render.matrix_html(res.scores, qt, kt, title="② scores = Q·K^T", row_axis="Queries ↓",
                                                col_axis="Keys →", large=large, highlight=hl)
         if self._scale:
-            scaled_title = f"③ scaled = scores ÷ √d_k = ÷ √{d_k}"
+            scaled_title = f"③ scaled = scores ÷ √d_k (÷ √{d_k} = ÷ {explain.fmt(np.sqrt(d_k), 3)})"
             note = None
         else:
             scaled_title = "③ scaled (scaling off: the scores as they are)"

@@ -122,6 +122,11 @@ def test_large_uses_bigger_font():
     assert int(large) >= int(small) + 5
 
 
+def test_title_superscripts_and_escaping():
+    html = matrix_html(np.eye(1), title="Q = X·W^Q <b>")
+    assert "Q = X·W<sup>Q</sup> &lt;b&gt;" in html
+
+
 def test_labels_are_escaped():
     html = matrix_html(np.eye(1), ["<script>alert(1)</script>"], ["a&b"])
     assert "<script>" not in html

@@ -319,9 +319,9 @@ def test_views_show_the_new_numbers_after_an_edit():
 
 def test_every_view_is_labelled_in_order(ex):
     v = ex.views
-    assert "① Q = X·W^Q" in v["Q"].value and "Queries ↓" in v["Q"].value
-    assert "① K = X·W^K" in v["K"].value and "① V = X·W^V" in v["V"].value
-    assert "② scores = Q·K^T" in v["scores"].value
+    assert "① Q = X·W<sup>Q</sup>" in v["Q"].value and "Queries ↓" in v["Q"].value
+    assert "① K = X·W<sup>K</sup>" in v["K"].value and "① V = X·W<sup>V</sup>" in v["V"].value
+    assert "② scores = Q·K<sup>T</sup>" in v["scores"].value
     assert "③ scaled = scores ÷ √d_k" in v["scaled"].value
     assert "⑤ weights" in v["weights"].value and ">row sum</th>" in v["weights"].value
     assert "⑥ output = weights·V" in v["output"].value
@@ -531,7 +531,8 @@ def test_cross_attention_shapes_and_labels(cross):
     for tok in ["le", "chat", "dort", "the", "cat", "is", "asleep", "now"]:
         assert f">{tok}</th>" in html
     assert "(3 × 5)" in html
-    assert "Q = X_dec·W^Q" in cross.views["Q"].value and "K = X_enc·W^K" in cross.views["K"].value
+    assert "Q = X_dec·W<sup>Q</sup>" in cross.views["Q"].value
+    assert "K = X_enc·W<sup>K</sup>" in cross.views["K"].value
     assert repr(cross) == "CrossAttentionExplorer(query_tokens=3, key_tokens=5, d_model=3, d_k=2)"
 
 
