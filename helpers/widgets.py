@@ -971,6 +971,9 @@ class AttentionExplorer(_ExplorerBase):
     def _compute(self):
         e = self.editors
         X = e["X"].value
+        if X.shape[0] != len(self._tokens):
+            raise ValueError(f"X has {X.shape[0]} rows but there are {len(self._tokens)} tokens; "
+                             "change the number of tokens with set_tokens")
         return _compute(X, X, e["W_q"].value, e["W_k"].value, e["W_v"].value, self._causal, self._scale)
 
     def __repr__(self) -> str:
@@ -1137,6 +1140,10 @@ class CrossAttentionExplorer(_ExplorerBase):
 
     def _compute(self):
         e = self.editors
+        for name, toks in (("X_dec", self._qt), ("X_enc", self._kt)):
+            if e[name].shape[0] != len(toks):
+                raise ValueError(f"{name} has {e[name].shape[0]} rows but there are {len(toks)} tokens; "
+                                 "change the tokens with set_query_tokens / set_key_tokens")
         return _compute(e["X_dec"].value, e["X_enc"].value, e["W_q"].value, e["W_k"].value, e["W_v"].value,
                         self._causal, self._scale)
 

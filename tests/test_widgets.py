@@ -462,6 +462,16 @@ def test_overflowing_numbers_keep_the_last_result_with_a_message(ex):
     assert_result_matches(ex.result, self_ref(ex))
 
 
+def test_resizing_an_editor_directly_is_reported_not_raised(ex):
+    before = snapshot(ex)
+    ex.editors["X"].set_value(np.ones((5, 3)))  # one row more than there are tokens
+    assert "X has 5 rows but there are 4 tokens" in ex.status
+    res, views, _ = snapshot(ex)
+    assert views == before[1]
+    ex.editors["W_q"].set_value(np.ones((3, 3)))  # d_k 3 against W_k's 2: the library's message
+    assert "W_q has shape (3, 3) and W_k has shape (3, 2)" in ex.status or "X has 5 rows" in ex.status
+
+
 def test_constructor_rejects_mismatched_shapes():
     with pytest.raises(ValueError, match=r"X must have shape \(n, d_model\) with n = 3"):
         AttentionExplorer(["a", "b", "c"], X0, WQ, WK, WV)
