@@ -219,8 +219,10 @@ def _matrix(x, what: str) -> np.ndarray:
 def _dict(answer, keys, example: str) -> dict:
     if not isinstance(answer, dict):
         raise _Unreadable(f"expected a dict with keys {', '.join(keys)} (e.g. {example}); got {_describe(answer)}")
-    missing = [k for k in keys if k not in answer or answer[k] is None or (isinstance(answer[k], str) and not answer[k].strip())]
-    if len(missing) == len(keys):
+    def blank(v) -> bool:
+        return v is None or (isinstance(v, str) and not v.strip())
+
+    if all(blank(answer.get(k)) for k in keys):
         raise _Unreadable(f"nothing to check yet: give {', '.join(keys)}")
     return answer
 
@@ -342,7 +344,8 @@ def _check_shapes(answer, batch, seq_len, d_model, heads) -> Feedback:
                 ((B, h, n, dk), f"that is the per-head output before the heads are combined; concatenating the "
                  f"{h} heads of {dk} gives (batch, seq_len, d_model)"),
                 ((B, n, dk), f"that is one head's output; concatenating {h} heads of {dk} gives d_model = {D}"),
-                ((B, h, n, n), "that is the shape of the weights; the output is weights·V, then the heads are combined"),
+                ((B, h, n, n), "that is the shape of the weights; the output is weights·V, then the heads are "
+                 "combined"),
                 ((B, n, n), "that is the shape of one head's weights; the output has one d_model-wide row per token"),
                 ((B, n, D * h), "concatenating the heads gives h · d_k = d_model columns, not d_model · h"),
             ]
@@ -577,6 +580,11 @@ def _check_softmax(answer, scores, tol) -> Feedback:
         return Feedback(False, "these are the exps; divide each by their sum so the weights add up to 1")
     if abs(total - 1) > tol * got.size:
         return Feedback(False, f"your weights sum to {fmt(total, 3)}; softmax weights always sum to 1")
+    for j in range(scores.size):
+        for k in range(scores.size):
+            if scores[j] > scores[k] and got[j] < got[k] - tol:
+                return Feedback(False, f"key {j} has a higher score than key {k} ({fmt(scores[j])} > "
+                                       f"{fmt(scores[k])}), so it must get more weight: exp keeps the order")
     (j,) = _first_wrong(got, exp_w, tol)
     return Feedback(False, f"weight {j} is off: it is exp({fmt(scores[j])} − max) / Σ exp(score − max)")
 
@@ -672,7 +680,7 @@ def _q5_solution() -> str:
         "",
         "So Q = [[2, 1], [0, 3]], K = [[1, 2], [3, 0]], V = [[1.5, 1.5], [1.5, 1.5]], as the lesson says.",
         "W^Q is the identity, so Q = X; W^K swaps the two columns, so K is X with its columns swapped.",
-        "Notice V: both rows are [1.5, 1.5] (2 + 1 = 0 + 3 = 3, halved). Every output row, whatever the weights,",
+        "Notice V: both rows are [1.5, 1.5] (2 + 1 = 0 + 3 = 3, halved). Every output row, whatever the weights, "
         "is then [1.5, 1.5]: when all values are equal, attention cannot tell the tokens apart.",
     ]
     return "\n".join(lines)
@@ -690,15 +698,15 @@ _QUESTION_LIST = [
              "The weights compare every query with every key of the same sequence.",
         solution="\n".join([
             "d_k = d_model / heads = 768 / 12 = 64.",
-            "Projection: (8, 20, 768) × (768, 64) = (8, 20, 64) for one head. All 12 heads are stacked on a new",
+            "Projection: (8, 20, 768) × (768, 64) = (8, 20, 64) for one head. All 12 heads are stacked on a new "
             "axis after the batch: Q is (8, 12, 20, 64) = (batch, heads, seq_len, d_k).",
-            "(In code one usually multiplies by a single (768, 768) matrix, giving (8, 20, 768), reshapes to",
-            "(8, 20, 12, 64) and swaps axes 1 and 2: the same numbers.)",
+            "(In code one usually multiplies by a single (768, 768) matrix, giving (8, 20, 768), reshapes to (8, "
+            "20, 12, 64) and swaps axes 1 and 2: the same numbers.)",
             "K: same as Q, (8, 12, 20, 64).  V: same, (8, 12, 20, 64) (here d_v = d_k = 64).",
-            "Weights: Q·Kᵀ per head is (20, 64) × (64, 20) = (20, 20), so (8, 12, 20, 20): one row per query,",
-            "one column per key.",
-            "Output: weights·V per head is (20, 20) × (20, 64) = (20, 64), so (8, 12, 20, 64); combining the",
-            "heads (concatenating their 12 × 64 = 768 columns) gives (8, 20, 768), which the output projection",
+            "Weights: Q·Kᵀ per head is (20, 64) × (64, 20) = (20, 20), so (8, 12, 20, 20): one row per query, one "
+            "column per key.",
+            "Output: weights·V per head is (20, 20) × (20, 64) = (20, 64), so (8, 12, 20, 64); combining the "
+            "heads (concatenating their 12 × 64 = 768 columns) gives (8, 20, 768), which the output projection "
             "W^O (768 × 768) keeps at (8, 20, 768).",
         ]),
         lesson_note="The lesson writes \"(8, 20, 768) × (768, 64) = (8, 20, 64) per head → after splitting: "
@@ -717,7 +725,7 @@ _QUESTION_LIST = [
         solution="\n".join([
             "Each head gets an equal share of the model width: d_k = d_model / h.",
             "Case 1: d_k = 256 / 8 = 32.  Case 2: d_k = 1024 / 16 = 64.",
-            "The per-head dimension typically stays between 32 and 128 in most architectures: more heads on a",
+            "The per-head dimension typically stays between 32 and 128 in most architectures: more heads on a "
             "wider model, not wider heads.",
         ]),
         expected=(32, 64),
@@ -730,13 +738,13 @@ _QUESTION_LIST = [
         hint="During training the whole target sentence is fed in at once. What could position 2 read if nothing "
              "were masked, and what is it supposed to predict?",
         solution="\n".join([
-            "If the decoder could attend to future tokens during training, it would \"cheat\" by looking at the",
-            "correct next token instead of learning to predict it. Training to predict the third word \"sat\" in",
+            "If the decoder could attend to future tokens during training, it would \"cheat\" by looking at the "
+            "correct next token instead of learning to predict it. Training to predict the third word \"sat\" in "
             "\"The cat sat\":",
             "• without a mask, the model sees \"sat\" as a key and uses its value directly: a trivial prediction;",
             "• with the causal mask, it must predict \"sat\" from \"The\" and \"cat\" only: actual learning.",
-            "During training the whole target is present at once (teacher forcing), so the future keys exist and",
-            "must be masked. At generation time the future tokens do not exist yet; keeping the mask makes every",
+            "During training the whole target is present at once (teacher forcing), so the future keys exist and "
+            "must be masked. At generation time the future tokens do not exist yet; keeping the mask makes every "
             "position see, in training, exactly the context it will have when generating.",
         ]),
         lesson_note="The lesson says that during inference \"the mask naturally prevents looking at non-existent "
@@ -769,13 +777,13 @@ _QUESTION_LIST = [
         form="choice",
         hint="The output of attention has one row per query. Which sequence needs one new vector per position?",
         solution="\n".join([
-            "Q represents \"what the decoder needs to know next\". The decoder asks: \"given what I have",
-            "generated so far, what part of the input should I look at to generate the next token?\"",
-            "K and V from the encoder represent \"what the input contains\": the encoder has already processed the",
+            "Q represents \"what the decoder needs to know next\". The decoder asks: \"given what I have generated "
+            "so far, what part of the input should I look at to generate the next token?\"",
+            "K and V from the encoder represent \"what the input contains\": the encoder has already processed the "
             "full input into rich representations.",
-            "Shapes make the same point: the weights are (n_target × n_source) and the output (n_target × d_v),",
+            "Shapes make the same point: the weights are (n_target × n_source) and the output (n_target × d_v), "
             "one updated vector per decoder position, which is what the decoder needs for its next prediction.",
-            "If the roles were reversed (Q from the encoder, K and V from the decoder), the output would have one",
+            "If the roles were reversed (Q from the encoder, K and V from the decoder), the output would have one "
             "row per source token, and the encoder would be querying a sequence that is built incrementally.",
         ]),
         choices=(
@@ -815,7 +823,7 @@ _QUESTION_LIST = [
         form="choice",
         hint="Write one weight as e^(x_i + C) / Σ_j e^(x_j + C) and split each exponential.",
         solution="\n".join([
-            "Nothing. Adding a constant to all elements of a row before softmax does not change the result:",
+            "Nothing. Adding a constant to all elements of a row before softmax does not change the result: "
             "softmax(x_i + C) = e^(x_i + C) / Σ_j e^(x_j + C) = e^(x_i)·e^C / (e^C·Σ_j e^(x_j)) = softmax(x_i).",
             "But adding a constant to a single element (keeping the others) does change the distribution.",
             "This is also why a stable softmax may subtract the row's maximum first: same weights, no overflow.",
@@ -848,7 +856,7 @@ _QUESTION_LIST = [
         solution="\n".join([
             "n² comparisons: every token (as a query) compares against every token (as a key), itself included.",
             "For n = 100 that is 100 · 100 = 10,000 comparisons.",
-            "This quadratic growth is the reason Transformers are computationally expensive for long sequences:",
+            "This quadratic growth is the reason Transformers are computationally expensive for long sequences: "
             "doubling the length quadruples the scores.",
             "(Not n(n−1)/2: q_i·k_j and q_j·k_i differ, because queries and keys are different projections.)",
         ]),
@@ -862,11 +870,11 @@ _QUESTION_LIST = [
         hint="Take the token \"bank\". Does its score with another token depend on what that token is, or on "
              "where it is?",
         solution="\n".join([
-            "Content-based attention: the score depends on what the tokens represent (the q·k dot product captures",
-            "semantic similarity). \"bank\" attends to \"money\" because its query matches \"money\"'s key.",
-            "Position-based attention: the score depends on where the tokens are. A head may learn to always",
+            "Content-based attention: the score depends on what the tokens represent (the q·k dot product "
+            "captures semantic similarity). \"bank\" attends to \"money\" because its query matches \"money\"'s key.",
+            "Position-based attention: the score depends on where the tokens are. A head may learn to always "
             "attend to the token at position i−1 (the previous token) regardless of content.",
-            "Multi-head attention can capture both: some heads learn content-based patterns, others",
+            "Multi-head attention can capture both: some heads learn content-based patterns, others "
             "position-based ones. The learned projections decide which kind each head specializes in.",
         ]),
         lesson_note="The lesson says \"bank\" attends to \"money\" \"because their representations are similar\". "

@@ -65,8 +65,13 @@ def _pre(text: str) -> str:
             f"{_html.escape(text)}</pre>")
 
 
+def _prose(text: str) -> str:
+    """Line breaks kept (lists, arithmetic), but in the text font: solutions are read, not run."""
+    return f'<div style="white-space:pre-wrap;line-height:1.5;margin:4px 0">{_html.escape(text)}</div>'
+
+
 def _solution_html(q) -> str:
-    parts = [_pre(q.solution)]
+    parts = [_prose(q.solution)]
     if q.choices:
         items = "".join(
             f"<li><b>{c.key})</b> {'✓ right' if c.correct else '✗ wrong'}: {_html.escape(c.explanation)}</li>"

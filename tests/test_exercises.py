@@ -501,3 +501,9 @@ def test_softmax_mistakes_are_recognised():
     assert "exps" in p.check(np.exp(s)).message
     assert "sum to" in p.check(np.full(s.size, 0.5)).message
     assert p.check(list(np.round(p.answer["weights"], 2))).correct
+    p = next(generate("softmax", k, "medium") for k in range(100)
+             if len(set(generate("softmax", k, "medium").inputs["scores"])) == 4)
+    s = p.inputs["scores"]
+    backwards = np.empty_like(s)
+    backwards[np.argsort(s)] = np.sort(p.answer["weights"])[::-1]  # the largest weight on the smallest score
+    assert "must get more weight" in p.check(backwards).message
