@@ -626,7 +626,7 @@ class CheatingDemo(widgets.VBox):
         ]
         n = len(self.tokens)
         for t in range(n):
-            nxt = self.tokens[t + 1] if t + 1 < n else "(end)"
+            nxt = self.tokens[t + 1] if t + 1 < n else "(not typed yet)"
             tds = []
             for key, _ in cols:
                 p = self.predictions[key][t]
