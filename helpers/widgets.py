@@ -16,6 +16,7 @@ from __future__ import annotations
 import html as _html
 import math
 import re
+import zlib
 
 import ipywidgets as widgets
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
@@ -183,6 +184,10 @@ class MatrixEditor(widgets.VBox):
     title : str, optional
     large : bool
         Bigger font and cells, for a projector.
+    seed : int, optional
+        Seeds the "Randomize" button: click k draws from ``default_rng([seed, k])``, so
+        the same clicks give the same matrices on every run. By default it is derived
+        from the title, so that W^Q and W^K of one explorer do not randomize alike.
 
     Attributes
     ----------
@@ -193,7 +198,7 @@ class MatrixEditor(widgets.VBox):
         (``row 'cat', column d1: '1/0' divides by zero``); ``''`` when all cells are valid.
     """
 
-    def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False):
+    def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None):
         A = np.array(value, dtype=float)
         if A.ndim != 2 or A.size == 0:
             raise ValueError(f"value must be a non-empty 2-D matrix; got shape {A.shape}")
@@ -208,6 +213,7 @@ class MatrixEditor(widgets.VBox):
         self._callbacks = []
         self._silent = False
         self._rand_clicks = 0
+        self._seed = int(seed) if seed is not None else zlib.crc32(str(title).encode())
         self._rows = self._check_labels(row_labels, A.shape[0], "r", "row_labels")
         self._cols = self._check_labels(col_labels, A.shape[1], "d", "col_labels")
 
@@ -348,6 +354,7 @@ class MatrixEditor(widgets.VBox):
         n, m = self._value.shape
         if not (0 <= i < n and 0 <= j < m):
             raise IndexError(f"cell ({i}, {j}) is outside the {n} × {m} matrix")
+        text = str(text)  # set_text(0, 0, 3) means typing "3"
         cell = self._cells[i][j]
         if cell.value == text:
             # Leaving a cell unchanged fires nothing in the browser either.
@@ -476,7 +483,7 @@ class MatrixEditor(widgets.VBox):
 
     def _on_randomize_click(self, _b):
         self._rand_clicks += 1
-        self.randomize(seed=self._rand_clicks)
+        self.randomize(seed=[self._seed, self._rand_clicks])
 
     def _on_copy_click(self, _b):
         if self._literal.layout.display == "none":

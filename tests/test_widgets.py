@@ -249,6 +249,33 @@ def test_randomize_button_is_seeded_and_changes_with_each_click():
     assert not np.array_equal(a.value, first)
 
 
+def test_randomize_differs_between_the_editors_of_one_explorer(ex):
+    ex.editors["W_q"]._rand_btn.click()
+    ex.editors["W_k"]._rand_btn.click()
+    # W^Q = W^K would make every score matrix symmetric: a misleading coincidence.
+    assert not np.array_equal(ex.editors["W_q"].value, ex.editors["W_k"].value)
+    assert_result_matches(ex.result, self_ref(ex))
+
+
+def test_nothing_is_printed_into_output_widgets_and_views_start_drawn(ex, cross):
+    import ipywidgets
+
+    for e in (ex, cross):
+        stack = [e]
+        while stack:
+            w = stack.pop()
+            assert not isinstance(w, ipywidgets.Output)
+            stack.extend(getattr(w, "children", ()))
+        # The first drawing is already in the HTML values: nothing depends on a later display.
+        for name, view in e.views.items():
+            assert view.value or (name == "mask" and not e.causal)
+
+
+def test_set_text_accepts_a_number_as_what_would_be_typed(ex):
+    ex.editors["X"].set_text(0, 0, 3)
+    assert ex.editors["X"].cell_text(0, 0) == "3" and ex.editors["X"].value[0, 0] == 3
+
+
 def test_reset_button_restores_start(ex):
     ed = ex.editors["W_v"]
     ed.set_text(0, 0, "9")
