@@ -161,7 +161,7 @@ def _sequence(x, what: str) -> list:
         if not text:
             raise _Unreadable(f"{what} is empty")
         text = text.strip("()[]{} ")
-        parts = [p for p in re.split(r"\s*(?:,|;|×|\*|\bx\b|\s)\s*", text) if p]
+        parts = [p for p in re.split(r"\s*(?:,|;|×|\*|\bx\b|\band\b|\s)\s*", text) if p]
         if not parts:
             raise _Unreadable(f"{what}: could not find any numbers in {x.strip()[:30]!r}")
         return parts

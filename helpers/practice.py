@@ -214,9 +214,12 @@ class PracticeQuestion(widgets.VBox):
         q = self.question
         if q.form == "matrices":
             i = q.inputs
+            # The same row/column names as the answer grids, so "row 2, column 1" means one place.
+            labels = {"X": ["token 1", "token 2"]}
             given = "".join(
                 f'<div style="display:inline-block;margin-right:14px;vertical-align:top">'
-                f"{matrix_html(i[k], title=t)}</div>"
+                f"{matrix_html(i[k], title=t, row_labels=labels.get(k, ['row 1', 'row 2']), col_labels=['col 1', 'col 2'])}"
+                f"</div>"
                 for k, t in (("X", "X"), ("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))
             )
             return widgets.VBox([widgets.HTML(given), widgets.HBox(list(self.answer_widgets.values()))])
@@ -381,6 +384,10 @@ class GeneratedPractice(widgets.VBox):
         except Exception as err:  # noqa: BLE001 - a learner never sees a traceback
             self.feedback_html.value = _feedback_html(None, f"Something went wrong ({type(err).__name__}); "
                                                             "the last problem stays.")
+            # Put the controls back to the problem on screen (their observers then find nothing to do).
+            p = self.problem
+            self.kind_dropdown.value, self.difficulty_dropdown.value = p.kind, p.difficulty
+            self.seed_text.value = str(p.seed)
 
     # -- choosing the problem
 

@@ -283,3 +283,24 @@ def test_module_level_functions_share_one_session():
 def test_unknown_question_raises(sess):
     with pytest.raises(KeyError):
         sess.question("q9")
+
+
+def test_an_internal_error_becomes_a_message_not_a_traceback(sess, monkeypatch):
+    import helpers.practice as practice_module
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("boom")
+
+    w = sess.question("q7")
+    w.answer_widgets["count"].value = "10000"
+    monkeypatch.setattr(practice_module, "check", broken)
+    w.check_button.click()  # must not raise
+    assert "Could not check this answer" in w.feedback_html.value
+    assert "q7" not in sess.progress.solved
+
+    g = sess.generator("attention", "easy", 42)
+    monkeypatch.setattr(practice_module, "generate", broken)
+    g.set_seed(43)  # must not raise; the last problem stays
+    assert g.problem.seed == 42
+    assert "the last problem stays" in g.feedback_html.value
+    assert g.seed_text.value == "42"  # the field shows the problem that is on screen
