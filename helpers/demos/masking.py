@@ -212,7 +212,8 @@ class PaddingDemo(widgets.VBox):
         self._message = widgets.HTML()
         self._message_text = ""
         self.causal_box = widgets.Checkbox(value=bool(causal), description="causal mask too (decoder)", indent=False)
-        self.picker = widgets.ToggleButtons(options=[], style={"button_width": "7em"})
+        self.picker = widgets.ToggleButtons(options=[], description="show sentence",
+                                            style={"button_width": "3em", "description_width": "7em"})
         self.views = {name: widgets.HTML() for name in ("batch", "mask", "weights")}
         self._lengths = first
         self._selected = 0
@@ -283,7 +284,7 @@ class PaddingDemo(widgets.VBox):
         self._selected = int(selected)
         self._hold = True  # rebuilding the options fires picker events; draw once afterwards
         try:
-            self.picker.options = [(f"sentence {b}", b) for b in range(len(lengths))]
+            self.picker.options = [(str(b), b) for b in range(len(lengths))]
             self.picker.value = self._selected
         finally:
             self._hold = False

@@ -200,13 +200,13 @@ class DecodingStepsDemo(widgets.VBox):
             value=self._check_step(step, n), min=1, max=n, description="decoder step t",
             style={"description_width": "8em"}, layout=widgets.Layout(width="28em"),
         )
-        self.views = {k: widgets.HTML(layout=widgets.Layout(margin="0 24px 0 0")) for k in ("cross", "reversed")}
+        self.views = {k: widgets.HTML() for k in ("cross", "reversed")}
         self.slider.observe(lambda _c: self._update(), names="value")
         self._update()
         super().__init__([
             self.slider,
-            widgets.HBox([self.views["cross"], self.views["reversed"]],
-                         layout=widgets.Layout(flex_flow="row wrap", justify_content="flex-start")),
+            self.views["cross"],  # top: as built
+            self.views["reversed"],  # below it: roles reversed
         ])
 
     @staticmethod
