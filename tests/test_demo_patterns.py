@@ -112,8 +112,10 @@ def test_builder_follows_pattern_strength_and_edits():
     assert (b.result.weights[:, 0] > 0.99).all()
     assert "every token attends to [CLS]" in b.explain.value
     # Remove the sink from [CLS]'s key: nothing matches any more, every row is uniform.
+    assert "edited" not in b.explain.value
     b.editors["W_k"].set_text(N, 0, "0")
     np.testing.assert_allclose(b.result.weights, 1 / N)
+    assert "(weights edited)" in b.explain.value
     assert "0.14" in b.views["weights"].value
     # A bad cell: message, last valid weights kept.
     b.editors["W_k"].set_text(N, 0, "three")
@@ -123,6 +125,7 @@ def test_builder_follows_pattern_strength_and_edits():
     W_q, W_k = pattern_weights("vertical", N, 1.0)
     np.testing.assert_allclose(b.result.weights, weights_by_hand(token_features(), W_q, W_k))
     assert b.editors["W_k"].message == ""
+    assert "edited" not in b.explain.value
     with pytest.raises(ValueError, match="pattern"):
         b.pattern = "spiral"
     with pytest.raises(ValueError, match="strength"):

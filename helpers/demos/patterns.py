@@ -313,8 +313,15 @@ class PatternBuilder(widgets.VBox):
         r = self.result
         d_k = r.Q.shape[1]
         cols = self._dims(r.Q)
+        W_q0, W_k0 = pattern_weights(self.pattern, len(self.tokens), self.strength)
+        edited = not (
+            W_q0.shape == self.editors["W_q"].value.shape
+            and np.array_equal(W_q0, self.editors["W_q"].value)
+            and np.array_equal(W_k0, self.editors["W_k"].value)
+        )
         self.explain.value = (
-            f"<div style='max-width:900px'><b>{PATTERNS[self.pattern]}</b>. "
+            f"<div style='max-width:900px'><b>{PATTERNS[self.pattern]}</b>"
+            f"{' (weights edited)' if edited else ''}. "
             f"d_model = {r.X.shape[1]}, d_k = {d_k}: weights = softmax(Q K<sup>T</sup> / √{d_k}). "
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> below and leave the cell: the views follow. "
             "The slider and the pattern menu reload that pattern's weights.</div>"
