@@ -87,6 +87,8 @@ def test_bad_arguments_name_themselves():
         token_features(["a", "b"], [0])
     with pytest.raises(ValueError, match="strength"):
         pattern_weights("diagonal", N, float("nan"))
+    with pytest.raises(ValueError, match="both W_q and W_k"):
+        pattern_attention(W_q=np.ones((N + 4, 2)))
 
 
 def test_bank_output_depends_on_context():

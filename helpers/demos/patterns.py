@@ -165,7 +165,9 @@ def pattern_attention(tokens=TOKENS, phrases=PHRASES, W_q=None, W_k=None, patter
     """
     tokens, phrases = _check_tokens(tokens, phrases)
     X = token_features(tokens, phrases)
-    if W_q is None or W_k is None:
+    if (W_q is None) != (W_k is None):
+        raise ValueError("pass both W_q and W_k, or neither (then pattern and strength choose them)")
+    if W_q is None:
         W_q, W_k = pattern_weights(pattern, len(tokens), strength)
     # The values do not shape the pattern; V = X keeps project_qkv's shape checks.
     Q, K, _ = project_qkv(X, W_q, W_k, np.eye(X.shape[1]))
