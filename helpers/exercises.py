@@ -429,8 +429,8 @@ def _read_matrix_part(answer: dict, key: str, shape) -> tuple[np.ndarray | None,
     except _Unreadable as err:
         return None, f"✗ {key}: {err}"
     if got.shape != tuple(shape):
-        if got.size == int(np.prod(shape)) and got.ndim != len(shape):
-            got = got.reshape(shape)  # a flat list or a 1×n row for a vector: same numbers, accept
+        if got.size == int(np.prod(shape)) and got.ndim != len(shape) and max(shape) == got.size:
+            got = got.reshape(shape)  # a vector written flat or as a 1×n row: the same numbers
         else:
             rows_cols = "×".join(str(s) for s in shape)
             return None, f"✗ {key}: expected shape {_fmt_shape(shape)} ({rows_cols}); got {_fmt_shape(got.shape)}"
@@ -456,7 +456,8 @@ def _check_projection(answer, X, W, tol, exact: bool) -> Feedback:
         Wk = np.asarray(W[key], dtype=float)
         known = [(exp[key].T, f"you have {key} transposed: row i of {key} belongs to token i (row i of X)")]
         if Wk.shape[1] == X.shape[0]:
-            known.append((Wk @ X, f"that is {names[key]}·X; the product is X·{names[key]} (tokens are the rows of X)"))
+            known.append((Wk @ X, f"that is {names[key]}·X; the product is X·{names[key]} "
+                                  "(tokens are the rows of X)"))
         known += [
             (X, f"that is X unchanged; {key} = X·{names[key]}"),
             (Wk, f"that is {names[key]} itself; {key} = X·{names[key]}"),
@@ -504,7 +505,7 @@ def _check_weights_part(got, Q, K, mask, exp_w, tol) -> str | None:
         blocked = np.argwhere(~mask & (np.abs(got) > tol))
         if blocked.size:
             i, j = (int(v) for v in blocked[0])
-            return f"query {i} may not attend to key {j} (the mask blocks it): its weight must be 0"
+            return f"query q{i} may not attend to key k{j} (the mask blocks it): its weight must be 0"
     if (got < -1e-12).any():
         return "a weight is negative; softmax weights are between 0 and 1"
     rows = got.sum(axis=1)
@@ -512,12 +513,12 @@ def _check_weights_part(got, Q, K, mask, exp_w, tol) -> str | None:
     if bad_rows.size:
         cols = got.sum(axis=0)
         if got.shape[0] == got.shape[1] and np.allclose(cols, 1, atol=tol * got.shape[0]):
-            return ("your columns sum to 1, not your rows: row i is query i, spreading 1 unit of attention "
+            return ("your columns sum to 1, not your rows: row q_i is query i, spreading 1 unit of attention "
                     "over the keys (transposed?)")
         i = int(bad_rows[0])
-        return f"row {i} (query {i}) sums to {fmt(rows[i], 3)}; each row of weights must sum to 1"
+        return f"row q{i} sums to {fmt(rows[i], 3)}; each row of weights must sum to 1"
     i, j = _first_wrong(got, exp_w, tol)
-    return (f"row {i} (query {i}) is off at key {j}: check the scores q{i}·k_j / √{d_k} of that row, "
+    return (f"row q{i} is off at key k{j}: check the scores q{i}·k_j / √{d_k} of that row, "
             "then the softmax")
 
 
@@ -554,7 +555,7 @@ def _check_attention(answer, Q, K, V, mask, tol_w, tol_out) -> Feedback:
             i, c = _first_wrong(o, exp_out, tol_out)
             terms = " + ".join(f"{fmt(wj, 2)}·{fmt(V[j, c]) if V[j, c] >= 0 else '(' + fmt(V[j, c]) + ')'}"
                                for j, wj in enumerate(exp_w[i]))
-            why = (f"{_rc('output', i, c)} is Σ_j weight[{i},j]·V[j,{c}]: check {terms} "
+            why = (f"output[{i},{c}] (row q{i}, column d{c}) is Σ_j weight[{i},j]·V[j,{c}]: check {terms} "
                    "(weights rounded to 2 decimals)")
         lines.append(f"✗ output: {why}")
     correct = n_right == 2

@@ -216,18 +216,18 @@ class PracticeQuestion(widgets.VBox):
             i = q.inputs
             # The same row/column names as the answer grids, so "row 2, column 1" means one place.
             labels = {"X": ["token 1", "token 2"]}
-            given = "".join(
-                f'<div style="display:inline-block;margin-right:14px;vertical-align:top">'
-                f"{matrix_html(i[k], title=t, row_labels=labels.get(k, ['row 1', 'row 2']), col_labels=['col 1', 'col 2'])}"
-                f"</div>"
+            tables = [
+                matrix_html(i[k], title=t, row_labels=labels.get(k, ["row 1", "row 2"]), col_labels=["col 1", "col 2"])
                 for k, t in (("X", "X"), ("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))
-            )
+            ]
+            given = "".join(f'<div style="display:inline-block;margin-right:14px;vertical-align:top">{t}</div>'
+                            for t in tables)
             return widgets.VBox([widgets.HTML(given), widgets.HBox(list(self.answer_widgets.values()))])
         if q.form == "choice":
             items = "".join(f"<li style='margin:2px 0'><b>{c.key})</b> {_html.escape(c.text)}</li>"
                             for c in q.choices)
-            return widgets.VBox([widgets.HTML(f"<ul style='list-style:none;padding-left:4px;margin:4px 0'>{items}</ul>"),
-                                 self.answer_widgets["choice"]])
+            listing = widgets.HTML(f"<ul style='list-style:none;padding-left:4px;margin:4px 0'>{items}</ul>")
+            return widgets.VBox([listing, self.answer_widgets["choice"]])
         return widgets.VBox(list(self.answer_widgets.values()))
 
     # -- reading and checking
@@ -305,9 +305,13 @@ def _problem_inputs_html(p: Problem) -> str:
         return matrix_html(i["scores"].reshape(1, -1), row_labels=["scores"],
                            col_labels=[f"k{j}" for j in range(i["scores"].size)])
     if p.kind == "projection":
+        # Counted from 1, like the answer grids and the feedback ("row 2, column 1 of K").
         n, d = i["X"].shape
-        tables = [matrix_html(i["X"], row_labels=[f"t{r}" for r in range(n)], title="X")]
-        tables += [matrix_html(i[k], title=t) for k, t in (("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))]
+        cols = [f"col {c + 1}" for c in range(d)]
+        tables = [matrix_html(i["X"], row_labels=[f"token {r + 1}" for r in range(n)], col_labels=cols, title="X")]
+        tables += [matrix_html(i[k], title=t, row_labels=[f"row {r + 1}" for r in range(d)],
+                               col_labels=[f"col {c + 1}" for c in range(i[k].shape[1])])
+                   for k, t in (("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))]
     else:
         nq, nk = i["Q"].shape[0], i["K"].shape[0]
         tables = [
@@ -346,7 +350,8 @@ class GeneratedPractice(widgets.VBox):
                                       style={"description_width": "initial"}, layout=widgets.Layout(width="14em"))
         self.seed_message_html = widgets.HTML("")
         self.new_button = widgets.Button(description="New problem", tooltip="a fresh random problem number")
-        self.check_button = widgets.Button(description="Check", button_style="primary", layout=widgets.Layout(width="7em"))
+        self.check_button = widgets.Button(description="Check", button_style="primary",
+                                           layout=widgets.Layout(width="7em"))
         self.solution_button = widgets.Button(description="Show solution")
         self.prompt_html = widgets.HTML("")
         self.inputs_html = widgets.HTML("")
@@ -456,8 +461,9 @@ class GeneratedPractice(widgets.VBox):
                 cols = [f"k{c}" for c in range(shape[1])]
             elif name == "output":
                 rows, cols = [f"q{r}" for r in range(shape[0])], [f"d{c}" for c in range(shape[1])]
-            else:
-                rows, cols = [f"t{r}" for r in range(shape[0])], [f"d{c}" for c in range(shape[1])]
+            else:  # Q, K, V of a projection problem
+                rows = [f"token {r + 1}" for r in range(shape[0])]
+                cols = [f"col {c + 1}" for c in range(shape[1])]
             editors[name] = MatrixEditor(np.zeros(shape), row_labels=rows, col_labels=cols, title=name)
         return editors
 

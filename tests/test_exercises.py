@@ -155,6 +155,7 @@ def test_q5_wrong_entry_points_at_the_arithmetic():
         ([[0, 3], [2, 1]], "W^K·X"),  # W^K @ X
         ([[2, 1], [0, 3]], "X unchanged"),
         ([[1, 2, 0], [3, 0, 0]], "expected shape (2, 2)"),
+        ([1, 2, 3, 0], "expected shape (2, 2)"),  # the right numbers, but not written as a matrix
     ],
 )
 def test_q5_common_mistakes_are_recognised(K, words):
@@ -462,7 +463,7 @@ def test_weight_on_a_blocked_key_is_named():
     W = np.array(p.answer["weights"])
     W[0] = [0.5, 0.5, 0.0]
     fb = p.check({"weights": W, "output": p.answer["output"]})
-    assert "query 0 may not attend to key 1" in fb.message
+    assert "query q0 may not attend to key k1" in fb.message
 
 
 def test_transposed_weights_are_recognised():
@@ -480,7 +481,7 @@ def test_wrong_output_entry_shows_the_weighted_sum():
     out = np.array(p.answer["output"])
     out[1, 0] += 1
     fb = p.check({"weights": p.answer["weights"], "output": out})
-    assert "row 2, column 1 of output" in fb.message
+    assert "output[1,0] (row q1, column d0)" in fb.message
     V = p.inputs["V"]
     w = p.answer["weights"][1]
     assert f"{w[0]:.2f}".rstrip("0").rstrip(".") in fb.message
