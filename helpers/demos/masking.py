@@ -632,7 +632,8 @@ class CheatingDemo(widgets.VBox):
             for key, _ in cols:
                 p = self.predictions[key][t]
                 same = t + 1 < n and p == nxt
-                tds.append(f'<td style="{cell}{"font-weight:700;" if same else ""}">{esc(p)}{" ✓" if same else ""}</td>')
+                bold = "font-weight:700;" if same else ""
+                tds.append(f'<td style="{cell}{bold}">{esc(p)}{" ✓" if same else ""}</td>')
             rows.append(
                 f'<tr><td style="{cell}">{t}</td><td style="{cell}">{esc(self.tokens[t])}</td>'
                 f'<td style="{cell}">{esc(nxt)}</td>{"".join(tds)}</tr>'
