@@ -82,10 +82,14 @@ def softmax(x, axis: int = -1) -> np.ndarray:
         raise ValueError(f"x has no entries along axis {axis} (x shape {x.shape})")
     all_masked = np.all(np.isneginf(x), axis=axis)
     if all_masked.any():
-        where = tuple(int(i) for i in np.argwhere(all_masked)[0])
+        if x.ndim == 1:
+            place = "every entry of x is -inf"
+        else:
+            where = tuple(int(i) for i in np.argwhere(all_masked)[0])
+            place = f"every entry of x along axis {axis} is -inf at index {where}"
         raise ValueError(
-            f"every entry of x along axis {axis} is -inf at index {where} (x shape {x.shape}): "
-            "that slice has nothing to attend to, so its weights cannot sum to 1"
+            f"{place} (x shape {x.shape}): that slice has nothing to attend to, "
+            "so its weights cannot sum to 1"
         )
     # Subtracting the maximum changes nothing mathematically (softmax is shift
     # invariant) but keeps exp() from overflowing for large scores.

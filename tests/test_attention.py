@@ -300,6 +300,7 @@ def test_each_output_row_is_a_convex_combination_of_value_rows(inputs):
         (lambda: softmax([1.0, np.nan]), ["NaN", "index (1,)"]),
         (lambda: softmax([[0.0, 1.0], [np.inf, 0.0]]), ["+inf", "(1, 0)"]),
         (lambda: softmax([[0.0, 1.0], [-np.inf, -np.inf]]), ["-inf", "(1,)", "nothing to attend to"]),
+        (lambda: softmax([-np.inf, -np.inf]), ["every entry of x is -inf", "(2,)", "nothing to attend to"]),
         (lambda: softmax(3.0), ["scalar"]),
         (lambda: softmax([1.0, 2.0], axis=3), ["axis 3"]),
         (lambda: softmax(["a", "b"]), ["x must be an array of numbers"]),
