@@ -629,7 +629,7 @@ def _check_choice(answer, choices: tuple[Choice, ...], synonyms: dict[str, str])
 # --------------------------------------------------------------------------- questions
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Question:
     """One of the lesson's practice questions.
 
@@ -957,7 +957,7 @@ def _matrix_text(name: str, M) -> str:
     return f"{name} ({M.shape[0]}×{M.shape[1]}) =\n" + "\n".join(rows)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Problem:
     """A generated practice problem.
 
@@ -1006,6 +1006,16 @@ class Problem:
 
     def __repr__(self) -> str:
         return f"Problem(kind={self.kind!r}, seed={self.seed}, difficulty={self.difficulty!r})"
+
+    # (kind, seed, difficulty) decides everything else, and comparing the arrays field by field
+    # would raise ("truth value of an array is ambiguous").
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Problem):
+            return NotImplemented
+        return (self.kind, self.seed, self.difficulty) == (other.kind, other.seed, other.difficulty)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.seed, self.difficulty))
 
 
 _ROUNDING = "Answers rounded to 2 decimals are accepted."

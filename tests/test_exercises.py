@@ -388,6 +388,8 @@ def test_same_seed_same_problem(kind, seed, difficulty):
     for k in a.inputs:
         np.testing.assert_array_equal(a.inputs[k], b.inputs[k])
     assert f"Problem {seed}" in a.prompt
+    assert a == b and hash(a) == hash(b)
+    assert a != generate(kind, seed + 1, difficulty)
 
 
 def _fmt4(v: float) -> str:
