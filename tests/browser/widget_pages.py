@@ -22,10 +22,15 @@ def explorer(region, title: str = "Self-attention explorer"):
     return region.locator(".widget-vbox").filter(has=page.locator(":scope > .widget-html", has_text=title)).first
 
 
+def title_pattern(name: str) -> re.Pattern:
+    """A title as its text reads on screen: "W^Q" is drawn as W with a superscript Q, whose text is "WQ"."""
+    return re.compile(r"^\s*" + re.escape(name).replace(r"\^", r"\^?"))
+
+
 def editor(root, name: str):
     """The MatrixEditor titled ``name`` (e.g. "X (", "W^Q") inside ``root``: a VBox with a title and a grid."""
     page = root.page
-    title = re.compile(r"^\s*" + re.escape(name))
+    title = title_pattern(name)
     return (
         root.locator(".widget-vbox")
         .filter(has=page.locator(":scope > .widget-html", has_text=title))
