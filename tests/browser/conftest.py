@@ -32,6 +32,11 @@ from .jupyter_servers import (
 
 FAILURES = REPO / "tests" / "browser-failures"
 HERE = Path(__file__).resolve().parent
+NO_CHROMIUM = (
+    "Chromium not found, so the browser tests cannot run: apt-get install chromium "
+    "(or .venv/bin/playwright install chromium)"
+)
+_skipped_for_chromium: list[bool] = []
 
 
 def pytest_configure(config):
@@ -44,6 +49,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+def pytest_terminal_summary(terminalreporter):
+    # A skip is easy to miss in "-q" output; a missing browser should not be.
+    if _skipped_for_chromium:
+        terminalreporter.write_sep("!", "browser tests SKIPPED", yellow=True, bold=True)
+        terminalreporter.write_line(NO_CHROMIUM, yellow=True, bold=True)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -76,13 +88,10 @@ def screenshot_on_failure(request, page) -> None:
 def chromium_path() -> str:
     path = find_chromium()
     if path is None:
-        message = (
-            "Chromium not found, so the browser tests cannot run: apt-get install chromium "
-            "(or .venv/bin/playwright install chromium)"
-        )
         if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+            pytest.fail(NO_CHROMIUM)
+        _skipped_for_chromium.append(True)
+        pytest.skip(NO_CHROMIUM)
     return path
 
 
