@@ -1,0 +1,120 @@
+"""How long a learner waits, in the browser, between pressing Enter in a matrix cell and seeing the new weights.
+
+JupyterLab (started as in the browser tests: isolated folders, a copy of the notebooks) runs the projections
+notebook in headless Chromium. For each of ~20 edits a cell of the explorer's X gets a new value; the page records
+``performance.now()`` at the Enter keydown and again when a MutationObserver sees the weights table change. That
+span holds everything between the two: the widget message to the kernel, parsing, the attention math, every view's
+HTML, the messages back and the DOM update. Goal: median at most 50 ms.
+
+Each timed edit starts as a learner's does: the previous update is finished and the kernel has been idle for a
+moment (PAUSE_S). Edits fired back to back, as soon as the previous weights appear, are timed too and printed for
+information: they are slower (the websocket traffic shows the kernel taking up the new value some 35 ms after it
+arrives when the previous update has only just ended).
+
+Run: .venv/bin/python bench/bench_browser.py [notebooks/NN_name.ipynb]   (needs Chromium: apt-get install chromium)
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+from browser.jupyter_servers import (  # noqa: E402  (the tests' own set-up, found through sys.path)
+    CHROMIUM_FLAGS,
+    JS_KERNEL_STATUS,
+    find_chromium,
+    make_jupyter_home,
+    open_lab,
+    start_lab,
+)
+from browser.widget_pages import editor, editor_shape, editor_values, explorer, type_into_cell  # noqa: E402
+
+GOAL_MS = 50.0
+EDITS = 20
+PAUSE_S = 0.3
+
+# Armed before each edit: the time of the Enter keydown, then the time of the weights table's first change after it.
+JS_ARM = """
+(weightsNode) => {
+  window.__edit = {t0: null, t1: null};
+  const onKey = (e) => {
+    if (e.key !== 'Enter') return;  // selecting and typing the new value come first
+    window.__edit.t0 = performance.now();
+    document.removeEventListener('keydown', onKey, {capture: true});
+  };
+  document.addEventListener('keydown', onKey, {capture: true});
+  const observer = new MutationObserver(() => {
+    if (window.__edit.t0 !== null && window.__edit.t1 === null) {
+      window.__edit.t1 = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(weightsNode, {subtree: true, childList: true, characterData: true});
+}
+"""
+
+
+def main(argv: list[str]) -> int:
+    notebook = argv[0] if argv else "notebooks/02_projections.ipynb"
+    chromium = find_chromium()
+    if chromium is None:
+        print("Chromium not found: apt-get install chromium")
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp:
+        server = start_lab(make_jupyter_home(Path(tmp)))
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS, headless=True)
+                try:
+                    lab = open_lab(browser, server)
+                    lab.run_notebook(notebook)
+                    report = lab.wait_widgets_rendered()
+                    if report["rendered"] != report["expected"] or report["expected"] == 0:
+                        print(f"the widgets of {notebook} did not render: {report}")
+                        return 1
+                    times = time_edits(lab, pause=PAUSE_S)
+                    rushed = time_edits(lab, pause=0.0)
+                finally:
+                    browser.close()
+        finally:
+            server.stop()
+
+    median = statistics.median(times)
+    print(f"browser: Enter in an X cell -> weights table updated, {len(times)} edits in {notebook}")
+    print(f"  median {median:.1f} ms   min {min(times):.1f}   max {max(times):.1f}   (goal <= {GOAL_MS:.0f} ms)"
+          f"   {'OK' if median <= GOAL_MS else 'SLOWER THAN THE GOAL'}")
+    print(f"  back to back (no pause between edits): median {statistics.median(rushed):.1f} ms")
+    return 0
+
+
+def time_edits(lab, pause: float) -> list[float]:
+    """Milliseconds from Enter to the weights table's change, for EDITS edits ``pause`` seconds apart."""
+    ex = explorer(lab.notebook, "Self-attention explorer")
+    ex.scroll_into_view_if_needed()
+    x_editor = editor(ex, "X (")
+    n, m = editor_shape(x_editor)
+    weights_view = ex.locator(".widget-html", has_text="⑤ weights").first
+    times = []
+    for k in range(EDITS):
+        i, j = k % n, (k // n) % m
+        value = editor_values(x_editor)[i, j] + 1  # a change to X always moves the weights
+        lab.page.wait_for_function(f"() => ({JS_KERNEL_STATUS})() === 'idle'")
+        time.sleep(pause)
+        weights_view.evaluate(JS_ARM)
+        type_into_cell(x_editor, i, j, f"{value:g}")
+        lab.page.wait_for_function("() => window.__edit.t1 !== null", timeout=10_000)
+        t0, t1 = lab.page.evaluate("() => [window.__edit.t0, window.__edit.t1]")
+        times.append(t1 - t0)
+    return times
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
