@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
@@ -33,7 +35,14 @@ from browser.jupyter_servers import (  # noqa: E402  (the tests' own set-up, fou
     open_lab,
     start_lab,
 )
-from browser.widget_pages import editor, editor_shape, editor_values, explorer, type_into_cell  # noqa: E402
+from browser.widget_pages import (  # noqa: E402
+    attention_weights,
+    editor,
+    editor_shape,
+    explorer,
+    explorer_inputs,
+    type_into_cell,
+)
 
 GOAL_MS = 50.0
 EDITS = 20
@@ -95,6 +104,18 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def visible_change(ex, i: int, j: int) -> float:
+    """A new value for X[i, j] that changes the weights as shown (2 decimals), so the table is sure to update."""
+    inputs = explorer_inputs(ex)
+    shown = np.round(attention_weights(**inputs), 2)
+    for step in (1, 2, -1, -2, 3):
+        X = inputs["X_q"].copy()
+        X[i, j] += step
+        if not np.array_equal(np.round(attention_weights(**{**inputs, "X_q": X, "X_kv": X}), 2), shown):
+            return X[i, j]
+    raise RuntimeError(f"no small change of X[{i}, {j}] changes the weights shown")
+
+
 def time_edits(lab, pause: float) -> list[float]:
     """Milliseconds from Enter to the weights table's change, for EDITS edits ``pause`` seconds apart."""
     ex = explorer(lab.notebook, "Self-attention explorer")
@@ -105,7 +126,7 @@ def time_edits(lab, pause: float) -> list[float]:
     times = []
     for k in range(EDITS):
         i, j = k % n, (k // n) % m
-        value = editor_values(x_editor)[i, j] + 1  # a change to X always moves the weights
+        value = visible_change(ex, i, j)
         lab.page.wait_for_function(f"() => ({JS_KERNEL_STATUS})() === 'idle'")
         time.sleep(pause)
         weights_view.evaluate(JS_ARM)
