@@ -4,6 +4,7 @@ on a projector.
 Usage::
 
     .venv/bin/python scripts/present.py notebooks/02_projections.ipynb [--port=8866] [--zoom=1.5] [Voila options]
+    .venv/bin/python scripts/present.py notebooks        # every notebook: pick one from the list, switch freely
 
 (``make present NOTEBOOK=notebooks/02_projections.ipynb`` runs this.) Open the address it prints; Ctrl+C stops it.
 The page shows the notebook's text, formulas and outputs without any code; every widget is connected to a kernel of
@@ -17,6 +18,7 @@ and nothing in the course uses those icons).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 
@@ -25,7 +27,16 @@ import nbformat
 DEFAULT_ZOOM = 1.5
 
 # Defaults of the lecture mode; the same options given on the command line win.
-DEFAULTS = ["--strip_sources=True", "--theme=light", "--template=lab"]
+DEFAULTS = [
+    "--strip_sources=True",
+    "--theme=light",
+    "--template=lab",
+    # Every page load starts a kernel, and Voila's own "page closed" signal is refused by this version (403, no
+    # _xsrf cookie), so kernels of closed pages would pile up over a lecture. Shut a kernel down once no page has been
+    # connected to it for 5 minutes; a kernel with a page open is never touched.
+    "--MappingKernelManager.cull_idle_timeout=300",
+    "--MappingKernelManager.cull_interval=60",
+]
 
 
 def lecture_css(zoom: float) -> str:
@@ -78,11 +89,14 @@ def parse_zoom(argv: list[str]) -> tuple[float, list[str]]:
 
 def main(argv: list[str]) -> None:
     zoom, rest = parse_zoom(argv)
-    notebooks = [a for a in rest if not a.startswith("-")]
-    if len(notebooks) != 1 or not notebooks[0].endswith(".ipynb"):
+    targets = [a for a in rest if not a.startswith("-")]
+    if len(targets) != 1 or not (targets[0].endswith(".ipynb") or os.path.isdir(targets[0])):
         raise SystemExit(
-            "usage: python scripts/present.py notebooks/NN_name.ipynb [--port=8866] [--zoom=1.5] [Voila options]"
+            "usage: python scripts/present.py notebooks/NN_name.ipynb|notebooks [--port=8866] [--zoom=1.5] "
+            "[Voila options]"
         )
+    if not os.path.exists(targets[0]):
+        raise SystemExit(f"{targets[0]}: no such notebook")
     from traitlets.config import Config
     from voila.app import Voila
 

@@ -145,26 +145,40 @@ def lab(request, lab_page):
         lab_page.close_current()
 
 
-@pytest.fixture
-def voila(request, jupyter_home, browser):
-    """Start the lecture mode on a notebook (of the copy) and open it in a fresh page: ``page = voila(rel_path)``."""
-    started = []
+@pytest.fixture(scope="session")
+def voila_server(jupyter_home, chromium_path):
+    """The lecture mode serving the copy's notebooks/ folder: one server, a fresh kernel per page."""
+    try:
+        proc, url = start_voila(jupyter_home, "notebooks")
+    except ServerError as err:
+        pytest.fail(str(err))
+    try:
+        yield url
+    finally:
+        stop_process(proc)  # on SIGTERM Voila stops its loop and shuts its kernels down
 
-    def start(notebook_rel: str):
-        try:
-            proc, url = start_voila(jupyter_home, notebook_rel)
-        except ServerError as err:
-            pytest.fail(str(err))
+
+@pytest.fixture
+def voila(request, browser, voila_server):
+    """Open a notebook in the lecture mode in a fresh page: ``page = voila("02_projections.ipynb")``."""
+    contexts = []
+
+    def open_notebook(name: str):
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        started.append((proc, context))
+        contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(30_000)
-        page.goto(url)
+        page.goto(f"{voila_server}voila/render/{name}")
+        # Voila shows the cells once every one has run; until then only its spinner.
+        page.wait_for_function(
+            "() => { const r = document.querySelector('#rendered_cells');"
+            " return r !== null && r.style.display !== 'none'; }",
+            timeout=60_000,
+        )
         return page
 
-    yield start
-    for proc, context in started:
+    yield open_notebook
+    for context in contexts:
         for page in context.pages:
             screenshot_on_failure(request, page)
-        context.close()
-        stop_process(proc)  # on SIGTERM Voila stops its loop and shuts its kernels down
+        context.close()  # the page's kernel lives on until the server stops at the end of the session

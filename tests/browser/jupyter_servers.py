@@ -223,25 +223,28 @@ def start_lab(home: JupyterHome) -> Server:
     return server
 
 
-def voila_command(notebook: Path, port: int) -> list[str]:
-    """The lecture mode (``make present``, scripts/present.py) for one notebook, on ``port``, no browser opened."""
+def voila_command(target: Path, port: int) -> list[str]:
+    """The lecture mode (``make present``, scripts/present.py) for a notebook or a folder of notebooks, on ``port``,
+    no browser opened."""
     return [
-        sys.executable, str(REPO / "scripts" / "present.py"), str(notebook),
+        sys.executable, str(REPO / "scripts" / "present.py"), str(target),
         f"--port={port}", "--Voila.port_retries=0", "--no-browser", "--Voila.ip=127.0.0.1",
     ]  # fmt: skip
 
 
-def start_voila(home: JupyterHome, notebook_rel: str) -> tuple[subprocess.Popen, str]:
-    """The lecture mode on a notebook of the copy; returns the process and the page's URL once it answers."""
+def start_voila(home: JupyterHome, target_rel: str) -> tuple[subprocess.Popen, str]:
+    """The lecture mode on a notebook or folder of the copy; returns the process and the base URL once it answers.
+
+    For a folder, notebook ``name`` is at ``<base URL>voila/render/<name>``."""
     port = free_port()
     log = home.root.parent / f"voila-{port}.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            voila_command(home.root / notebook_rel, port),
+            voila_command(home.root / target_rel, port),
             env=home.env, cwd=home.root, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     try:
-        # A static file: asking for the page itself would start a kernel just to see whether the server is up.
+        # A static file: asking for a notebook would start a kernel just to see whether the server is up.
         wait_for_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
     except BaseException:
         stop_process(proc)

@@ -1,5 +1,5 @@
-"""The lecture mode (``make present``, scripts/present.py): Voila shows a notebook with its code hidden, its text
-enlarged for a projector, and its widgets live."""
+"""The lecture mode (``make present``, scripts/present.py): Voila shows each notebook with its code hidden, its
+text enlarged for a projector, and its widgets live."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from .jupyter_servers import notebook_paths
 from .test_interactions import most_telling_edit, notebooks_calling, shown
 from .widget_pages import (
     SHOWN_ATOL,
@@ -23,12 +24,17 @@ from .widget_pages import (
 
 LECTURE_ZOOM = 1.5  # scripts/present.py's default
 
-
-def lecture_notebook():
-    """The projections notebook if it builds an explorer, else the first notebook that does."""
-    found = notebooks_calling(r"(?<!Cross)AttentionExplorer\(")
-    preferred = [p for p in found if p.name.startswith("02_")]
-    return (preferred or found)[0] if found else None
+JS_LECTURE_REPORT = """
+() => ({
+  code_editors: document.querySelectorAll('.jp-InputArea-editor, .jp-CodeMirrorEditor, .cm-editor').length,
+  errors: [...document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')]
+    .map(n => n.textContent.slice(0, 300)),
+  broken_widgets: [...document.querySelectorAll('.jp-OutputArea-output')]
+    .filter(n => /Error displaying widget|Loading widget\\.\\.\\./.test(n.textContent)).length,
+  widgets: document.querySelectorAll('.jupyter-widgets').length,
+  zoom: parseFloat(getComputedStyle(document.body).zoom),
+})
+"""
 
 
 def code_only_lines(path) -> list[str]:
@@ -52,30 +58,52 @@ def code_only_lines(path) -> list[str]:
     return sorted(line for line in lines if line not in prose and line not in outputs)
 
 
-NOTEBOOK = lecture_notebook()
+def stored_has_widgets(path) -> bool:
+    nb = nbformat.read(path, as_version=4)
+    return any(
+        "application/vnd.jupyter.widget-view+json" in out.get("data", {})
+        for c in nb.cells
+        if c.cell_type == "code"
+        for out in c.get("outputs", [])
+    )
 
 
-@pytest.mark.skipif(NOTEBOOK is None, reason="no notebook builds an AttentionExplorer yet")
-def test_lecture_mode_hides_code_enlarges_text_and_keeps_widgets_live(voila):
-    page = voila(f"notebooks/{NOTEBOOK.name}")
-    body = page.locator("body")
-    ex = explorer(body, "Self-attention explorer")
-    expect(ex).to_be_visible(timeout=60_000)
-    expect(page.locator("text=Error displaying widget")).to_have_count(0)
-
-    # No code: no input editors, and no line of the notebook's code anywhere in the page's text.
-    assert page.locator(".jp-InputArea-editor, .jp-CodeMirrorEditor, .cm-editor").count() == 0
-    text = body.inner_text()
-    lines = code_only_lines(NOTEBOOK)
-    assert lines, "the notebook has no code line to look for"
-    showing = [line for line in lines if line in text]
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
+def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path):
+    page = voila(path.name)
+    copy = jupyter_home.root / "notebooks" / path.name
+    if stored_has_widgets(copy):
+        # The cells are on the page before the widget manager has drawn the widgets into them.
+        expect(page.locator(".jupyter-widgets").first).to_be_attached(timeout=30_000)
+        expect(page.get_by_text("Loading widget...")).to_have_count(0, timeout=30_000)
+    report = page.evaluate(JS_LECTURE_REPORT)
+    assert report["errors"] == [], "error output in the lecture page"
+    assert report["code_editors"] == 0
+    text = page.locator("body").inner_text()
+    showing = [line for line in code_only_lines(copy) if line in text]
     assert not showing, f"code visible in the lecture page: {showing[:3]}"
-
+    assert report["broken_widgets"] == 0
+    if stored_has_widgets(copy):
+        assert report["widgets"] > 0, "the notebook's widgets are missing from the lecture page"
     # Large enough for a projector: the lecture style sheet is applied.
-    assert float(page.evaluate("getComputedStyle(document.body).zoom")) == pytest.approx(LECTURE_ZOOM)
+    assert report["zoom"] == pytest.approx(LECTURE_ZOOM)
 
-    # Live: an edit reaches the kernel and the weights on screen change to the right numbers.
+
+def lecture_notebook():
+    """The projections notebook if it builds an explorer, else the first notebook that does."""
+    found = notebooks_calling(r"(?<!Cross)AttentionExplorer\(")
+    preferred = [p for p in found if p.name.startswith("02_")]
+    return (preferred or found)[:1]
+
+
+@pytest.mark.parametrize("path", lecture_notebook(), ids=lambda p: p.stem)
+def test_lecture_mode_widgets_are_live(voila, path):
+    page = voila(path.name)
+    ex = explorer(page.locator("body"), "Self-attention explorer")
+    expect(ex).to_be_visible(timeout=30_000)
     ex.scroll_into_view_if_needed()
+
+    # An edit reaches the page's kernel and the weights on screen change to the right numbers.
     inputs = explorer_inputs(ex)
     np.testing.assert_allclose(weights_shown(ex), attention_weights(**inputs), atol=SHOWN_ATOL)
     i, j, new = most_telling_edit(inputs)
