@@ -48,7 +48,7 @@ def lecture_css(zoom: float) -> str:
     return (
         "<style>\n"
         f"body {{ zoom: {zoom}; }}\n"
-        # Long lines are hard to follow on a wall: keep prose to a readable measure, centred.
+        # Long lines are hard to follow on a wall: keep prose to a readable measure.
         "#rendered_cells .jp-MarkdownOutput { max-width: 62em; }\n"
         "#rendered_cells > div { padding: 0 1.5em; }\n"
         "</style>"
