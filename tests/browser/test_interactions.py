@@ -9,12 +9,10 @@ from __future__ import annotations
 import re
 import time
 
-import nbformat
 import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import notebook_paths
 from .widget_pages import (
     SHOWN_ATOL,
     attention_weights,
@@ -23,27 +21,14 @@ from .widget_pages import (
     editor_values,
     explorer,
     explorer_inputs,
+    most_telling_edit,
+    notebooks_calling,
+    projections_notebook,
+    shown,
     type_into_cell,
     view_table,
     weights_shown,
 )
-
-
-def notebooks_calling(pattern: str) -> list:
-    """The notebooks that build what ``pattern`` (a regular expression) names: in a code cell's source, or in the
-    text form of a stored output (a widget built by a demo function shows as ``CrossAttentionExplorer(...)``)."""
-    rx = re.compile(pattern)
-    found = []
-    for path in notebook_paths():
-        nb = nbformat.read(path, as_version=4)
-        for c in nb.cells:
-            if c.cell_type != "code":
-                continue
-            texts = [c.source] + [str(o.get("data", {}).get("text/plain", "")) for o in c.get("outputs", [])]
-            if any(rx.search(t) for t in texts):
-                found.append(path)
-                break
-    return found
 
 
 def wait_until(predicate, timeout: float = 10.0, what: str = "condition"):
@@ -63,25 +48,6 @@ def run_notebook(lab, path) -> None:
     assert not problems, "error output after Run All:\n" + "\n".join(problems)
     report = lab.wait_widgets_rendered()
     assert report["rendered"] == report["expected"] > 0, report
-
-
-def most_telling_edit(inputs: dict, step: float = 2.0) -> tuple[int, int, float]:
-    """The cell of X whose value + ``step`` moves some attention weight the most (so the change is visible)."""
-    X = inputs["X_q"]
-    base = attention_weights(**inputs)
-    best = (0, 0, X[0, 0] + step, -1.0)
-    for i in range(X.shape[0]):
-        for j in range(X.shape[1]):
-            Xe = X.copy()
-            Xe[i, j] += step
-            moved = np.abs(attention_weights(**{**inputs, "X_q": Xe, "X_kv": Xe}) - base).max()
-            if moved > best[3]:
-                best = (i, j, Xe[i, j], moved)
-    return best[:3]
-
-
-def shown(x: float) -> str:
-    return f"{x:g}".replace("-", "−")  # the typographic minus, as a learner may paste it
 
 
 @pytest.mark.parametrize("path", notebooks_calling(r"(?<!Cross)AttentionExplorer\("), ids=lambda p: p.stem)
@@ -158,3 +124,25 @@ def test_practice_question_checks_the_answer(lab, path):
     check.click()
     expect(feedback).to_contain_text("✓", timeout=10_000)
     expect(feedback).to_contain_text(f"{n * n:,}")
+
+
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
+def test_bad_input_shows_a_message_and_keeps_the_last_weights(lab, path):
+    run_notebook(lab, path)
+    ex = explorer(lab.notebook, "Self-attention explorer")
+    ex.scroll_into_view_if_needed()
+    x_editor = editor(ex, "X (")
+    message = x_editor.locator(":scope > .widget-html").nth(1)  # under the grid; the first is the title
+    values = editor_values(x_editor)
+    weights = weights_shown(ex)
+    expect(message).to_have_text("")
+
+    type_into_cell(x_editor, 0, 0, "1/0")
+    expect(message).to_contain_text("1/0", timeout=10_000)  # the message quotes what was typed
+    np.testing.assert_array_equal(weights_shown(ex), weights)
+
+    # Fixing the cell clears the message; the weights are those of the matrix as it now reads.
+    type_into_cell(x_editor, 0, 0, f"{values[0, 0]:g}")
+    expect(message).to_have_text("", timeout=10_000)
+    np.testing.assert_array_equal(editor_values(x_editor), values)
+    np.testing.assert_allclose(weights_shown(ex), weights, atol=1e-12)

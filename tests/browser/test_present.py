@@ -9,7 +9,6 @@ import pytest
 from playwright.sync_api import expect
 
 from .jupyter_servers import notebook_paths
-from .test_interactions import most_telling_edit, notebooks_calling, shown
 from .widget_pages import (
     SHOWN_ATOL,
     attention_weights,
@@ -17,6 +16,9 @@ from .widget_pages import (
     editor_values,
     explorer,
     explorer_inputs,
+    most_telling_edit,
+    projections_notebook,
+    shown,
     type_into_cell,
     view_table,
     weights_shown,
@@ -89,14 +91,7 @@ def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path)
     assert report["zoom"] == pytest.approx(LECTURE_ZOOM)
 
 
-def lecture_notebook():
-    """The projections notebook if it builds an explorer, else the first notebook that does."""
-    found = notebooks_calling(r"(?<!Cross)AttentionExplorer\(")
-    preferred = [p for p in found if p.name.startswith("02_")]
-    return (preferred or found)[:1]
-
-
-@pytest.mark.parametrize("path", lecture_notebook(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
 def test_lecture_mode_widgets_are_live(voila, path):
     page = voila(path.name)
     ex = explorer(page.locator("body"), "Self-attention explorer")

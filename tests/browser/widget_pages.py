@@ -1,4 +1,5 @@
-"""Reading and driving the course widgets in a real page, the way a learner does: by what is on screen.
+"""Reading and driving the course widgets in a real page, the way a learner does: by what is on screen; and
+choosing, from the notebooks present, which ones build the widget a test drives.
 
 The same functions work in JupyterLab and in Voila: each takes a Playwright locator for the region to search (the
 open notebook, or the Voila page's body). Expected numbers are computed here with plain numpy from the inputs the page
@@ -10,7 +11,10 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import nbformat
 import numpy as np
+
+from .jupyter_servers import notebook_paths
 
 # Numbers are shown with 2 decimals: a shown weight is within 0.005 of the true one (plus float noise).
 SHOWN_ATOL = 0.0051
@@ -125,5 +129,46 @@ def explorer_inputs(root, cross: bool = False) -> dict:
     return values
 
 
-def expected_weights(root, cross: bool = False) -> np.ndarray:
-    return attention_weights(**explorer_inputs(root, cross))
+# ------------------------------------------------------------------------------------------ choosing what to test
+
+
+def notebooks_calling(pattern: str) -> list:
+    """The notebooks that build what ``pattern`` (a regular expression) names: in a code cell's source, or in the
+    text form of a stored output (a widget built by a demo function shows as ``CrossAttentionExplorer(...)``)."""
+    rx = re.compile(pattern)
+    found = []
+    for path in notebook_paths():
+        nb = nbformat.read(path, as_version=4)
+        for c in nb.cells:
+            if c.cell_type != "code":
+                continue
+            texts = [c.source] + [str(o.get("data", {}).get("text/plain", "")) for o in c.get("outputs", [])]
+            if any(rx.search(t) for t in texts):
+                found.append(path)
+                break
+    return found
+
+
+def projections_notebook() -> list:
+    """The projections notebook (02) if it builds a self-attention explorer, else the first notebook that does."""
+    found = notebooks_calling(r"(?<!Cross)AttentionExplorer\(")
+    return ([p for p in found if p.name.startswith("02_")] or found)[:1]
+
+
+def most_telling_edit(inputs: dict, step: float = 2.0) -> tuple[int, int, float]:
+    """The cell of X whose value + ``step`` moves some attention weight the most (so the change is visible)."""
+    X = inputs["X_q"]
+    base = attention_weights(**inputs)
+    best = (0, 0, X[0, 0] + step, -1.0)
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            Xe = X.copy()
+            Xe[i, j] += step
+            moved = np.abs(attention_weights(**{**inputs, "X_q": Xe, "X_kv": Xe}) - base).max()
+            if moved > best[3]:
+                best = (i, j, Xe[i, j], moved)
+    return best[:3]
+
+
+def shown(x: float) -> str:
+    return f"{x:g}".replace("-", "−")  # the typographic minus, as a learner may paste it
