@@ -15,7 +15,7 @@ help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
 	@echo "make test       set up if needed, then every test: helpers, widgets, notebooks (strict nbval), browser"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
-	@echo "make present    lecture mode: serve NOTEBOOK=$(NOTEBOOK) with code hidden, widgets live"
+	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
 	@echo "make bench      print the speed figures"
 
 setup: $(STAMP)
@@ -42,12 +42,12 @@ test-fast: $(STAMP)
 navigation: $(STAMP)
 	$(PY) scripts/build_navigation.py
 
-notebooks: $(STAMP) navigation
+notebooks: $(STAMP)
+	$(PY) scripts/build_navigation.py
 	$(PY) scripts/run_notebooks.py
 
 present: $(STAMP)
-	$(VENV)/bin/voila $(NOTEBOOK) --port=$(PORT) --strip_sources=True --theme=light \
-		--VoilaConfiguration.file_allowlist="['.*']" --template=lab
+	$(PY) scripts/present.py $(NOTEBOOK) --port=$(PORT)
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
