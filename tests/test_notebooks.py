@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-LESSON = ROOT.parent / "shared" / "lesson" / "self-attention-qkv.txt"
+LESSON = ROOT / "lesson" / "self-attention-qkv.txt"  # the source lesson, kept with the course
 EXPECTED = [
     "00_index", "01_intuition", "02_projections", "03_masking", "04_cross_attention",
     "05_patterns", "06_pitfalls", "07_practice",
