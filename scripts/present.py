@@ -11,9 +11,9 @@ The page shows the notebook's text, formulas and outputs without any code; every
 its own, so the class can watch the numbers change as you type. Each browser tab gets a fresh kernel that runs the
 notebook top to bottom, so a reload starts the demo again from its first state.
 
-Everything is served from the course's own installation: no script, font or style is fetched from the network
-by the course (Voila's ``lab`` template itself still asks a CDN for an icon font; offline that request fails quietly
-and nothing in the course uses those icons).
+Everything is served from the course's own installation: no script, font or style is fetched from the network.
+The page template is ``presentation/voila/templates/lecture``: Voila's ``lab`` template without the icon-font style
+sheets it would load from a CDN (nothing in the course uses those icons).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ DEFAULT_ZOOM = 1.5
 DEFAULTS = [
     "--strip_sources=True",
     "--theme=light",
-    "--template=lab",
+    # presentation/voila/templates/lecture: Voila's "lab" template without its CDN style sheets.
+    "--template=lecture",
     # Every page load starts a kernel, and Voila's own "page closed" signal is refused by this version (403, no
     # _xsrf cookie), so kernels of closed pages would pile up over a lecture. Shut a kernel down once no page has been
     # connected to it for 5 minutes; a kernel with a page open is never touched.
@@ -97,6 +98,9 @@ def main(argv: list[str]) -> None:
         )
     if not os.path.exists(targets[0]):
         raise SystemExit(f"{targets[0]}: no such notebook")
+    # Voila finds templates under every folder on JUPYTER_PATH: add the course's own.
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "presentation")
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (here, os.environ.get("JUPYTER_PATH", "")) if p)
     from traitlets.config import Config
     from voila.app import Voila
 

@@ -168,6 +168,13 @@ def voila(request, browser, voila_server):
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(30_000)
+        # Every request for something outside this machine, kept for the offline check of the lecture mode.
+        page.external_requests = []
+        page.on(
+            "request",
+            lambda req: None if re.match(r"(https?|wss?)://(127\.0\.0\.1|localhost)[:/]|(data|blob):", req.url)
+            else page.external_requests.append(req.url),
+        )
         page.goto(f"{voila_server}voila/render/{name}")
         # Voila shows the cells once every one has run; until then only its spinner.
         page.wait_for_function(

@@ -89,6 +89,8 @@ def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path)
         assert report["widgets"] > 0, "the notebook's widgets are missing from the lecture page"
     # Large enough for a projector: the lecture style sheet is applied.
     assert report["zoom"] == pytest.approx(LECTURE_ZOOM)
+    # Offline: the page asks for nothing outside the machine (no CDN script, font or style sheet).
+    assert page.external_requests == [], f"requests leaving the machine: {page.external_requests[:3]}"
 
 
 @pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
