@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.arrays import as_float_array as _as_float_array, require_ndim as _require_ndim
+
 __all__ = [
     "softmax",
     "project_qkv",
@@ -29,20 +31,6 @@ __all__ = [
     "split_heads",
     "merge_heads",
 ]
-
-
-def _as_float_array(x, name: str) -> np.ndarray:
-    """``x`` as a float64 array, or a ValueError naming the argument."""
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be an array of numbers; got {type(x).__name__} ({err})") from None
-    return arr
-
-
-def _require_ndim(arr: np.ndarray, name: str, at_least: int, layout: str) -> None:
-    if arr.ndim < at_least:
-        raise ValueError(f"{name} must have shape {layout}; got shape {arr.shape}")
 
 
 def softmax(x, axis: int = -1) -> np.ndarray:

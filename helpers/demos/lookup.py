@@ -21,6 +21,7 @@ import html as _html
 import ipywidgets as widgets
 import numpy as np
 
+from helpers.arrays import as_matrix
 from helpers.attention import softmax
 from helpers.render import colour_for, format_number, matrix_html
 
@@ -57,18 +58,6 @@ VALUES = np.array(
 )
 
 
-def _matrix(x, name: str, layout: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be numbers with shape {layout}; got {type(x).__name__} ({err})") from None
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must have shape {layout}; got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must hold finite numbers; got {arr.tolist()}")
-    return arr
-
-
 def _check_temperature(temperature) -> float:
     try:
         t = float(temperature)
@@ -102,8 +91,8 @@ def lookup(query, keys, values, temperature: float = 1.0, hard: bool = False):
     q = np.asarray(query, dtype=float)
     if q.ndim != 1:
         raise ValueError(f"query must be a vector of shape (d_k,); got shape {q.shape}")
-    K = _matrix(keys, "keys", "(n, d_k)")
-    V = _matrix(values, "values", "(n, d_v)")
+    K = as_matrix(keys, "keys", "(n, d_k)", finite=True)
+    V = as_matrix(values, "values", "(n, d_v)", finite=True)
     if K.shape[1] != q.shape[0]:
         raise ValueError(f"query has shape {q.shape} but keys has shape {K.shape}: both need d_k = {K.shape[1]}")
     if K.shape[0] != V.shape[0]:
@@ -160,8 +149,8 @@ class LookupDemo(widgets.VBox):
         large: bool = False,
     ):
         self._large = bool(large)
-        self._keys = _matrix(KEYS if keys is None else keys, "keys", "(n, d_k)")
-        self._values = _matrix(VALUES if values is None else values, "values", "(n, d_v)")
+        self._keys = as_matrix(KEYS if keys is None else keys, "keys", "(n, d_k)", finite=True)
+        self._values = as_matrix(VALUES if values is None else values, "values", "(n, d_v)", finite=True)
         n, d_k = self._keys.shape
         if self._values.shape[0] != n:
             raise ValueError(

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
+from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
 from helpers.render import attention_weights_html, matrix_html
 
@@ -122,16 +123,6 @@ def toy_translation() -> ToyTranslation:
     )
 
 
-def _matrix(x, name: str, layout: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=float)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be numbers with shape {layout}; got {type(x).__name__} ({err})") from None
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must have shape {layout}; got shape {arr.shape}")
-    return arr
-
-
 def cross_attention(X_dec, X_enc, W_q, W_k, W_v, scale: bool = True):
     """Cross-attention: queries from the decoder, keys and values from the encoder.
 
@@ -146,15 +137,15 @@ def cross_attention(X_dec, X_enc, W_q, W_k, W_v, scale: bool = True):
     output : ndarray (n_q, d_v): one row per *target* position
     weights : ndarray (n_q, n_k): target length × source length, rows sum to 1
     """
-    X_dec = _matrix(X_dec, "X_dec", "(n_q, d_model)")
-    X_enc = _matrix(X_enc, "X_enc", "(n_k, d_model)")
+    X_dec = as_matrix(X_dec, "X_dec", "(n_q, d_model)")
+    X_enc = as_matrix(X_enc, "X_enc", "(n_k, d_model)")
     if X_dec.shape[1] != X_enc.shape[1]:
         raise ValueError(
             f"X_dec has shape {X_dec.shape} and X_enc has shape {X_enc.shape}: both need the same d_model"
         )
-    W_q = _matrix(W_q, "W_q", "(d_model, d_k)")
-    W_k = _matrix(W_k, "W_k", "(d_model, d_k)")
-    W_v = _matrix(W_v, "W_v", "(d_model, d_v)")
+    W_q = as_matrix(W_q, "W_q", "(d_model, d_k)")
+    W_k = as_matrix(W_k, "W_k", "(d_model, d_k)")
+    W_v = as_matrix(W_v, "W_v", "(d_model, d_v)")
     for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
         if W.shape[0] != X_dec.shape[1]:
             raise ValueError(f"{name} has shape {W.shape} but d_model = {X_dec.shape[1]}: it needs that many rows")
@@ -166,7 +157,7 @@ def cross_attention(X_dec, X_enc, W_q, W_k, W_v, scale: bool = True):
 
 def alignment(weights, query_tokens, key_tokens) -> list[tuple[str, str, float]]:
     """For each query row, the key with the largest weight: (query, key, weight)."""
-    W = _matrix(weights, "weights", "(n_q, n_k)")
+    W = as_matrix(weights, "weights", "(n_q, n_k)")
     if W.shape != (len(query_tokens), len(key_tokens)):
         raise ValueError(
             f"weights has shape {W.shape} but there are {len(query_tokens)} query tokens "
