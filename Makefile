@@ -29,8 +29,11 @@ $(STAMP): requirements.txt requirements-model.txt pyproject.toml
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
+# Jupyter refuses to run as root unless told; containers and CI machines often are root.
+ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb
+	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 test: $(STAMP)
 	@TIMEFORMAT='make test took %1R s'; time $(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q
