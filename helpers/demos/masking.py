@@ -611,23 +611,27 @@ class CheatingDemo(widgets.VBox):
 
     def _table_html(self) -> str:
         esc = _html.escape
-        cell = "padding:3px 10px;border-bottom:1px solid #ddd;text-align:left;"
-        head = "padding:3px 10px;border-bottom:2px solid #888;text-align:left;"
+        # nowrap, with the header's line breaks chosen here: left to the browser, a
+        # narrow notebook column split "token t" and "(none typed)" mid-phrase.
+        cell = "padding:3px 10px;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap;line-height:1.3;"
+        head = ("padding:3px 10px;border-bottom:2px solid #888;text-align:left;white-space:nowrap;"
+                "line-height:1.25;vertical-align:bottom;")
         cols = [
-            ("causal", "causal model"),
-            ("no_mask_full", "no mask, whole sentence given"),
-            ("no_mask_past", "no mask, only the past (generating)"),
+            ("causal", ("causal model", "predicts")),
+            ("no_mask_full", ("no mask, whole", "sentence given")),
+            ("no_mask_past", ("no mask, only the", "past (generating)")),
         ]
         rows = [
             '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
             'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
-            f'<tr><th style="{head}">t</th><th style="{head}">token t</th><th style="{head}">token t+1 typed</th>'
-            + "".join(f'<th style="{head}">{esc(title)} predicts</th>' for _, title in cols)
+            f'<tr><th style="{head}">t</th><th style="{head}">token t</th>'
+            f'<th style="{head}">token t+1<br>as typed</th>'
+            + "".join(f'<th style="{head}">{esc(a)}<br>{esc(b)}</th>' for _, (a, b) in cols)
             + "</tr>",
         ]
         n = len(self.tokens)
         for t in range(n):
-            nxt = self.tokens[t + 1] if t + 1 < n else "(not typed yet)"
+            nxt = self.tokens[t + 1] if t + 1 < n else "(none typed)"
             tds = []
             for key, _ in cols:
                 p = self.predictions[key][t]
@@ -641,7 +645,8 @@ class CheatingDemo(widgets.VBox):
         rows.append("</table>")
         note = (
             f"Heads chosen in training: causal model looks δ = {self.causal_model.delta:+d}, "
-            f"unmasked model looks δ = {self.cheating_model.delta:+d}. ✓ = equals the typed next token."
+            f"unmasked model looks δ = {self.cheating_model.delta:+d}. The last three columns are each "
+            "model's prediction of token t+1; ✓ = equals the typed next token."
         )
         return "".join(rows) + f'<div style="font-size:12px;margin:2px 0 6px">{esc(note)}</div>'
 
