@@ -86,6 +86,13 @@ def _solution_html(q) -> str:
     return "".join(parts)
 
 
+def _classes(*pairs) -> None:
+    """Stable CSS classes on the parts (``practice-question``, ``practice-check``, ``practice-feedback``, ...):
+    tests find the parts by them, and a custom style sheet can address them."""
+    for widget, cls in pairs:
+        widget.add_class(cls)
+
+
 def _collapsible(title: str, body: widgets.Widget) -> widgets.Accordion:
     acc = widgets.Accordion(children=[body], titles=(title,))
     acc.selected_index = None  # closed until asked for
@@ -119,6 +126,7 @@ class ProgressTracker:
         self.solved_problems: set[tuple] = set()
         self.attempts = 0
         self.widget = widgets.HTML(self._html())
+        self.widget.add_class("practice-progress")
 
     @property
     def summary(self) -> str:
@@ -185,6 +193,10 @@ class PracticeQuestion(widgets.VBox):
             ],
             layout=widgets.Layout(border="1px solid rgba(128,128,128,0.4)", padding="6px 10px", margin="6px 0"),
         )
+        _classes((self, "practice-question"), (self, f"practice-{qid}"), (header, "practice-question-text"),
+                 (self.children[1], "practice-answer"), (self.check_button, "practice-check"),
+                 (self.feedback_html, "practice-feedback"), (self.hint_accordion, "practice-hint"),
+                 (self.solution_accordion, "practice-solution"))
 
     # -- building
 
@@ -204,7 +216,7 @@ class PracticeQuestion(widgets.VBox):
         if q.form == "matrices":
             shape = (2, 2)
             rows, cols = ["token 1", "token 2"], ["col 1", "col 2"]
-            return {name: MatrixEditor(np.zeros(shape), row_labels=rows, col_labels=cols, title=name)
+            return {name: MatrixEditor(np.zeros(shape), row_labels=rows, col_labels=cols, title=name, buttons=False)
                     for name in ("Q", "K", "V")}
         radio = widgets.RadioButtons(options=[c.key for c in q.choices], value=None, orientation="horizontal",
                                      description="Your answer:", style={"description_width": "initial"})
@@ -382,6 +394,13 @@ class GeneratedPractice(widgets.VBox):
             ],
             layout=widgets.Layout(border="1px solid rgba(128,128,128,0.4)", padding="6px 10px", margin="6px 0"),
         )
+        _classes((self, "practice-generator"), (self.kind_dropdown, "practice-kind"),
+                 (self.difficulty_dropdown, "practice-difficulty"), (self.seed_text, "practice-seed"),
+                 (self.seed_message_html, "practice-seed-message"), (self.new_button, "practice-new"),
+                 (self.prompt_html, "practice-prompt"), (self.inputs_html, "practice-given"),
+                 (self.answer_box, "practice-answer"), (self.check_button, "practice-check"),
+                 (self.feedback_html, "practice-feedback"), (self.solution_button, "practice-solution-button"),
+                 (self.solution_html, "practice-solution"))
 
     def _guarded(self, fn) -> None:
         try:
@@ -464,7 +483,7 @@ class GeneratedPractice(widgets.VBox):
             else:  # Q, K, V of a projection problem
                 rows = [f"token {r + 1}" for r in range(shape[0])]
                 cols = [f"col {c + 1}" for c in range(shape[1])]
-            editors[name] = MatrixEditor(np.zeros(shape), row_labels=rows, col_labels=cols, title=name)
+            editors[name] = MatrixEditor(np.zeros(shape), row_labels=rows, col_labels=cols, title=name, buttons=False)
         return editors
 
     # -- checking
@@ -536,6 +555,7 @@ class PracticeSession:
         self.generators: list[GeneratedPractice] = []
         self.instructor = widgets.Checkbox(value=False, description="Instructor: show all solutions",
                                            indent=False, layout=widgets.Layout(width="auto"))
+        self.instructor.add_class("practice-instructor")
         self.instructor.observe(lambda change: self.reveal_all(change["new"]), names="value")
 
     def question(self, qid: str) -> PracticeQuestion:

@@ -188,6 +188,14 @@ class MatrixEditor(widgets.VBox):
         Seeds the "Randomize" button: click k draws from ``default_rng([seed, k])``, so
         the same clicks give the same matrices on every run. By default it is derived
         from the title, so that W^Q and W^K of one explorer do not randomize alike.
+    buttons : bool
+        Show the Reset / Randomize / Copy as numpy buttons (default). ``False`` hides
+        them, for answer grids where "Randomize" or "Reset" would only distract; the
+        methods :meth:`reset`, :meth:`randomize` and :meth:`as_numpy_literal` still work.
+
+    CSS classes (stable, for tests and custom styles): ``matrix-editor`` on the whole
+    editor, ``matrix-editor-title``, ``matrix-editor-grid``, ``matrix-editor-message``
+    and ``matrix-editor-buttons`` on its parts.
 
     Attributes
     ----------
@@ -198,7 +206,8 @@ class MatrixEditor(widgets.VBox):
         (``row 'cat', column d1: '1/0' divides by zero``); ``''`` when all cells are valid.
     """
 
-    def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None):
+    def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None,
+                 buttons: bool = True):
         A = np.array(value, dtype=float)
         if A.ndim != 2 or A.size == 0:
             raise ValueError(f"value must be a non-empty 2-D matrix; got shape {A.shape}")
@@ -236,16 +245,25 @@ class MatrixEditor(widgets.VBox):
         self._rand_btn.on_click(self._on_randomize_click)
         self._copy_btn.on_click(self._on_copy_click)
         self._build_grid()
+        self._buttons = bool(buttons)
+        self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn])
+        if not self._buttons:
+            # display: none also takes the buttons out of the Tab order.
+            self._button_box.layout.display = "none"
         super().__init__(
             children=[
                 self._title_html,
                 self._grid,
                 self._message_html,
-                widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn]),
+                self._button_box,
                 self._literal,
             ],
             layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start"),
         )
+        for part, cls in ((self, "matrix-editor"), (self._title_html, "matrix-editor-title"),
+                          (self._grid, "matrix-editor-grid"), (self._message_html, "matrix-editor-message"),
+                          (self._button_box, "matrix-editor-buttons")):
+            part.add_class(cls)
 
     # -- construction
 
@@ -324,6 +342,11 @@ class MatrixEditor(widgets.VBox):
     def value(self) -> np.ndarray:
         """The last valid matrix (a copy), shape (n_rows, n_cols)."""
         return self._value.copy()
+
+    @property
+    def buttons(self) -> bool:
+        """Whether the Reset / Randomize / Copy as numpy buttons are shown."""
+        return self._buttons
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -847,6 +870,19 @@ class _ExplorerBase(widgets.VBox):
         v = self.views
         size = "24px" if self._large else "16px"
         header = widgets.HTML(f'<div style="font-weight:700;font-size:{size};margin:4px 0">{_html.escape(title)}</div>')
+        # Stable CSS classes: tests find the parts by them (not by on-screen titles, which may be reworded),
+        # and a learner's or a lecturer's style sheet can address them.
+        self.add_class("attn-explorer")
+        self.add_class("attn-explorer-cross" if self._cross else "attn-explorer-self")
+        header.add_class("attn-header")
+        for name, ed in self.editors.items():
+            ed.add_class(f"attn-editor-{name}")
+        for name, view in v.items():
+            view.add_class("attn-trace" if name == "trace" else f"attn-view-{name}")
+        for w, cls in ((self._causal_box, "attn-causal"), (self._scale_box, "attn-scale"), (self._dk_box, "attn-dk"),
+                       (self._status_html, "attn-status"), (self._q_drop, "attn-trace-query"),
+                       (self._k_drop, "attn-trace-key")):
+            w.add_class(cls)
         self.children = [
             header,
             row(controls),
@@ -885,6 +921,12 @@ class AttentionExplorer(_ExplorerBase):
         "weights", "output", "trace")
     trace_text : str, the arithmetic for (trace_query, trace_key) with the actual numbers
     status : str, why the last input could not be computed ('' when it could)
+
+    CSS classes (stable, for tests and custom styles): ``attn-explorer`` and ``attn-explorer-self`` on the
+    explorer; ``attn-editor-X``, ``attn-editor-W_q``, ``attn-editor-W_k``, ``attn-editor-W_v`` on the
+    editors; ``attn-view-<stage>`` on each view of ``views`` (``attn-view-weights``, ...) except the trace,
+    which is ``attn-trace``; ``attn-causal``, ``attn-scale``, ``attn-tokens``, ``attn-dk``,
+    ``attn-token-names``, ``attn-status``, ``attn-trace-query``, ``attn-trace-key`` on the controls.
     """
 
     def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False):
@@ -916,6 +958,8 @@ class AttentionExplorer(_ExplorerBase):
                                          description="names", style={"description_width": "initial"},
                                          layout=widgets.Layout(width="22em"))
         self._tokens_text.observe(self._on_tokens_text, names="value")
+        self._n_box.add_class("attn-tokens")
+        self._tokens_text.add_class("attn-token-names")
         self._sync_dropdowns()
         self._layout("Self-attention explorer",
                      [self._causal_box, self._scale_box, self._n_box, self._dk_box, self._tokens_text],
@@ -1005,6 +1049,11 @@ class CrossAttentionExplorer(_ExplorerBase):
 
     The weights are n_q × n_k (not square in general): rows are decoder tokens
     (queries), columns encoder tokens (keys).
+
+    CSS classes: as :class:`AttentionExplorer`, with ``attn-explorer-cross`` instead of
+    ``attn-explorer-self``, editors ``attn-editor-X_dec`` and ``attn-editor-X_enc`` instead of
+    ``attn-editor-X``, and ``attn-decoder-tokens``, ``attn-encoder-tokens``, ``attn-decoder-names``,
+    ``attn-encoder-names`` for the length and name boxes.
     """
 
     _cross = True
@@ -1051,6 +1100,9 @@ class CrossAttentionExplorer(_ExplorerBase):
         self._kt_text = widgets.Text(value=", ".join(kt), description="encoder", **txt)
         self._qt_text.observe(lambda c: self._on_names_text(c, "query"), names="value")
         self._kt_text.observe(lambda c: self._on_names_text(c, "key"), names="value")
+        for w, cls in ((self._nq_box, "attn-decoder-tokens"), (self._nk_box, "attn-encoder-tokens"),
+                       (self._qt_text, "attn-decoder-names"), (self._kt_text, "attn-encoder-names")):
+            w.add_class(cls)
         self._sync_causal_allowed()
         self._sync_dropdowns()
         self._layout("Cross-attention explorer",

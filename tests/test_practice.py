@@ -304,3 +304,53 @@ def test_an_internal_error_becomes_a_message_not_a_traceback(sess, monkeypatch):
     assert g.problem.seed == 42
     assert "the last problem stays" in g.feedback_html.value
     assert g.seed_text.value == "42"  # the field shows the problem that is on screen
+
+
+def _visible_buttons(root) -> list[str]:
+    found, stack = [], [(root, True)]
+    while stack:
+        w, visible = stack.pop()
+        visible = visible and getattr(getattr(w, "layout", None), "display", None) != "none"
+        if visible and hasattr(w, "on_click") and hasattr(w, "description"):
+            found.append(w.description)
+        stack.extend((c, visible) for c in getattr(w, "children", ()))
+    return found
+
+
+def test_answer_grids_have_no_randomize_or_reset(sess):
+    q5 = sess.question("q5")
+    assert _visible_buttons(q5) == ["Check"]
+    g = sess.generator("projection", "easy", seed=3)
+    shown = _visible_buttons(g)
+    assert "Randomize" not in shown and "Reset" not in shown and "Copy as numpy" not in shown
+    assert {"Check", "New problem", "Show solution"} <= set(shown)
+    g.kind_dropdown.value = "attention"  # rebuilt grids are answer grids too
+    assert "Randomize" not in _visible_buttons(g)
+
+
+def _with_class(root, cls):
+    found, stack = [], [root]
+    while stack:
+        w = stack.pop()
+        if cls in getattr(w, "_dom_classes", ()):
+            found.append(w)
+        stack.extend(getattr(w, "children", ()))
+    return found
+
+
+def test_practice_parts_carry_stable_css_classes(sess):
+    q = sess.question("q7")
+    assert _with_class(q, "practice-question") == [q] and _with_class(q, "practice-q7") == [q]
+    assert _with_class(q, "practice-check") == [q.check_button]
+    assert _with_class(q, "practice-feedback") == [q.feedback_html]
+    assert _with_class(q, "practice-hint") == [q.hint_accordion]
+    assert _with_class(q, "practice-solution") == [q.solution_accordion]
+    assert "n = 100" in _with_class(q, "practice-question-text")[0].value
+    g = sess.generator()
+    assert _with_class(g, "practice-generator") == [g]
+    assert _with_class(g, "practice-check") == [g.check_button]
+    assert _with_class(g, "practice-feedback") == [g.feedback_html]
+    assert _with_class(g, "practice-seed") == [g.seed_text]
+    assert _with_class(g, "practice-new") == [g.new_button]
+    assert "practice-progress" in sess.progress_widget()._dom_classes
+    assert "practice-instructor" in sess.instructor_switch()._dom_classes

@@ -620,3 +620,74 @@ def test_cross_attention_trace_uses_both_token_lists(cross):
     assert "v(asleep)" in cross.trace_text and "out(dort)" in cross.trace_text
     with pytest.raises(ValueError, match="trace_key must be between 0 and 4"):
         cross.trace_key = 5
+
+
+def _buttons_shown(ed) -> list[str]:
+    """The descriptions of the buttons a learner can see in the editor."""
+    shown = []
+    stack = [(ed, True)]
+    while stack:
+        w, visible = stack.pop()
+        visible = visible and getattr(getattr(w, "layout", None), "display", None) != "none"
+        if visible and hasattr(w, "on_click") and hasattr(w, "description"):
+            shown.append(w.description)
+        stack.extend((c, visible) for c in getattr(w, "children", ()))
+    return sorted(shown)
+
+
+def test_editor_buttons_shown_by_default_and_hidden_for_answer_grids():
+    assert _buttons_shown(MatrixEditor(np.eye(2))) == ["Copy as numpy", "Randomize", "Reset"]
+    ed = MatrixEditor([[1, 2], [3, 4]], buttons=False)
+    assert ed.buttons is False and _buttons_shown(ed) == []
+    # The grid still takes typing, and the methods behind the buttons still work from code.
+    ed.set_text(0, 0, "5")
+    assert ed.value.tolist() == [[5, 2], [3, 4]]
+    ed.reset()
+    assert ed.value.tolist() == [[1, 2], [3, 4]]
+    assert ed.as_numpy_literal() == "np.array([[1, 2], [3, 4]])"
+
+
+def test_default_editor_children_unchanged_by_the_buttons_option():
+    # What notebooks 01-06 store depends on the default editor: same parts, same order, same text.
+    a, b = MatrixEditor(np.eye(2), title="W^Q"), MatrixEditor(np.eye(2), title="W^Q", buttons=True)
+    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "Textarea"]
+    assert a.children[0].value == b.children[0].value and a.children[3].layout.display is None
+
+
+def _classes_below(root) -> dict:
+    """CSS class -> the widgets that carry it, over the whole tree under ``root``."""
+    found, stack, seen = {}, [root], set()
+    while stack:
+        w = stack.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        for cls in getattr(w, "_dom_classes", ()):
+            found.setdefault(cls, []).append(w)
+        stack.extend(getattr(w, "children", ()))
+    return found
+
+
+def test_explorer_parts_carry_stable_css_classes(ex, cross):
+    found = _classes_below(ex)
+    assert found["attn-explorer"] == [ex] and found["attn-explorer-self"] == [ex]
+    for name in ("X", "W_q", "W_k", "W_v"):
+        assert found[f"attn-editor-{name}"] == [ex.editors[name]]
+    for stage in ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output"):
+        assert found[f"attn-view-{stage}"] == [ex.views[stage]]
+    assert found["attn-trace"] == [ex.views["trace"]]
+    assert len(found["matrix-editor"]) == 4 and len(found["matrix-editor-grid"]) == 4
+    for cls in ("attn-causal", "attn-scale", "attn-tokens", "attn-dk", "attn-token-names", "attn-status",
+                "attn-trace-query", "attn-trace-key"):
+        assert len(found[cls]) == 1, cls
+    assert found["attn-causal"][0].description == "causal mask"
+
+    found = _classes_below(cross)
+    assert found["attn-explorer-cross"] == [cross] and "attn-explorer-self" not in found
+    for name in ("X_dec", "X_enc", "W_q", "W_k", "W_v"):
+        assert found[f"attn-editor-{name}"] == [cross.editors[name]]
+    assert found["attn-view-weights"] == [cross.views["weights"]]
+    assert found["attn-encoder-tokens"][0].description == "encoder tokens"
+    # Resizing rebuilds an editor's grid, not the editor: its class stays.
+    cross.set_key_tokens(["a", "b", "c", "d", "e"])
+    assert _classes_below(cross)["attn-editor-X_enc"] == [cross.editors["X_enc"]]

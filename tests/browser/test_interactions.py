@@ -17,6 +17,7 @@ from .widget_pages import (
     SHOWN_ATOL,
     attention_weights,
     editor,
+    editor_message,
     editor_shape,
     editor_values,
     explorer,
@@ -53,7 +54,7 @@ def run_notebook(lab, path) -> None:
 @pytest.mark.parametrize("path", notebooks_calling(r"(?<!Cross)AttentionExplorer\("), ids=lambda p: p.stem)
 def test_typing_into_x_updates_the_weights(lab, path):
     run_notebook(lab, path)
-    ex = explorer(lab.notebook, "Self-attention explorer")
+    ex = explorer(lab.notebook, "self")
     ex.scroll_into_view_if_needed()
 
     inputs = explorer_inputs(ex)
@@ -65,13 +66,13 @@ def test_typing_into_x_updates_the_weights(lab, path):
     X_new = inputs["X_q"].copy()
     X_new[i, j] = float(f"{new:g}")
     expected = attention_weights(**{**inputs, "X_q": X_new, "X_kv": X_new})
-    before_text = view_table(ex, "⑤ weights").inner_text()
+    before_text = view_table(ex, "weights").inner_text()
     assert np.abs(expected - weights_shown(ex)).max() > 0.02, "the chosen edit would not visibly change the weights"
 
-    x_editor = editor(ex, "X (")
+    x_editor = editor(ex, "X")
     type_into_cell(x_editor, i, j, shown(X_new[i, j]))
 
-    expect(view_table(ex, "⑤ weights")).not_to_have_text(before_text, timeout=10_000)
+    expect(view_table(ex, "weights")).not_to_have_text(before_text, timeout=10_000)
     np.testing.assert_array_equal(editor_values(x_editor), X_new)
     np.testing.assert_allclose(weights_shown(ex), expected, atol=SHOWN_ATOL,
                                err_msg=f"after typing {X_new[i, j]:g} into X[{i}, {j}]")
@@ -80,13 +81,13 @@ def test_typing_into_x_updates_the_weights(lab, path):
 @pytest.mark.parametrize("path", notebooks_calling(r"\bCrossAttentionExplorer\("), ids=lambda p: p.stem)
 def test_longer_source_gives_the_weights_one_more_column(lab, path):
     run_notebook(lab, path)
-    ex = explorer(lab.notebook, "Cross-attention explorer")
+    ex = explorer(lab.notebook, "cross")
     ex.scroll_into_view_if_needed()
     n_q, n_k = weights_shown(ex).shape
-    x_enc = editor(ex, "X_enc (")
+    x_enc = editor(ex, "X_enc")
     assert editor_shape(x_enc)[0] == n_k
 
-    length = ex.locator(".widget-inline-hbox", has_text="encoder tokens").first.locator("input")
+    length = ex.locator(".attn-encoder-tokens input").first
     length.fill(str(n_k + 1))
     length.press("Enter")
 
@@ -101,17 +102,12 @@ def test_longer_source_gives_the_weights_one_more_column(lab, path):
 @pytest.mark.parametrize("path", notebooks_calling(r"question\(\s*['\"]q7['\"]"), ids=lambda p: p.stem)
 def test_practice_question_checks_the_answer(lab, path):
     run_notebook(lab, path)
-    page = lab.page
-    box = (
-        lab.notebook.locator(".widget-vbox")
-        .filter(has=page.locator(":scope > .widget-html", has_text="Q7 ·"))
-        .first
-    )
+    box = lab.notebook.locator(".practice-question.practice-q7").first
     box.scroll_into_view_if_needed()
-    n = int(re.search(r"n\s*=\s*(\d+)", box.locator(":scope > .widget-html").first.inner_text()).group(1))
-    answer = box.locator(".widget-text input").first
-    check = box.locator("button", has_text="Check").first
-    feedback = box.locator(".widget-hbox", has=page.locator("button", has_text="Check")).locator(".widget-html").first
+    n = int(re.search(r"n\s*=\s*(\d+)", box.locator(".practice-question-text").inner_text()).group(1))
+    answer = box.locator(".practice-answer input").first
+    check = box.locator(".practice-check").first
+    feedback = box.locator(".practice-feedback").first
 
     # A classic slip first: unordered pairs without the diagonal.
     answer.fill(str(n * (n - 1) // 2))
@@ -129,10 +125,10 @@ def test_practice_question_checks_the_answer(lab, path):
 @pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
 def test_bad_input_shows_a_message_and_keeps_the_last_weights(lab, path):
     run_notebook(lab, path)
-    ex = explorer(lab.notebook, "Self-attention explorer")
+    ex = explorer(lab.notebook, "self")
     ex.scroll_into_view_if_needed()
-    x_editor = editor(ex, "X (")
-    message = x_editor.locator(":scope > .widget-html").nth(1)  # under the grid; the first is the title
+    x_editor = editor(ex, "X")
+    message = editor_message(x_editor)
     values = editor_values(x_editor)
     weights = weights_shown(ex)
     expect(message).to_have_text("")

@@ -1,5 +1,6 @@
-"""Reading and driving the course widgets in a real page, the way a learner does: by what is on screen; and
-choosing, from the notebooks present, which ones build the widget a test drives.
+"""Reading and driving the course widgets in a real page, the way a learner does; and choosing, from the notebooks
+present, which ones build the widget a test drives. Widgets are found by their stable CSS classes (``attn-explorer``,
+``attn-editor-X``, ``attn-view-weights``, ``practice-question``, ...), numbers by what the page shows.
 
 The same functions work in JupyterLab and in Voila: each takes a Playwright locator for the region to search (the
 open notebook, or the Voila page's body). Expected numbers are computed here with plain numpy from the inputs the page
@@ -20,32 +21,41 @@ from .jupyter_servers import notebook_paths
 SHOWN_ATOL = 0.0051
 
 
-def explorer(region, title: str = "Self-attention explorer"):
-    """The explorer whose header is ``title`` (its own VBox, not an enclosing one)."""
-    page = region.page
-    return region.locator(".widget-vbox").filter(has=page.locator(":scope > .widget-html", has_text=title)).first
+# The explorers' stable CSS classes (helpers/widgets.py documents them). Tests find widgets by these, not by the
+# titles on screen, so rewording a title cannot break a test. Older callers pass the on-screen names; both forms work.
+_EXPLORER_CLASS = {
+    "self": "attn-explorer-self",
+    "cross": "attn-explorer-cross",
+    "Self-attention explorer": "attn-explorer-self",
+    "Cross-attention explorer": "attn-explorer-cross",
+}
+_EDITOR_NAME = {"W^Q": "W_q", "W^K": "W_k", "W^V": "W_v"}
 
 
-def title_pattern(name: str) -> re.Pattern:
-    """A title as its text reads on screen: "W^Q" is drawn as W with a superscript Q, whose text is "WQ"."""
-    return re.compile(r"^\s*" + re.escape(name).replace(r"\^", r"\^?"))
+def explorer(region, kind: str = "self"):
+    """The explorer of ``kind`` ("self" or "cross"; the header text "Self-attention explorer" is accepted too)."""
+    return region.locator(f".{_EXPLORER_CLASS[kind]}").first
+
+
+def editor_class(name: str) -> str:
+    """The CSS class of the explorer's editor ``name``: "X", "W_q", "X_enc" (or "X (", "W^Q" as titled on screen)."""
+    name = name.strip().rstrip("(").strip()
+    return "attn-editor-" + _EDITOR_NAME.get(name, name)
 
 
 def editor(root, name: str):
-    """The MatrixEditor titled ``name`` (e.g. "X (", "W^Q") inside ``root``: a VBox with a title and a grid."""
-    page = root.page
-    title = title_pattern(name)
-    return (
-        root.locator(".widget-vbox")
-        .filter(has=page.locator(":scope > .widget-html", has_text=title))
-        .filter(has=page.locator(":scope > .widget-gridbox"))
-        .first
-    )
+    """The MatrixEditor ``name`` (e.g. "X", "W_q", "X_enc") inside ``root``."""
+    return root.locator(f".{editor_class(name)}").first
+
+
+def editor_message(ed):
+    """The line under the grid that tells the learner what is wrong with the typed text."""
+    return ed.locator(":scope > .matrix-editor-message")
 
 
 def editor_shape(ed) -> tuple[int, int]:
     """Rows × columns, from the title the editor shows, e.g. "W^Q (4 × 3)"."""
-    text = ed.locator(":scope > .widget-html").first.inner_text()
+    text = ed.locator(":scope > .matrix-editor-title").inner_text()
     m = re.search(r"\((\d+)\s*×\s*(\d+)\)", text)
     assert m, f"no shape in editor title {text!r}"
     return int(m.group(1)), int(m.group(2))
@@ -63,7 +73,7 @@ def parse_shown(text: str) -> float:
 
 def editor_cells(ed):
     """The grid's text inputs, row by row."""
-    return ed.locator(":scope > .widget-gridbox input")
+    return ed.locator(":scope > .matrix-editor-grid input")
 
 
 def editor_values(ed) -> np.ndarray:
@@ -83,9 +93,10 @@ def type_into_cell(ed, i: int, j: int, text: str) -> None:
     cell.press("Enter")
 
 
-def view_table(root, title_start: str):
-    """The HTML table of the view whose title starts with ``title_start`` (e.g. "⑤ weights")."""
-    return root.locator(".widget-html", has_text=title_start).locator("table").first
+def view_table(root, stage: str):
+    """The HTML table of the explorer's view ``stage`` ("weights", "scores", ...; "⑤ weights" is accepted too)."""
+    stage = stage.split()[-1]
+    return root.locator(f".attn-view-{stage}").locator("table").first
 
 
 def table_numbers(table, drop_last_column: bool = False) -> np.ndarray:
@@ -99,11 +110,12 @@ def table_numbers(table, drop_last_column: bool = False) -> np.ndarray:
 
 def weights_shown(root) -> np.ndarray:
     """The explorer's attention weights as shown (the "row sum" column left out)."""
-    return table_numbers(view_table(root, "⑤ weights"), drop_last_column=True)
+    return table_numbers(view_table(root, "weights"), drop_last_column=True)
 
 
-def checkbox(root, label: str) -> bool:
-    return root.locator(".widget-checkbox", has_text=label).first.locator("input").is_checked()
+def checkbox(root, cls: str) -> bool:
+    """Whether the explorer's checkbox with CSS class ``cls`` ("attn-causal", "attn-scale") is ticked."""
+    return root.locator(f".{cls} input").first.is_checked()
 
 
 def attention_weights(X_q, X_kv, W_q, W_k, causal: bool, scale: bool) -> np.ndarray:
@@ -121,11 +133,11 @@ def attention_weights(X_q, X_kv, W_q, W_k, causal: bool, scale: bool) -> np.ndar
 
 def explorer_inputs(root, cross: bool = False) -> dict:
     """Every matrix and switch the explorer shows, read from the page."""
-    names = {"X_q": "X_dec (", "X_kv": "X_enc ("} if cross else {"X_q": "X (", "X_kv": "X ("}
-    names.update(W_q="W^Q", W_k="W^K")
-    values = {key: editor_values(editor(root, title)) for key, title in names.items()}
-    values["causal"] = checkbox(root, "causal mask")
-    values["scale"] = checkbox(root, "scale by")
+    names = {"X_q": "X_dec", "X_kv": "X_enc"} if cross else {"X_q": "X", "X_kv": "X"}
+    names.update(W_q="W_q", W_k="W_k")
+    values = {key: editor_values(editor(root, name)) for key, name in names.items()}
+    values["causal"] = checkbox(root, "attn-causal")
+    values["scale"] = checkbox(root, "attn-scale")
     return values
 
 
