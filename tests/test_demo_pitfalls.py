@@ -143,3 +143,15 @@ def test_overflow_demo_compares_and_keeps_last_valid_row():
     assert demo.message == "" and demo.message_html.value == ""
     np.testing.assert_allclose(demo.naive, demo.stable)
     np.testing.assert_allclose(demo.stable, softmax(np.array([3.0, 1.0, 0.0])))
+
+
+def test_overflow_demo_names_overflow_and_underflow():
+    demo = OverflowDemo("1000, 999, 998")
+    assert "overflow" in demo.view.value and "underflow" not in demo.view.value
+    demo.text = "-1000 -1001"
+    # exp(-1000) is 0 in float64: the naive row is 0/0 and the note says why.
+    assert np.isnan(demo.naive).all()
+    assert "underflow" in demo.view.value
+    np.testing.assert_allclose(demo.stable, [1 / (1 + np.exp(-1.0)), np.exp(-1.0) / (1 + np.exp(-1.0))])
+    demo.text = "3 1 0"
+    assert "flow" not in demo.view.value

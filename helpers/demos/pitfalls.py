@@ -310,9 +310,15 @@ class OverflowDemo(widgets.VBox):
         with np.errstate(over="ignore"):
             exps = np.exp(x)
         labels = [f"s={fmt(v, 2)}" for v in x]
-        naive_note = (
-            f"exp of the largest score = {_num(float(exps.max()), 4) if math.isfinite(exps.max()) else '∞ (overflow)'}"
-        )
+        top = float(exps.max())
+        if not math.isfinite(top):
+            top_text = "∞ (overflow)"
+        elif top == 0.0:
+            # Every exp is 0, so the naive softmax divides 0 by 0.
+            top_text = "0 (underflow: every exp is 0)"
+        else:
+            top_text = _num(top, 4)
+        naive_note = f"exp of the largest score = {top_text}"
         self.view.value = (
             "<div style='display:flex;gap:24px;align-items:flex-start'>"
             + bar_chart_html(self.naive, labels, title="naive: exp(s) / Σ exp(s)")
