@@ -646,7 +646,7 @@ class CheatingDemo(widgets.VBox):
         note = (
             f"Heads chosen in training: causal model looks δ = {self.causal_model.delta:+d}, "
             f"unmasked model looks δ = {self.cheating_model.delta:+d}. The last three columns are each "
-            "model's prediction of token t+1; ✓ = equals the typed next token."
+            "model's prediction of token t+1; ✓ marks one that equals the typed token."
         )
         return "".join(rows) + f'<div style="font-size:12px;margin:2px 0 6px">{esc(note)}</div>'
 
