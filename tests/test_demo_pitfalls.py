@@ -152,6 +152,7 @@ def test_overflow_demo_names_overflow_and_underflow():
     # exp(-1000) is 0 in float64: the naive row is 0/0 and the note says why.
     assert np.isnan(demo.naive).all()
     assert "underflow" in demo.view.value
+    assert "exp(s + 1000)" in demo.view.value and "− -" not in demo.view.value
     np.testing.assert_allclose(demo.stable, [1 / (1 + np.exp(-1.0)), np.exp(-1.0) / (1 + np.exp(-1.0))])
     demo.text = "3 1 0"
     assert "flow" not in demo.view.value

@@ -310,6 +310,8 @@ class OverflowDemo(widgets.VBox):
         with np.errstate(over="ignore"):
             exps = np.exp(x)
         labels = [f"s={fmt(v, 2)}" for v in x]
+        # "s + 1000" rather than "s − -1000" when the maximum is negative.
+        shifted = f"s − {fmt(m, 2)}" if m >= 0 else f"s + {fmt(-m, 2)}"
         top = float(exps.max())
         if not math.isfinite(top):
             top_text = "∞ (overflow)"
@@ -322,7 +324,7 @@ class OverflowDemo(widgets.VBox):
         self.view.value = (
             "<div style='display:flex;gap:24px;align-items:flex-start'>"
             + bar_chart_html(self.naive, labels, title="naive: exp(s) / Σ exp(s)")
-            + bar_chart_html(self.stable, labels, title=f"stable: exp(s − {fmt(m, 2)}) / Σ exp(s − {fmt(m, 2)})")
+            + bar_chart_html(self.stable, labels, title=f"stable: exp({shifted}) / Σ exp({shifted})")
             + "</div>"
             + f"<div style='margin-top:4px'>{html.escape(naive_note)}; "
             f"naive sum = {_num(float(np.sum(self.naive)), 4)}, stable sum = {_num(float(np.sum(self.stable)), 4)}</div>"
