@@ -230,3 +230,13 @@ def test_cheating_demo_bad_sentence_keeps_the_last_valid_one(text, word):
 
 def test_vocabulary_has_every_corpus_token():
     assert set(VOCAB) == {t for s in corpus_sentences() for t in s}
+
+
+def test_cheating_demo_table_ticks_only_predictions_equal_to_the_typed_token():
+    demo = CheatingDemo("the cat barked .")
+    rows = demo.table.value.split("<tr>")[2:]  # [0] is the table tag, [1] the header
+    assert len(rows) == 5  # one per token, <s> included
+    # position 2 ("cat"): the typed next token is "barked"; only the unmasked, whole-sentence model says it
+    assert rows[2].count("✓") == 1 and "barked ✓" in rows[2]
+    # the last position predicts past the end: nothing typed there, so nothing can be ticked
+    assert "(none typed)" in rows[-1] and "✓" not in rows[-1]
