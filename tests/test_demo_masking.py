@@ -234,7 +234,8 @@ def test_vocabulary_has_every_corpus_token():
 
 def test_cheating_demo_table_ticks_only_predictions_equal_to_the_typed_token():
     demo = CheatingDemo("the cat barked .")
-    rows = demo.table.value.split("<tr>")[2:]  # [0] is the table tag, [1] the header
+    table = demo.table.value.split("</table>")[0]  # the note under the table uses ✓ too
+    rows = table.split("<tr>")[2:]  # [0] is the table tag, [1] the header
     assert len(rows) == 5  # one per token, <s> included
     # position 2 ("cat"): the typed next token is "barked"; only the unmasked, whole-sentence model says it
     assert rows[2].count("✓") == 1 and "barked ✓" in rows[2]
