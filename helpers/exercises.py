@@ -110,6 +110,8 @@ def _describe(x) -> str:
 
 
 _NUMBER_WORDS = re.compile(r"[a-zA-Z]")
+# "768/12", "100 * 100", "100^2", "100²": a calculation to be done, not a number.
+_CALCULATION = re.compile(r"[+-]?[\d.]+(?:\s*(?:[-+*/×÷·^]|\*\*)\s*[\d.]+|²)+")
 _GROUPED = re.compile(r"^[+-]?\d{1,3}([,\s_\u2009\u202f]\d{3})+(\.\d+)?$")
 
 
@@ -128,6 +130,8 @@ def _number(x, what: str = "the answer") -> float:
             raise _Unreadable(f"{what} is empty: type a number")
         if _GROUPED.match(text):
             text = re.sub(r"[,\s_\u2009\u202f]", "", text)
+        if _CALCULATION.fullmatch(text):
+            raise _Unreadable(f"{what}: type the result as one number, not the calculation ({x.strip()[:30]!r})")
         if _NUMBER_WORDS.search(text.replace("e", "").replace("E", "")) or "^" in text or "²" in text:
             raise _Unreadable(f"{what} should be a number, not a formula or words ({x.strip()[:30]!r})")
         try:
@@ -161,7 +165,8 @@ def _sequence(x, what: str) -> list:
         if not text:
             raise _Unreadable(f"{what} is empty")
         text = text.strip("()[]{} ")
-        parts = [p for p in re.split(r"\s*(?:,|;|×|\*|\bx\b|\band\b|\s)\s*", text) if p]
+        # "x" separates only between numbers ("8x12x20x64", "8 x 12"), never inside a word.
+        parts = [p for p in re.split(r"\s*(?:,|;|×|\*|(?<![A-Za-z_])x(?![A-Za-z_])|\band\b|\s)\s*", text) if p]
         if not parts:
             raise _Unreadable(f"{what}: could not find any numbers in {x.strip()[:30]!r}")
         return parts
@@ -306,9 +311,10 @@ def _check_shapes(answer, batch, seq_len, d_model, heads) -> Feedback:
                 else:
                     lines.append(f"✗ d_k = {fmt(got)}: {_dk_diagnosis(got, D, h)}")
                 continue
-            got = _shape(value, f"the shape of {key}")
+            got = _shape(value, key)
         except _Unreadable as err:
-            lines.append(f"✗ {key}: {err}")
+            # The reason usually names the field already ("d_k should be a number ..."): say it once.
+            lines.append(f"✗ {err}" if str(err).startswith(key) else f"✗ {key}: {err}")
             continue
         if got == exp[key]:
             n_right += 1
@@ -382,7 +388,8 @@ def _check_pair(answer) -> Feedback:
 
 def _check_count(answer) -> Feedback:
     n = 100
-    if isinstance(answer, str) and re.search(r"\bn", answer, re.I):
+    # n as a variable ("n^2", "n*n", "n²", "n(n-1)"), not the n of a word such as "nan" or "none".
+    if isinstance(answer, str) and re.search(r"(?<![A-Za-z])n(?![A-Za-z])", answer, re.I):
         raise _Unreadable(f"give the number for n = 100: evaluate your formula ({answer.strip()[:30]!r})")
     got = _number(answer, "the number of comparisons")
     if got == n * n:

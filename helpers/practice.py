@@ -41,6 +41,9 @@ __all__ = [
     "progress",
 ]
 
+# Column names of the given tables, with a no-break space: narrow table columns would wrap "col 1" in two lines.
+_NB_COLS = [f"col\u00a0{c + 1}" for c in range(8)]
+
 _OK = "#1b7f3b"    # green border: correct
 _BAD = "#c62828"   # red border: not yet
 _INFO = "#5b6b7a"  # grey border: a message about the input, not a verdict
@@ -49,7 +52,7 @@ _INFO = "#5b6b7a"  # grey border: a message about the input, not a verdict
 def _feedback_html(fb: Feedback | None, note: str = "") -> str:
     """A verdict as HTML; text colour is inherited so it reads in light and dark themes."""
     if fb is None:
-        body, colour = _html.escape(note), _INFO
+        body, colour = "<br>".join(_html.escape(line) for line in note.splitlines()), _INFO
     else:
         colour = _OK if fb.correct else _BAD
         lines = [_html.escape(line) for line in str(fb).splitlines()]
@@ -58,6 +61,16 @@ def _feedback_html(fb: Feedback | None, note: str = "") -> str:
         return ""
     return (f'<div style="border-left:4px solid {colour};padding:2px 8px;margin:2px 0;'
             f'line-height:1.45;white-space:normal">{body}</div>')
+
+
+def _editor_problems(editors: dict) -> str:
+    """One line per cell that is not a number, named by its grid and the labels on screen:
+    ``Q (token 1, col 2): '2,5': write decimals with a point (2.5)``."""
+    lines = []
+    for name, ed in editors.items():
+        rows, cols = ed.row_labels, ed.col_labels
+        lines += [f"{name} ({rows[i]}, {cols[j]}): {reason}" for (i, j), reason in sorted(ed.errors.items())]
+    return "\n".join(lines)
 
 
 def _pre(text: str) -> str:
@@ -229,7 +242,7 @@ class PracticeQuestion(widgets.VBox):
             # The same row/column names as the answer grids, so "row 2, column 1" means one place.
             labels = {"X": ["token 1", "token 2"]}
             tables = [
-                matrix_html(i[k], title=t, row_labels=labels.get(k, ["row 1", "row 2"]), col_labels=["col 1", "col 2"])
+                matrix_html(i[k], title=t, row_labels=labels.get(k, ["row 1", "row 2"]), col_labels=_NB_COLS[:2])
                 for k, t in (("X", "X"), ("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))
             ]
             given = "".join(f'<div style="display:inline-block;margin-right:14px;vertical-align:top">{t}</div>'
@@ -261,7 +274,7 @@ class PracticeQuestion(widgets.VBox):
     def _editor_problems(self) -> str:
         if self.question.form != "matrices":
             return ""
-        return "\n".join(f"{k}: {ed.message}" for k, ed in self.answer_widgets.items() if ed.message)
+        return _editor_problems(self.answer_widgets)
 
     def check(self) -> Feedback | None:
         """Press Check: read the answer, show the verdict, record progress."""
@@ -271,7 +284,7 @@ class PracticeQuestion(widgets.VBox):
                 # The editors keep their last valid matrix; checking that would judge numbers
                 # the learner no longer sees, so ask for the cell to be fixed first.
                 self.last_feedback = None
-                self.feedback_html.value = _feedback_html(None, "Fix the marked cells first. " + pending)
+                self.feedback_html.value = _feedback_html(None, "Fix the marked cells first:\n" + pending)
                 return None
             fb = check(self.qid, self.answer())
         except Exception as err:  # noqa: BLE001 - a learner never sees a traceback
@@ -319,17 +332,19 @@ def _problem_inputs_html(p: Problem) -> str:
     if p.kind == "projection":
         # Counted from 1, like the answer grids and the feedback ("row 2, column 1 of K").
         n, d = i["X"].shape
-        cols = [f"col {c + 1}" for c in range(d)]
+        cols = [f"col\u00a0{c + 1}" for c in range(d)]
         tables = [matrix_html(i["X"], row_labels=[f"token {r + 1}" for r in range(n)], col_labels=cols, title="X")]
         tables += [matrix_html(i[k], title=t, row_labels=[f"row {r + 1}" for r in range(d)],
-                               col_labels=[f"col {c + 1}" for c in range(i[k].shape[1])])
+                               col_labels=[f"col\u00a0{c + 1}" for c in range(i[k].shape[1])])
                    for k, t in (("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))]
     else:
         nq, nk = i["Q"].shape[0], i["K"].shape[0]
         tables = [
             matrix_html(i["Q"], row_labels=[f"q{r}" for r in range(nq)], title="Q"),
             matrix_html(i["K"], row_labels=[f"k{r}" for r in range(nk)], title="K"),
-            matrix_html(i["V"], row_labels=[f"v{r}" for r in range(nk)], title="V"),
+            # V's columns are the output's columns: the same names, so "column d0" means one thing.
+            matrix_html(i["V"], row_labels=[f"v{r}" for r in range(nk)],
+                        col_labels=[f"d{c}" for c in range(i["V"].shape[1])], title="V"),
         ]
         if "mask" in i:
             tables.append(matrix_html(additive_mask(i["mask"]), row_labels=[f"q{r}" for r in range(nq)],
@@ -499,11 +514,10 @@ class GeneratedPractice(widgets.VBox):
         """Press Check."""
         try:
             if self.problem.kind != "shapes":
-                pending = "\n".join(f"{k}: {ed.message}" for k, ed in self.answer_widgets.items()
-                                    if ed.message)
+                pending = _editor_problems(self.answer_widgets)
                 if pending:
                     self.last_feedback = None
-                    self.feedback_html.value = _feedback_html(None, "Fix the marked cells first. " + pending)
+                    self.feedback_html.value = _feedback_html(None, "Fix the marked cells first:\n" + pending)
                     return None
             fb = self.problem.check(self.answer())
         except Exception as err:  # noqa: BLE001

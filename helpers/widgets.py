@@ -361,6 +361,11 @@ class MatrixEditor(widgets.VBox):
         )
 
     @property
+    def errors(self) -> dict[tuple[int, int], str]:
+        """The cells that do not hold a number: ``{(i, j): reason}``, empty when all are valid."""
+        return dict(self._errors)
+
+    @property
     def row_labels(self) -> list[str]:
         return list(self._rows)
 

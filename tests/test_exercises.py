@@ -511,3 +511,42 @@ def test_softmax_mistakes_are_recognised():
     backwards = np.empty_like(s)
     backwards[np.argsort(s)] = np.sort(p.answer["weights"])[::-1]  # the largest weight on the smallest score
     assert "must get more weight" in p.check(backwards).message
+
+
+@pytest.mark.parametrize("text", ["8x12x20x64", "8 x 12 x 20 x 64", "8×12×20×64", "8 × 12 × 20 × 64"])
+def test_a_shape_written_with_times_signs_is_read(text):
+    fb = check("q1", {"d_k": "64", "Q": text, "K": "(8, 12, 20, 64)", "V": "(8, 12, 20, 64)",
+                      "weights": "(8, 12, 20, 20)", "output": "(8, 20, 768)"})
+    assert fb.correct, fb.message
+
+
+@pytest.mark.parametrize(
+    "qid, answer, words",
+    [
+        ("q7", "100*100", "type the result as one number, not the calculation ('100*100')"),
+        ("q2", ("256/8", "64"), "not the calculation ('256/8')"),
+        ("q1", {"d_k": "768 / 12"}, "✗ d_k: type the result as one number"),
+        # "nan" and "None" are words, not a formula in n
+        ("q7", "nan", "should be a number"),
+        ("q7", "None", "should be a number"),
+        ("q7", "n*n", "evaluate your formula"),
+        ("q7", "n²", "evaluate your formula"),
+    ],
+)
+def test_a_calculation_or_a_word_gets_its_own_message(qid, answer, words):
+    fb = check(qid, answer)
+    assert not fb.correct
+    assert words in fb.message, fb.message
+
+
+def test_an_unreadable_part_of_q1_names_its_field_once():
+    fb = check("q1", {"d_k": "abc", "Q": "max", "K": "(8, 12, 20, 64)"})
+    lines = fb.message.splitlines()
+    assert "✗ d_k should be a number, not a formula or words ('abc')" in lines
+    assert "✗ Q: entry 1 should be a number, not a formula or words ('max')" in lines
+
+
+@pytest.mark.parametrize("text", ["100²", "100^2", "100**2", "100 * 100"])
+def test_a_power_or_product_typed_as_the_count_asks_for_the_result(text):
+    fb = check("q7", text)
+    assert not fb.correct and "type the result as one number" in fb.message

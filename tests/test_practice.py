@@ -90,6 +90,21 @@ def test_q5_invalid_cell_asks_to_fix_it_and_does_not_judge(sess):
     assert "q5" not in sess.progress.solved
 
 
+def test_every_invalid_cell_is_named_by_its_grid_labels_on_its_own_line(sess):
+    w = sess.question("q5")
+    w.answer_widgets["V"].set_text(0, 0, "one and a half")
+    w.answer_widgets["K"].set_text(1, 1, "2,5")
+    assert w.check() is None
+    lines = w.feedback_html.value.split("<br>")
+    # Grids first to last (Q, K, V), each cell by the row and column labels the learner sees.
+    assert lines[1].startswith("K (token 2, col 2): &#x27;2,5&#x27;: write decimals with a point (2.5)")
+    assert lines[2].startswith("V (token 1, col 1): &#x27;one and a half&#x27; is not a number")
+    g = sess.generator("masked", "easy", 3)
+    g.answer_widgets["weights"].set_text(1, 0, "1/0")
+    assert g.check() is None
+    assert "weights (q1, k0): &#x27;1/0&#x27; divides by zero" in g.feedback_html.value
+
+
 @pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])
 def test_choice_wrong_option_explained_and_no_choice_asked_for(sess, qid):
     w = sess.question(qid)

@@ -691,3 +691,16 @@ def test_explorer_parts_carry_stable_css_classes(ex, cross):
     # Resizing rebuilds an editor's grid, not the editor: its class stays.
     cross.set_key_tokens(["a", "b", "c", "d", "e"])
     assert _classes_below(cross)["attn-editor-X_enc"] == [cross.editors["X_enc"]]
+
+
+def test_errors_lists_the_bad_cells_by_position():
+    ed = MatrixEditor(np.zeros((2, 3)))
+    assert ed.errors == {}
+    ed.set_text(1, 2, "1/0")
+    ed.set_text(0, 0, "abc")
+    assert sorted(ed.errors) == [(0, 0), (1, 2)]
+    assert "divides by zero" in ed.errors[(1, 2)]
+    ed.errors.clear()  # a copy: the editor's own record is untouched
+    assert len(ed.errors) == 2
+    ed.set_text(0, 0, "1")
+    assert list(ed.errors) == [(1, 2)]
