@@ -222,7 +222,9 @@ class PaddingDemo(widgets.VBox):
         self.causal_box.observe(lambda _c: self._update(), names="value")
         self.picker.observe(self._on_pick, names="value")
         controls = widgets.HBox([self.lengths_field, self._message, self.causal_box])
-        masks = widgets.HBox([self.views["mask"], self.views["weights"]])
+        # wrap: at 8 tokens the two grids together are wider than a notebook column
+        masks = widgets.HBox([self.views["mask"], self.views["weights"]],
+                             layout=widgets.Layout(flex_flow="row wrap"))
         super().__init__([controls, self.views["batch"], self.picker, masks])
 
     # -- state --------------------------------------------------------------------------
