@@ -879,7 +879,8 @@ _QUESTION_LIST = [
              "where it is?",
         solution="\n".join([
             "Content-based attention: the score depends on what the tokens represent (the q·k dot product "
-            "captures semantic similarity). \"bank\" attends to \"money\" because its query matches \"money\"'s key.",
+            "measures how well one token's query matches another token's key). \"bank\" attends to \"money\" "
+            "because its query matches \"money\"'s key.",
             "Position-based attention: the score depends on where the tokens are. A head may learn to always "
             "attend to the token at position i−1 (the previous token) regardless of content.",
             "Multi-head attention can capture both: some heads learn content-based patterns, others "

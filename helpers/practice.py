@@ -112,11 +112,25 @@ def _collapsible(title: str, body: widgets.Widget) -> widgets.Accordion:
     return acc
 
 
-def _text(description: str, placeholder: str = "", width: str = "22em") -> widgets.Text:
+def _text(description: str, placeholder: str = "", width: str = "22em",
+          description_width: str = "initial") -> widgets.Text:
     return widgets.Text(
         value="", description=description, placeholder=placeholder, continuous_update=False,
-        style={"description_width": "initial"}, layout=widgets.Layout(width=width),
+        style={"description_width": description_width}, layout=widgets.Layout(width=width),
     )
+
+
+# One description width for a column of fields, so that their input boxes line up.
+_LABELS = "17em"
+
+
+def _shape_fields() -> dict:
+    """d_k and the five shapes of Q1 and of the generated "shapes" problems, input boxes aligned."""
+    fields = {"d_k": _text("d_k =", "a number", "24em", _LABELS)}
+    for key, label in (("Q", "Q shape"), ("K", "K shape"), ("V", "V shape"),
+                       ("weights", "attention weights shape"), ("output", "output shape (heads combined)")):
+        fields[key] = _text(f"{label}:", "e.g. (1, 2, 3)", "31em", _LABELS)
+    return fields
 
 
 class ProgressTracker:
@@ -216,14 +230,10 @@ class PracticeQuestion(widgets.VBox):
     def _make_answer_widgets(self) -> dict:
         q = self.question
         if q.form == "shapes":
-            fields = {"d_k": _text("d_k =", "a number", "12em")}
-            for key, label in (("Q", "Q shape"), ("K", "K shape"), ("V", "V shape"),
-                               ("weights", "attention weights shape"), ("output", "output shape (heads combined)")):
-                fields[key] = _text(f"{label}:", "e.g. (1, 2, 3)", "26em")
-            return fields
+            return _shape_fields()
         if q.form == "pair":
-            return {"case1": _text("d_model = 256, h = 8:  d_k =", "", "20em"),
-                    "case2": _text("d_model = 1024, h = 16:  d_k =", "", "20em")}
+            return {"case1": _text("d_model = 256, h = 8:  d_k =", "", "24em", _LABELS),
+                    "case2": _text("d_model = 1024, h = 16:  d_k =", "", "24em", _LABELS)}
         if q.form == "number":
             return {"count": _text("n = 100:  number of comparisons =", "", "26em")}
         if q.form == "matrices":
@@ -482,11 +492,7 @@ class GeneratedPractice(widgets.VBox):
     @staticmethod
     def _make_answer_widgets(p: Problem) -> dict:
         if p.kind == "shapes":
-            fields = {"d_k": _text("d_k =", "a number", "12em")}
-            for key, label in (("Q", "Q shape"), ("K", "K shape"), ("V", "V shape"),
-                               ("weights", "attention weights shape"), ("output", "output shape (heads combined)")):
-                fields[key] = _text(f"{label}:", "e.g. (1, 2, 3)", "26em")
-            return fields
+            return _shape_fields()
         editors = {}
         for name, value in p.answer.items():
             shape = np.atleast_2d(value).shape
