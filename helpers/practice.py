@@ -133,6 +133,24 @@ def _shape_fields() -> dict:
     return fields
 
 
+class _ProgressHTML(widgets.HTML):
+    """The progress line; its text form (what a notebook viewer without widgets shows) is the summary."""
+
+    def __init__(self, tracker: "ProgressTracker", **kw):
+        self._tracker = tracker
+        super().__init__(**kw)
+
+    def __repr__(self) -> str:
+        return f"Progress: {self._tracker.summary}"
+
+
+class _InstructorSwitch(widgets.Checkbox):
+    """The instructor's checkbox, with a short text form instead of the Checkbox's full state."""
+
+    def __repr__(self) -> str:
+        return f"Instructor switch: show all solutions ({'on' if self.value else 'off'})"
+
+
 class ProgressTracker:
     """What has been solved in this sitting.
 
@@ -152,7 +170,7 @@ class ProgressTracker:
         self.solved: set[str] = set()
         self.solved_problems: set[tuple] = set()
         self.attempts = 0
-        self.widget = widgets.HTML(self._html())
+        self.widget = _ProgressHTML(self, value=self._html())
         self.widget.add_class("practice-progress")
 
     @property
@@ -573,7 +591,7 @@ class PracticeSession:
         self.progress = ProgressTracker()
         self.questions: dict[str, PracticeQuestion] = {}
         self.generators: list[GeneratedPractice] = []
-        self.instructor = widgets.Checkbox(value=False, description="Instructor: show all solutions",
+        self.instructor = _InstructorSwitch(value=False, description="Instructor: show all solutions",
                                            indent=False, layout=widgets.Layout(width="auto"))
         self.instructor.add_class("practice-instructor")
         self.instructor.observe(lambda change: self.reveal_all(change["new"]), names="value")

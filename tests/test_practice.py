@@ -369,3 +369,16 @@ def test_practice_parts_carry_stable_css_classes(sess):
     assert _with_class(g, "practice-new") == [g.new_button]
     assert "practice-progress" in sess.progress_widget()._dom_classes
     assert "practice-instructor" in sess.instructor_switch()._dom_classes
+
+
+def test_progress_and_instructor_switch_read_well_as_text(sess):
+    # The text form is what a notebook viewer without widgets shows in place of the widget.
+    assert repr(sess.progress_widget()) == "Progress: Solved 0 of 8 lesson questions, 0 generated problems."
+    w = sess.question("q7")
+    w.answer_widgets["count"].value = "10000"
+    w.check()
+    assert repr(sess.progress_widget()) == ("Progress: Solved 1 of 8 lesson questions, 0 generated problems. "
+                                            "Done: Q7.")
+    assert repr(sess.instructor_switch()) == "Instructor switch: show all solutions (off)"
+    sess.instructor_switch().value = True
+    assert repr(sess.instructor_switch()) == "Instructor switch: show all solutions (on)"
