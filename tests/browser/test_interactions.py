@@ -142,3 +142,35 @@ def test_bad_input_shows_a_message_and_keeps_the_last_weights(lab, path):
     expect(message).to_have_text("", timeout=10_000)
     np.testing.assert_array_equal(editor_values(x_editor), values)
     np.testing.assert_allclose(weights_shown(ex), weights, atol=1e-12)
+
+
+@pytest.mark.parametrize("path", notebooks_calling(r"practice\.generator\("), ids=lambda p: p.stem)
+def test_generated_problem_comes_back_by_its_number(lab, path):
+    run_notebook(lab, path)
+    g = lab.notebook.locator(".practice-generator").first
+    g.scroll_into_view_if_needed()
+    prompt, given = g.locator(".practice-prompt"), g.locator(".practice-given")
+    seed = g.locator(".practice-seed input")
+    # Answer grids are for answers: no Reset / Randomize / Copy as numpy to click by mistake.
+    expect(g.locator(".practice-answer .matrix-editor-grid").first).to_be_visible()
+    expect(g.locator(".practice-answer button:visible")).to_have_count(0)
+
+    seed.fill("17")
+    seed.press("Enter")
+    expect(prompt).to_contain_text("Problem 17 (", timeout=10_000)
+    first = given.inner_text()
+    g.locator(".practice-new").click()
+    expect(prompt).not_to_contain_text("Problem 17 (", timeout=10_000)
+    new_number = seed.input_value()
+    assert re.fullmatch(r"\d+", new_number) and new_number != "17"
+    expect(prompt).to_contain_text(f"Problem {new_number} (")
+
+    # Typed back, the number gives the very same problem; junk keeps it and says why.
+    seed.fill("17")
+    seed.press("Enter")
+    expect(prompt).to_contain_text("Problem 17 (", timeout=10_000)
+    assert given.inner_text() == first
+    seed.fill("seventeen")
+    seed.press("Enter")
+    expect(g.locator(".practice-seed-message")).to_contain_text("not a problem number", timeout=10_000)
+    expect(prompt).to_contain_text("Problem 17 (")
