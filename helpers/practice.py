@@ -207,6 +207,10 @@ class PracticeQuestion(widgets.VBox):
     * ``check()``: press Check (the same handler as the button); returns the Feedback
     * ``feedback_html.value``: what the learner sees next to the button
     * ``show_hint()``, ``show_solution()``; ``hint_visible``, ``solution_visible``
+
+    CSS classes: ``practice-question`` and ``practice-<qid>`` (e.g. ``practice-q7``) on the whole question;
+    ``practice-question-text``, ``practice-answer``, ``practice-check``, ``practice-feedback``,
+    ``practice-hint`` and ``practice-solution`` on its parts.
     """
 
     def __init__(self, qid: str, tracker: ProgressTracker | None = None):
@@ -390,6 +394,12 @@ class GeneratedPractice(widgets.VBox):
     Test hooks: ``kind_dropdown``, ``difficulty_dropdown``, ``seed_text``, ``problem``,
     ``answer_widgets``, ``new_problem()``, ``check()``, ``show_solution()``, ``feedback_html``,
     ``seed_message_html``, ``solution_visible``.
+
+    CSS classes: ``practice-generator`` on the whole; ``practice-kind``, ``practice-difficulty``,
+    ``practice-seed``, ``practice-seed-message``, ``practice-new``, ``practice-prompt``, ``practice-given``,
+    ``practice-answer``, ``practice-check``, ``practice-feedback``, ``practice-solution-button`` and
+    ``practice-solution`` on its parts. The progress line is ``practice-progress``, the instructor switch
+    ``practice-instructor``.
     """
 
     def __init__(self, kind: str = "attention", difficulty: str = "easy", seed: int = 42,
