@@ -72,7 +72,9 @@ def test_typing_into_x_updates_the_weights(lab, path):
     x_editor = editor(ex, "X")
     type_into_cell(x_editor, i, j, shown(X_new[i, j]))
 
-    expect(view_table(ex, "weights")).not_to_have_text(before_text, timeout=10_000)
+    # use_inner_text: before_text is innerText; compared with the default textContent it would differ at once
+    # (no tabs between cells), and the wait would end before the kernel has answered.
+    expect(view_table(ex, "weights")).not_to_have_text(before_text, timeout=10_000, use_inner_text=True)
     np.testing.assert_array_equal(editor_values(x_editor), X_new)
     np.testing.assert_allclose(weights_shown(ex), expected, atol=SHOWN_ATOL,
                                err_msg=f"after typing {X_new[i, j]:g} into X[{i}, {j}]")
