@@ -109,7 +109,7 @@ def test_lecture_mode_widgets_are_live(voila, path):
     before_text = view_table(ex, "⑤ weights").inner_text()
     x_editor = editor(ex, "X (")
     type_into_cell(x_editor, i, j, shown(X_new[i, j]))
-    expect(view_table(ex, "⑤ weights")).not_to_have_text(before_text, timeout=10_000)
+    expect(view_table(ex, "⑤ weights")).not_to_have_text(before_text, timeout=10_000, use_inner_text=True)
     np.testing.assert_array_equal(editor_values(x_editor), X_new)
     np.testing.assert_allclose(
         weights_shown(ex), attention_weights(**{**inputs, "X_q": X_new, "X_kv": X_new}), atol=SHOWN_ATOL
