@@ -300,7 +300,7 @@ def matrix_html(
             f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{esc(str(col_axis))}</th></tr>'
         )
     corner = esc(str(row_axis)) if row_axis else ""
-    head = [f'<tr><th style="{lab}text-align:left;font-weight:400;font-style:italic;color:{_MUTED_FG}">{corner}</th>']
+    head = [f'<tr><th style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;color:{_MUTED_FG}">{corner}</th>']
     head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
     if extra_column is not None:
         head.append(f'<th style="{lab}text-align:center;border-left:2px solid #888">{esc(str(extra_column[0]))}</th>')
