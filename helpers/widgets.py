@@ -792,15 +792,24 @@ class _ExplorerBase(widgets.VBox):
         self._res_k_tokens = list(self._k_tokens())
         self._render()
 
+    def refresh(self) -> None:
+        """Redraw every view, e.g. after renaming an editor's rows or columns with ``set_labels``."""
+        self._update()
+
+    def _column_names(self, editor: str, width: int, prefix: str) -> list[str]:
+        names = list(self.editors[editor].col_labels)
+        return names if len(names) == width else [f"{prefix}{k + 1}" for k in range(width)]
+
     def _render(self):
         res = self.result
         qt, kt = self._res_q_tokens, self._res_k_tokens
         large = self._large
         d_k = res.Q.shape[1]
         d_v = res.V.shape[1]
-        dk_labels = [f"q{k + 1}" for k in range(d_k)]
-        kk_labels = [f"k{k + 1}" for k in range(d_k)]
-        v_labels = [f"v{k + 1}" for k in range(d_v)]
+        # Column k of Q, K or V comes from column k of W^Q, W^K or W^V: name it the same way.
+        dk_labels = self._column_names("W_q", d_k, "q")
+        kk_labels = self._column_names("W_k", d_k, "k")
+        v_labels = self._column_names("W_v", d_v, "v")
         hl = (min(self._trace_q, len(qt) - 1), min(self._trace_k, len(kt) - 1))
         qsrc, ksrc = ("X_dec", "X_enc") if self._cross else ("X", "X")
         v = self.views

@@ -704,3 +704,21 @@ def test_errors_lists_the_bad_cells_by_position():
     assert len(ed.errors) == 2
     ed.set_text(0, 0, "1")
     assert list(ed.errors) == [(1, 2)]
+
+
+def test_views_name_their_columns_after_the_weight_editors_columns():
+    # Column k of V is X_enc @ (column k of W^V): after renaming W^V's columns, V and the output use the new names.
+    from helpers.widgets import CrossAttentionExplorer
+
+    ex = CrossAttentionExplorer(["a", "b"], ["x", "y", "z"], np.eye(2), np.ones((3, 2)), np.eye(2), np.eye(2),
+                                np.eye(2))
+    assert ">v1<" in ex.views["output"].value
+    ex.editors["W_v"].set_labels(col_labels=["colour", "animal"])
+    ex.editors["W_q"].set_labels(col_labels=["size", "kind"])
+    ex.refresh()
+    for stage in ("V", "output"):
+        assert ">colour<" in ex.views[stage].value and ">animal<" in ex.views[stage].value
+        assert ">v1<" not in ex.views[stage].value
+    assert ">size<" in ex.views["Q"].value
+    assert ">k1<" in ex.views["K"].value  # W^K kept its default names
+    ex.close_all()

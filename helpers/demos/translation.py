@@ -261,4 +261,5 @@ def translation_explorer(toy: ToyTranslation | None = None, large: bool = False)
     ex.editors["W_q"].set_labels(row_labels=dims, col_labels=toy.meanings)
     ex.editors["W_k"].set_labels(row_labels=dims, col_labels=toy.meanings)
     ex.editors["W_v"].set_labels(row_labels=dims, col_labels=toy.value_columns)
+    ex.refresh()  # the views take their column names from the weight editors
     return ex
