@@ -133,6 +133,33 @@ def _shape_fields() -> dict:
     return fields
 
 
+
+def _press_check(panel, pending_cells, judge, record) -> Feedback | None:
+    """What pressing Check does on any practice panel.
+
+    ``pending_cells()`` lists invalid editor cells ('' when none), ``judge()`` returns the
+    Feedback and ``record(correct)`` counts it in the progress. The editors keep their last
+    valid matrix while a cell is invalid; judging that would judge numbers the learner no
+    longer sees, so the learner is asked to fix the cell first. A learner never sees a
+    traceback: anything unforeseen becomes a short message.
+    """
+    try:
+        pending = pending_cells()
+        if pending:
+            panel.last_feedback = None
+            panel.feedback_html.value = _feedback_html(None, "Fix the marked cells first:\n" + pending)
+            return None
+        fb = judge()
+    except Exception as err:  # noqa: BLE001 - a learner never sees a traceback
+        panel.last_feedback = None
+        panel.feedback_html.value = _feedback_html(None, f"Could not check this answer ({type(err).__name__}).")
+        return None
+    panel.last_feedback = fb
+    panel.feedback_html.value = _feedback_html(fb)
+    if panel.tracker is not None:
+        record(fb.correct)
+    return fb
+
 class _ProgressHTML(widgets.HTML):
     """The progress line; its text form (what a notebook viewer without widgets shows) is the summary."""
 
@@ -310,24 +337,12 @@ class PracticeQuestion(widgets.VBox):
 
     def check(self) -> Feedback | None:
         """Press Check: read the answer, show the verdict, record progress."""
-        try:
-            pending = self._editor_problems()
-            if pending:
-                # The editors keep their last valid matrix; checking that would judge numbers
-                # the learner no longer sees, so ask for the cell to be fixed first.
-                self.last_feedback = None
-                self.feedback_html.value = _feedback_html(None, "Fix the marked cells first:\n" + pending)
-                return None
-            fb = check(self.qid, self.answer())
-        except Exception as err:  # noqa: BLE001 - a learner never sees a traceback
-            self.last_feedback = None
-            self.feedback_html.value = _feedback_html(None, f"Could not check this answer ({type(err).__name__}).")
-            return None
-        self.last_feedback = fb
-        self.feedback_html.value = _feedback_html(fb)
-        if self.tracker is not None:
-            self.tracker.record_question(self.qid, fb.correct)
-        return fb
+        return _press_check(
+            self,
+            self._editor_problems,
+            lambda: check(self.qid, self.answer()),
+            lambda correct: self.tracker.record_question(self.qid, correct),
+        )
 
     # -- hint and solution
 
@@ -545,24 +560,13 @@ class GeneratedPractice(widgets.VBox):
         return {k: ed.value for k, ed in w.items()}
 
     def check(self) -> Feedback | None:
-        """Press Check."""
-        try:
-            if self.problem.kind != "shapes":
-                pending = _editor_problems(self.answer_widgets)
-                if pending:
-                    self.last_feedback = None
-                    self.feedback_html.value = _feedback_html(None, "Fix the marked cells first:\n" + pending)
-                    return None
-            fb = self.problem.check(self.answer())
-        except Exception as err:  # noqa: BLE001
-            self.last_feedback = None
-            self.feedback_html.value = _feedback_html(None, f"Could not check this answer ({type(err).__name__}).")
-            return None
-        self.last_feedback = fb
-        self.feedback_html.value = _feedback_html(fb)
-        if self.tracker is not None:
-            self.tracker.record_problem(self.problem, fb.correct)
-        return fb
+        """Press Check: read the answer, show the verdict, record progress."""
+        return _press_check(
+            self,
+            lambda: "" if self.problem.kind == "shapes" else _editor_problems(self.answer_widgets),
+            lambda: self.problem.check(self.answer()),
+            lambda correct: self.tracker.record_problem(self.problem, correct),
+        )
 
     # -- solution
 

@@ -170,6 +170,14 @@ def _close_tree(root) -> None:
 # --------------------------------------------------------------------------- MatrixEditor
 
 
+
+def _index_within(value, count: int, name: str) -> int:
+    """``value`` as a row index below ``count``, or a ValueError naming ``name`` and the range."""
+    i = int(value)
+    if not 0 <= i < count:
+        raise ValueError(f"{name} must be between 0 and {count - 1}; got {i}")
+    return i
+
 class MatrixEditor(widgets.VBox):
     """An editable matrix: a grid of text cells with token and dimension labels.
 
@@ -681,10 +689,7 @@ class _ExplorerBase(widgets.VBox):
 
     @trace_query.setter
     def trace_query(self, i) -> None:
-        i = int(i)
-        if not 0 <= i < self._n_q():
-            raise ValueError(f"trace_query must be between 0 and {self._n_q() - 1}; got {i}")
-        self._q_drop.value = i
+        self._q_drop.value = _index_within(i, self._n_q(), "trace_query")
 
     @property
     def trace_key(self) -> int:
@@ -692,10 +697,7 @@ class _ExplorerBase(widgets.VBox):
 
     @trace_key.setter
     def trace_key(self, j) -> None:
-        j = int(j)
-        if not 0 <= j < self._n_k():
-            raise ValueError(f"trace_key must be between 0 and {self._n_k() - 1}; got {j}")
-        self._k_drop.value = j
+        self._k_drop.value = _index_within(j, self._n_k(), "trace_key")
 
     @property
     def d_k(self) -> int:
