@@ -161,12 +161,16 @@ def _as_matrix(M) -> np.ndarray:
     return A
 
 
-def _labels(labels, n: int, default: str, name: str) -> list[str]:
+def labels_or_default(labels, n: int, prefix: str, name: str, first: int = 0, noun: str = "labels") -> list[str]:
+    """``n`` labels as strings: the given ones, or ``prefix`` numbered from ``first`` when ``labels`` is None.
+
+    A ValueError names the argument ``name`` when the count does not match the matrix.
+    """
     if labels is None:
-        return [f"{default}{k}" for k in range(n)]
+        return [f"{prefix}{k + first}" for k in range(n)]
     labels = [str(s) for s in labels]
     if len(labels) != n:
-        raise ValueError(f"{name} has {len(labels)} labels but the matrix has {n}")
+        raise ValueError(f"{name} has {len(labels)} {noun} but the matrix has {n}")
     return labels
 
 
@@ -261,8 +265,8 @@ def matrix_html(
     """
     A = _as_matrix(M)
     n, m = A.shape
-    rows = _labels(row_labels, n, "", "row_labels")
-    cols = _labels(col_labels, m, "", "col_labels")
+    rows = labels_or_default(row_labels, n, "", "row_labels")
+    cols = labels_or_default(col_labels, m, "", "col_labels")
     table = _palette_table(palette)
     lo, hi = _scale_limits(A, vmin, vmax)
     idx = _colour_indices(A, lo, hi)
@@ -411,8 +415,8 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
 
     A = _as_matrix(weights)
     n, m = A.shape
-    rows = _labels(row_labels, n, "", "row_labels")
-    cols = _labels(col_labels, m, "", "col_labels")
+    rows = labels_or_default(row_labels, n, "", "row_labels")
+    cols = labels_or_default(col_labels, m, "", "col_labels")
     if ax is None:
         fig = Figure(figsize=(max(3.0, 0.6 * m + 2.0), max(2.5, 0.5 * n + 1.5)), layout="constrained")
         ax = fig.add_subplot()

@@ -277,12 +277,7 @@ class MatrixEditor(widgets.VBox):
 
     @staticmethod
     def _check_labels(labels, n, prefix, name):
-        if labels is None:
-            return [f"{prefix}{k + 1}" for k in range(n)]
-        labels = [str(s) for s in labels]
-        if len(labels) != n:
-            raise ValueError(f"{name} has {len(labels)} labels but the matrix has {n}")
-        return labels
+        return render.labels_or_default(labels, n, prefix, name, first=1)
 
     def _title_value(self) -> str:
         if self._title is None:

@@ -23,7 +23,7 @@ import numpy as np
 
 from helpers.arrays import as_matrix
 from helpers.attention import softmax
-from helpers.render import colour_for, format_number, matrix_html
+from helpers.render import colour_for, format_number, labels_or_default, matrix_html
 
 __all__ = [
     "TITLES",
@@ -201,12 +201,7 @@ class LookupDemo(widgets.VBox):
     # -- input checking -------------------------------------------------------------
     @staticmethod
     def _names(names, n: int, arg: str, prefix: str) -> list[str]:
-        if names is None:
-            return [f"{prefix}{k}" for k in range(n)]
-        names = [str(s) for s in names]
-        if len(names) != n:
-            raise ValueError(f"{arg} has {len(names)} names but the matrix has {n}")
-        return names
+        return labels_or_default(names, n, prefix, arg, noun="names")
 
     def _check_query(self, query) -> np.ndarray:
         try:
