@@ -1,0 +1,223 @@
+"""One parser for everything a learner types: numbers, counts, lists and matrices.
+
+Every widget cell, every typed answer and :func:`helpers.exercises.check` read text
+through this module, so the same forms are accepted everywhere and a mistake is
+always explained in the same words.
+
+Accepted number forms (``ACCEPTED_EXAMPLES``): ``3 -2.5 .5 1/2 1e-3 +2 −1`` (the
+typographic minus ``−`` and its look-alikes are read as ``-``), with spaces around.
+A count (:func:`parse_count`) also accepts thousands grouped as ``10,000``,
+``10 000`` or ``10_000``. Text is matched with regular expressions and converted with
+``float``: it is never evaluated as code.
+
+Every refusal is a :class:`ParseError` (a ``ValueError``) whose message quotes the
+text and says what to type instead; callers put the field's name in front
+(``row 'cat', column d1: '1/0' divides by zero``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+__all__ = [
+    "ACCEPTED_EXAMPLES",
+    "ParseError",
+    "parse_number",
+    "parse_count",
+    "parse_numbers",
+    "parse_counts",
+    "parse_matrix",
+    "quote",
+]
+
+ACCEPTED_EXAMPLES = "3, -2.5, 1/2, 1e-3"
+MAX_NUMBER_LENGTH = 40
+MAX_MATRIX_LENGTH = 4000
+
+
+class ParseError(ValueError):
+    """Typed text that is not what the field asks for; the message says why."""
+
+
+# ASCII digits only: Python's \d would also accept digits from other scripts.
+_DEC = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_NUMBER = re.compile(rf"[+-]?{_DEC}(?:[eE][+-]?[0-9]+)?")
+_FRACTION = re.compile(rf"({_NUMBER.pattern})\s*/\s*({_NUMBER.pattern})")
+_NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity|∞)", re.IGNORECASE)
+# "2+3", "768 * 12", "100^2", "10**4", "100²": a calculation to be done, not a number.
+_CALCULATION = re.compile(rf"[+-]?{_DEC}(?:\s*(?:\*\*|[-+*/×÷·^%])\s*[+-]?{_DEC}|²)+")
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]+,[0-9]+")
+_GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:[,\s_\u2009\u202f][0-9]{3})+")
+_GROUP_SEPARATORS = re.compile(r"[,\s_\u2009\u202f]")
+_MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"})
+# Items of a list: separated by a semicolon, by spaces, or by a comma that is not
+# squeezed between two digits ("1,5" is a decimal comma or a typo: refused, not guessed).
+# Inside brackets ("[1,5]", Python's list syntax) every comma separates.
+_LIST_SEPARATOR = re.compile(r"\s*;\s*|\s*,\s*(?![0-9])|(?<![0-9]),\s*|,\s+|\s+")
+_BRACKETED_SEPARATOR = re.compile(r"\s*[;,]\s*|\s+")
+
+
+def quote(text: str, limit: int = 20) -> str:
+    """``text`` in single quotes, shortened with '...' past ``limit`` characters."""
+    text = str(text)
+    return "'" + (text if len(text) <= limit else text[: limit - 3] + "...") + "'"
+
+
+def _normalise(text) -> tuple[str, str]:
+    if not isinstance(text, str):
+        raise ParseError(f"{text!r} is not text")
+    return text.strip(), text.strip().translate(_MINUS_SIGNS)
+
+
+def _finite(value: float, raw: str) -> float:
+    if not math.isfinite(value):
+        raise ParseError(f"{quote(raw)} is too large")
+    return value
+
+
+def parse_number(text: str) -> float:
+    """A finite real number from what a learner typed.
+
+    Parameters
+    ----------
+    text : str
+        ``3``, ``-2.5``, ``.5``, ``+2``, ``1e-3``, ``1/2``, ``−1`` (with any spaces around).
+
+    Returns
+    -------
+    float, always finite.
+
+    Raises
+    ------
+    ParseError
+        Quoting the text: empty, too long, not a number, a calculation, a decimal comma,
+        not finite (``nan``, ``inf``), too large (``1e999``) or a division by zero.
+    """
+    raw, text = _normalise(text)
+    if not text:
+        raise ParseError("is empty: type a number")
+    if len(text) > MAX_NUMBER_LENGTH:
+        raise ParseError(f"{quote(raw)} is too long for a number")
+    if _NUMBER.fullmatch(text):
+        return _finite(float(text), raw)
+    frac = _FRACTION.fullmatch(text)
+    if frac:
+        # Each side as a float (never Fraction: "1e999999999" would build a huge integer).
+        # IEEE division is correctly rounded, so 1/3 is the closest float to one third.
+        num, den = _finite(float(frac.group(1)), raw), _finite(float(frac.group(2)), raw)
+        if den == 0:
+            raise ParseError(f"{quote(raw)} divides by zero")
+        return _finite(num / den, raw)
+    if _NON_FINITE.fullmatch(text):
+        raise ParseError(f"{quote(raw)} is not a finite number")
+    if _DECIMAL_COMMA.fullmatch(text):
+        raise ParseError(f"{quote(raw)}: write decimals with a point ({text.replace(',', '.')})")
+    if _CALCULATION.fullmatch(text):
+        raise ParseError(f"{quote(raw)} is a calculation: type its result as one number (e.g. {ACCEPTED_EXAMPLES})")
+    raise ParseError(f"{quote(raw)} is not a number (e.g. {ACCEPTED_EXAMPLES})")
+
+
+def parse_count(text: str) -> int:
+    """A whole number of things, where thousands may be grouped: ``10000``, ``10,000``, ``10 000``.
+
+    Raises
+    ------
+    ParseError
+        As :func:`parse_number`, or when the number is not whole (``2.5``).
+    """
+    raw, text = _normalise(text)
+    if _GROUPED.fullmatch(text):
+        text = _GROUP_SEPARATORS.sub("", text)
+    value = parse_number(text)
+    if value != int(value):
+        raise ParseError(f"{quote(raw)} is not a whole number")
+    return int(value)
+
+
+def _split_items(text: str, bracketed: bool = False) -> list[str]:
+    text = text.strip()
+    bracketed = bracketed or text[:1] in "([{"
+    separator = _BRACKETED_SEPARATOR if bracketed else _LIST_SEPARATOR
+    return [p for p in separator.split(text.strip("()[]{}").strip()) if p]
+
+
+def parse_numbers(text: str, what: str = "value") -> list[float]:
+    """A list of numbers: ``"1000, 999, 998"``, ``"1 2 3"``, ``"1/2; 1/4"``.
+
+    Each item is read by :func:`parse_number`; ``"1,5"`` is refused (a decimal comma or
+    a missing space) rather than guessed.
+
+    Raises
+    ------
+    ParseError
+        ``"{what} 2: ..."`` naming the first bad item (counted from 1), or saying the text is empty.
+    """
+    raw, _ = _normalise(text)
+    items = _split_items(raw)
+    if not items:
+        raise ParseError(f"is empty: type one or more numbers separated by commas (e.g. {ACCEPTED_EXAMPLES})")
+    values = []
+    for k, item in enumerate(items):
+        try:
+            values.append(parse_number(item))
+        except ParseError as err:
+            raise ParseError(f"{what} {k + 1}: {err}") from None
+    return values
+
+
+def parse_counts(text: str, what: str = "value") -> list[int]:
+    """A list of whole numbers, ``"3, 5, 2"``; as :func:`parse_numbers`, each item whole."""
+    values = parse_numbers(text, what)
+    for k, v in enumerate(values):
+        if v != int(v):
+            raise ParseError(f"{what} {k + 1}: {quote(_split_items(text)[k])} is not a whole number")
+    return [int(v) for v in values]
+
+
+_ROWS = re.compile(r"\]\s*,?\s*\[|;|\n")
+
+
+def parse_matrix(text: str) -> np.ndarray:
+    """A matrix from typed text: ``"[[2, 1], [0, 3]]"``, ``"2 1; 0 3"`` or one row per line.
+
+    Every entry is read by :func:`parse_number`, so ``1/2`` and ``−1`` work here as in a
+    matrix cell. One row of numbers gives shape (1, m).
+
+    Returns
+    -------
+    ndarray (n_rows, n_cols) of float.
+
+    Raises
+    ------
+    ParseError
+        Naming the first bad entry by row and column (from 1), or rows of different lengths.
+    """
+    raw, text = _normalise(text)
+    if not text:
+        raise ParseError("is empty: type the matrix, e.g. [[2, 1], [0, 3]] or 2 1; 0 3")
+    if len(text) > MAX_MATRIX_LENGTH:
+        raise ParseError("is too long for a matrix")
+    bracketed = text.startswith("[")
+    body = text
+    while body.startswith("[") and body.endswith("]") and body.count("[") > 1 and body[1:].lstrip().startswith("["):
+        body = body[1:-1].strip()
+    rows = [r.strip(" []") for r in _ROWS.split(body) if r.strip(" []")]
+    if not rows:
+        raise ParseError(f"{quote(raw)} holds no numbers: type the matrix, e.g. [[2, 1], [0, 3]]")
+    matrix = []
+    for i, row in enumerate(rows):
+        items = _split_items(row, bracketed)
+        entries = []
+        for j, item in enumerate(items):
+            try:
+                entries.append(parse_number(item))
+            except ParseError as err:
+                raise ParseError(f"row {i + 1}, entry {j + 1}: {err}") from None
+        matrix.append(entries)
+    lengths = sorted({len(r) for r in matrix})
+    if len(lengths) > 1:
+        raise ParseError(f"is not rectangular: its rows have {', '.join(map(str, lengths))} entries")
+    return np.array(matrix, dtype=float)

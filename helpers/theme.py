@@ -1,0 +1,163 @@
+"""The course's look in one place: fonts, sizes, colours, the error style and small HTML builders.
+
+Every widget and rendered table takes its fonts and sizes from :func:`sizes` (normal
+or ``large``, the projector size), its panel and text colours from the constants
+below, and its error box from :func:`error_html`. Panel and text colours are
+JupyterLab's CSS variables with a light fallback (for static HTML exports, Voila and
+other front-ends that do not define them), so the look follows JupyterLab's theme
+from this one module.
+"""
+
+from __future__ import annotations
+
+import html as _html
+from dataclasses import dataclass
+
+__all__ = [
+    "MONO",
+    "SANS",
+    "PANEL_BG",
+    "PANEL_FG",
+    "MUTED_FG",
+    "LABEL_FG",
+    "BORDER",
+    "ERROR_BG",
+    "ERROR_FG",
+    "ERROR_BORDER",
+    "OK_FG",
+    "BAD_CELL_BG",
+    "BAD_CELL_FG",
+    "HIGHLIGHT",
+    "Sizes",
+    "sizes",
+    "panel_style",
+    "error_style",
+    "error_html",
+    "ok_html",
+    "label_html",
+    "heading_html",
+    "table_html",
+]
+
+MONO = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
+SANS = "font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;"
+
+# JupyterLab's theme variables, each with the light-theme colour as its fallback.
+PANEL_BG = "var(--jp-layout-color1, #ffffff)"
+PANEL_FG = "var(--jp-ui-font-color1, #1a1a1a)"
+LABEL_FG = "var(--jp-ui-font-color1, #333333)"
+MUTED_FG = "var(--jp-ui-font-color2, #595959)"
+BORDER = "var(--jp-border-color1, #c8c8c8)"
+ERROR_BG = "var(--jp-error-color3, #fff0f0)"
+ERROR_FG = "var(--jp-ui-font-color0, #8b0000)"
+ERROR_BORDER = "var(--jp-error-color1, #d62728)"
+OK_FG = "var(--jp-success-color0, #1b5e20)"
+# A bad matrix cell: ipywidgets' Text style takes plain colours, not CSS variables.
+BAD_CELL_BG = "#ffd6d6"
+BAD_CELL_FG = "#8b0000"
+HIGHLIGHT = "#ff2d95"  # magenta outline: distinct from every palette colour
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Font sizes and spacings for one display size (normal or large)."""
+
+    font: str       # body text, table cells, editor cells
+    small: str      # notes, legends
+    title: str      # a table's or editor's title
+    heading: str    # a widget's heading
+    trace: str      # monospaced traces
+    cell_width: str     # a matrix table's column
+    editor_width: str   # a matrix editor's cell
+    pad: str        # a table cell's padding
+    button: str     # button text (None keeps the front-end's size)
+
+
+_NORMAL = Sizes(font="13px", small="11px", title="14px", heading="16px", trace="12.5px",
+                cell_width="3.6em", editor_width="4.4em", pad="2px 6px", button="")
+_LARGE = Sizes(font="20px", small="16px", title="22px", heading="24px", trace="17px",
+               cell_width="4.2em", editor_width="5.2em", pad="5px 9px", button="18px")
+
+
+def sizes(large: bool = False) -> Sizes:
+    """The sizes for normal display, or for a projector when ``large``."""
+    return _LARGE if large else _NORMAL
+
+
+def panel_style(large: bool = False) -> str:
+    """Inline style of a bordered panel in the theme's colours."""
+    return (f"background:{PANEL_BG};color:{PANEL_FG};border:1px solid {BORDER};border-radius:4px;"
+            f"font-size:{sizes(large).font};")
+
+
+def error_style(large: bool = False) -> str:
+    """Inline style of an error box."""
+    return (f"background:{ERROR_BG};color:{ERROR_FG};border:1px solid {ERROR_BORDER};border-radius:4px;"
+            f"padding:4px 8px;margin:4px 0;font-size:{sizes(large).font};line-height:1.35;")
+
+
+def error_html(message: str, large: bool = False, note: str | None = None) -> str:
+    """An error box: ``message`` (one line per ``\\n``) and an optional quieter ``note`` under it.
+
+    Empty ``message`` gives ``''`` so that a cleared error takes no space.
+    """
+    if not message:
+        return ""
+    lines = "".join(f"<div>{_html.escape(line)}</div>" for line in str(message).split("\n"))
+    tail = f'<div style="opacity:0.8">{_html.escape(note)}</div>' if note else ""
+    return f'<div role="alert" style="{error_style(large)}">{lines}{tail}</div>'
+
+
+def ok_html(message: str, large: bool = False) -> str:
+    """A short confirmation in the theme's success colour."""
+    return f'<div style="color:{OK_FG};font-size:{sizes(large).font}">{_html.escape(message)}</div>'
+
+
+def label_html(text: str, large: bool = False, align: str = "center") -> str:
+    """A bold monospaced label (a matrix editor's row or column name)."""
+    return (f'<div style="font-weight:600;font-size:{sizes(large).font};text-align:{align};{MONO}'
+            f'padding:0 4px;white-space:nowrap">{_html.escape(str(text))}</div>')
+
+
+def heading_html(text: str, large: bool = False) -> str:
+    """A widget's heading."""
+    return (f'<div style="font-weight:700;font-size:{sizes(large).heading};margin:4px 0">'
+            f"{_html.escape(str(text))}</div>")
+
+
+def table_html(header, rows, large: bool = False, align=None, caption: str | None = None) -> str:
+    """A plain table of text (already formatted), in the theme's colours.
+
+    Parameters
+    ----------
+    header : sequence of str or None
+        Column headings (escaped); ``None`` for no heading row.
+    rows : sequence of sequences of str
+        Cell texts, escaped here; a cell given as ``(text, style)`` adds an inline style.
+    align : sequence of {"left", "right", "center"}, optional
+        One per column (default: left for the first, right for the rest).
+    caption : str, optional
+    """
+    sz = sizes(large)
+    ncol = len(header) if header is not None else max((len(r) for r in rows), default=0)
+    align = list(align) if align is not None else ["left"] + ["right"] * (ncol - 1)
+    td = f"padding:{sz.pad};border-bottom:1px solid {BORDER};"
+
+    def cell(tag, k, value):
+        style = ""
+        if isinstance(value, tuple):
+            value, style = value
+        a = align[k] if k < len(align) else "right"
+        return f'<{tag} style="{td}text-align:{a};{style}">{_html.escape(str(value))}</{tag}>'
+
+    parts = [f'<table style="border-collapse:collapse;margin:4px 0;font-size:{sz.font};color:{PANEL_FG};'
+             'font-variant-numeric:tabular-nums">']
+    if caption:
+        parts.append(f'<caption style="text-align:left;font-weight:700;padding-bottom:2px">'
+                     f"{_html.escape(caption)}</caption>")
+    if header is not None:
+        parts.append("<tr>" + "".join(cell("th", k, h) for k, h in enumerate(header)) + "</tr>")
+    for r in rows:
+        parts.append("<tr>" + "".join(cell("td", k, v) for k, v in enumerate(r)) + "</tr>")
+    parts.append("</table>")
+    return "".join(parts)
