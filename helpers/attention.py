@@ -24,6 +24,9 @@ __all__ = [
     "project_qkv",
     "attention_scores",
     "scaled_dot_product_attention",
+    "AttentionResult",
+    "AttentionStages",
+    "attention_stages",
     "causal_mask",
     "padding_mask",
     "additive_mask",
@@ -101,8 +104,19 @@ def project_qkv(X, W_q, W_k, W_v):
     K : ndarray (..., n, d_k)
     V : ndarray (..., n, d_v)
     """
-    X = _as_float_array(X, "X")
-    _require_ndim(X, "X", 2, "(..., n, d_model)")
+    X = _check_tokens_matrix(X, "X")
+    W_q, W_k, W_v = _check_weights(W_q, W_k, W_v, X, "X")
+    return X @ W_q, X @ W_k, X @ W_v
+
+
+def _check_tokens_matrix(X, name: str) -> np.ndarray:
+    X = _as_float_array(X, name)
+    _require_ndim(X, name, 2, "(..., n, d_model)")
+    return X
+
+
+def _check_weights(W_q, W_k, W_v, X, x_name: str):
+    """The three projection matrices as float arrays that fit ``X`` (named ``x_name`` in messages)."""
     weights = {}
     for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
         W = _as_float_array(W, name)
@@ -110,7 +124,7 @@ def project_qkv(X, W_q, W_k, W_v):
             raise ValueError(f"{name} must have shape (d_model, d); got shape {W.shape}")
         if W.shape[0] != X.shape[-1]:
             raise ValueError(
-                f"X has shape {X.shape} (d_model = {X.shape[-1]}) but {name} has shape {W.shape}: "
+                f"{x_name} has shape {X.shape} (d_model = {X.shape[-1]}) but {name} has shape {W.shape}: "
                 f"{name} needs {X.shape[-1]} rows, one per input dimension"
             )
         weights[name] = W
@@ -119,7 +133,7 @@ def project_qkv(X, W_q, W_k, W_v):
             f"W_q has shape {weights['W_q'].shape} and W_k has shape {weights['W_k'].shape}: "
             "queries and keys must have the same width d_k so that Q K^T is defined"
         )
-    return X @ weights["W_q"], X @ weights["W_k"], X @ weights["W_v"]
+    return weights["W_q"], weights["W_k"], weights["W_v"]
 
 
 def _check_qkv(Q, K, V):
@@ -184,29 +198,139 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True):
     Q, K, V = _check_qkv(Q, K, V)
     scores = attention_scores(Q, K, scale=scale)
     if mask is not None:
-        mask = np.asarray(mask)
-        if mask.dtype != bool:
-            raise ValueError(
-                f"mask must be boolean (True = may attend); got dtype {mask.dtype} with shape {mask.shape}. "
-                "An additive mask of 0 / -inf is a different convention: pass `additive == 0` instead"
-            )
-        try:
-            mask = np.broadcast_to(mask, scores.shape)
-        except ValueError:
-            raise ValueError(
-                f"mask has shape {mask.shape}, which does not broadcast to the scores' shape "
-                f"{scores.shape} (..., n_q, n_k)"
-            ) from None
-        empty_rows = ~mask.any(axis=-1)
-        if empty_rows.any():
-            where = tuple(int(i) for i in np.argwhere(empty_rows)[0])
-            raise ValueError(
-                f"mask blocks every key for query row {where[-1]} (index {where} of the mask's "
-                f"(..., n_q) rows, mask shape {mask.shape}): that query has nothing to attend to"
-            )
-        scores = np.where(mask, scores, -np.inf)
+        scores = np.where(_check_mask(mask, scores.shape), scores, -np.inf)
     weights = softmax(scores, axis=-1)
     return weights @ V, weights
+
+
+def _check_mask(mask, shape) -> np.ndarray:
+    """``mask`` broadcast to the scores' ``shape`` (..., n_q, n_k), or a ValueError saying what is wrong."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise ValueError(
+            f"mask must be boolean (True = may attend); got dtype {mask.dtype} with shape {mask.shape}. "
+            "An additive mask of 0 / -inf is a different convention: pass `additive == 0` instead"
+        )
+    try:
+        full = np.broadcast_to(mask, shape)
+    except ValueError:
+        raise ValueError(
+            f"mask has shape {mask.shape}, which does not broadcast to the scores' shape "
+            f"{tuple(shape)} (..., n_q, n_k)"
+        ) from None
+    empty_rows = ~full.any(axis=-1)
+    if empty_rows.any():
+        where = tuple(int(i) for i in np.argwhere(empty_rows)[0])
+        raise ValueError(
+            f"mask blocks every key for query row {where[-1]} (index {where} of the mask's "
+            f"(..., n_q) rows, mask shape {mask.shape}): that query has nothing to attend to"
+        )
+    return full
+
+
+class AttentionResult:
+    """Every stage of one attention computation (see :func:`attention_stages`).
+
+    Attributes
+    ----------
+    Q : ndarray (..., n_q, d_k), ``X_q W_q``
+    K : ndarray (..., n_k, d_k), ``X_kv W_k``
+    V : ndarray (..., n_k, d_v), ``X_kv W_v``
+    scores : ndarray (..., n_q, n_k), ``Q K^T``
+    scaled : ndarray (..., n_q, n_k), ``scores / sqrt(d_k)`` (a copy of ``scores`` when scaling is off)
+    mask : ndarray of bool (..., n_q, n_k), True where the query may attend (all True without a mask)
+    masked : ndarray (..., n_q, n_k), ``scaled`` with ``-inf`` where the mask blocks
+    weights : ndarray (..., n_q, n_k), softmax of ``masked`` along the keys; rows sum to 1
+    output : ndarray (..., n_q, d_v), ``weights @ V``
+    """
+
+    __slots__ = ("Q", "K", "V", "scores", "scaled", "mask", "masked", "weights", "output")
+
+    def __init__(self, **stages):
+        missing = [k for k in self.__slots__ if k not in stages]
+        if missing:
+            raise ValueError(f"AttentionResult needs every stage; missing {missing}")
+        for k in self.__slots__:
+            setattr(self, k, stages[k])
+
+    def __repr__(self) -> str:
+        n_q, n_k = self.weights.shape[-2:]
+        return f"AttentionResult(n_q={n_q}, n_k={n_k}, d_k={self.Q.shape[-1]}, d_v={self.V.shape[-1]})"
+
+
+AttentionStages = AttentionResult
+
+
+def _require_finite(M: np.ndarray, what: str) -> None:
+    if not np.isfinite(M).all():
+        raise ValueError(f"{what} overflowed (numbers too large to compute with): use smaller entries")
+
+
+def attention_stages(X_q, X_kv, W_q, W_k, W_v, mask=None, scale: bool = True) -> AttentionResult:
+    """Every stage of (cross- or self-) attention, each computed once.
+
+    Parameters
+    ----------
+    X_q : array_like, shape (..., n_q, d_model)
+        The tokens that ask: the queries come from here (the decoder in cross-attention).
+    X_kv : array_like, shape (..., n_k, d_model), or None
+        The tokens that are looked at: keys and values come from here (the encoder in
+        cross-attention). ``None`` means ``X_q`` (self-attention).
+    W_q, W_k : array_like, shape (d_model, d_k)
+    W_v : array_like, shape (d_model, d_v)
+    mask : None, "causal" or bool array_like broadcastable to (..., n_q, n_k)
+        ``True`` where query i may attend to key j. ``"causal"`` is :func:`causal_mask`
+        and needs ``n_q == n_k``.
+    scale : bool
+        Divide the scores by ``sqrt(d_k)`` (default).
+
+    Returns
+    -------
+    AttentionResult
+        ``Q, K, V, scores, scaled, mask, masked, weights, output`` with the shapes listed there.
+
+    Raises
+    ------
+    ValueError
+        On mismatched shapes (naming the arguments), a causal mask with ``n_q != n_k``, a
+        mask that leaves a query nothing to attend to, or numbers so large that Q, K, V,
+        the scores or the output are not finite (saying which, and to use smaller entries).
+    """
+    X_q = _check_tokens_matrix(X_q, "X_q")
+    X_kv = X_q if X_kv is None else _check_tokens_matrix(X_kv, "X_kv")
+    if X_kv.shape[-1] != X_q.shape[-1]:
+        raise ValueError(f"X_q has shape {X_q.shape} and X_kv has shape {X_kv.shape}: both need the same d_model")
+    W_q, W_k, W_v = _check_weights(W_q, W_k, W_v, X_q, "X_q")
+    for name, M in (("X_q", X_q), ("X_kv", X_kv), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
+        if not np.isfinite(M).all():
+            raise ValueError(f"{name} must hold finite numbers (no NaN or inf)")
+    if W_q.shape[1] == 0:
+        raise ValueError(f"W_q has shape {W_q.shape}: d_k must be at least 1")
+    with np.errstate(over="ignore", invalid="ignore"):
+        Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+        for name, M in (("Q", Q), ("K", K), ("V", V)):
+            _require_finite(M, name)
+        scores = Q @ np.swapaxes(K, -1, -2)
+        _require_finite(scores, "the scores")
+        scaled = scores / np.sqrt(Q.shape[-1]) if scale else scores.copy()
+    n_q, n_k = scores.shape[-2:]
+    if mask is None:
+        full = np.ones(scores.shape, dtype=bool)
+    elif isinstance(mask, str):
+        if mask != "causal":
+            raise ValueError(f'mask must be None, "causal" or a boolean array; got {mask!r}')
+        if n_q != n_k:
+            raise ValueError(f"a causal mask needs as many queries as keys; got {n_q} queries and {n_k} keys")
+        full = np.broadcast_to(causal_mask(n_q), scores.shape).copy()
+    else:
+        full = _check_mask(mask, scores.shape).copy()
+    masked = np.where(full, scaled, -np.inf)
+    weights = softmax(masked, axis=-1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        output = weights @ V
+    _require_finite(output, "the output")
+    return AttentionResult(Q=Q, K=K, V=V, scores=scores, scaled=scaled, mask=full, masked=masked,
+                           weights=weights, output=output)
 
 
 def causal_mask(n: int) -> np.ndarray:

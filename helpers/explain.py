@@ -49,7 +49,8 @@ def format_matrix(M, digits: int = 4) -> str:
 def _paren(x, digits: int = 4) -> str:
     """Negative factors in parentheses so ``2·(−1)`` reads unambiguously."""
     text = fmt(x, digits)
-    return f"({text})" if float(x) < 0 else text
+    # Decided on the text, not the value: -0.00001 prints as "0" and needs no parentheses.
+    return f"({text})" if text.startswith(("-", "−")) else text
 
 
 def dot_terms(a, b, digits: int = 4) -> str:

@@ -19,6 +19,8 @@ import re
 
 import numpy as np
 
+from . import theme
+
 __all__ = [
     "PALETTES",
     "colour_for",
@@ -47,11 +49,12 @@ _LEVELS = 256  # colours per palette; quantising the scale keeps rendering a tab
 # Masked (-inf) cells: neutral grey, clearly not part of the scale.
 _MASKED_BG = "#d9d9d9"
 _MASKED_FG = "#4d4d4d"
-_PANEL_BG = "#ffffff"
-_PANEL_FG = "#1a1a1a"
-_LABEL_FG = "#333333"
-_MUTED_FG = "#595959"
-_HIGHLIGHT = "#ff2d95"  # magenta outline: distinct from every palette colour
+# Panel, label and muted text colours, fonts and sizes come from helpers.theme.
+_PANEL_BG = theme.PANEL_BG
+_PANEL_FG = theme.PANEL_FG
+_LABEL_FG = theme.LABEL_FG
+_MUTED_FG = theme.MUTED_FG
+_HIGHLIGHT = theme.HIGHLIGHT
 
 
 def _hex_to_rgb(h: str) -> tuple[float, float, float]:
@@ -104,8 +107,9 @@ def format_number(x: float, digits: int = 2) -> str:
     """A number for a table cell: ``2``, ``0.5``, ``-1.25``, ``−∞``.
 
     Like :func:`helpers.explain.fmt` (trailing zeros dropped) with two differences that
-    matter in a table: a value that is not zero but rounds to zero shows as ``0.00``
-    (so it is not mistaken for an exact, masked 0), and very large or very small
+    matter in a table: a value that is not zero but rounds to zero shows as ``0.00``,
+    whatever its sign (so it is not mistaken for an exact, masked 0, and never reads
+    ``-0.00``), and very large or very small
     magnitudes switch to exponent notation so that the cell stays narrow.
     """
     x = float(x)
@@ -119,7 +123,8 @@ def format_number(x: float, digits: int = 2) -> str:
             short = text.rstrip("0").rstrip(".")
             if short not in ("0", "-0"):
                 return short
-            return text  # not zero but rounds to zero: keep "0.00" to say so
+            # Not zero but rounds to zero: "0.00" says so; a sign in front ("-0.00") would only puzzle.
+            return text.lstrip("-")
         return "0" if text in ("0", "-0") else text
     if math.isnan(x):
         return "nan"
@@ -193,19 +198,13 @@ def _colour_indices(A: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return np.rint(np.clip(t, 0.0, 1.0) * (_LEVELS - 1)).astype(int)
 
 
-def _sizes(large: bool) -> dict:
-    if large:
-        return {"font": "20px", "cell_w": "4.2em", "pad": "5px 9px", "title": "22px", "small": "16px"}
-    return {"font": "13px", "cell_w": "3.6em", "pad": "2px 6px", "title": "14px", "small": "11px"}
-
-
-def _legend_html(lo: float, hi: float, palette: str, digits: int, sz: dict) -> str:
+def _legend_html(lo: float, hi: float, palette: str, digits: int, sz: theme.Sizes) -> str:
     stops = ", ".join(PALETTES[palette])
     return (
-        f'<div style="display:flex;align-items:center;gap:6px;margin-top:4px;font-size:{sz["small"]};'
+        f'<div style="display:flex;align-items:center;gap:6px;margin-top:4px;font-size:{sz.small};'
         f'color:{_MUTED_FG}">'
         f"<span>{_html.escape(format_number(lo, digits))}</span>"
-        f'<span style="display:inline-block;width:7em;height:0.8em;border:1px solid #999;'
+        f'<span style="display:inline-block;width:7em;height:0.8em;border:1px solid {theme.BORDER};'
         f'background:linear-gradient(to right, {stops})"></span>'
         f"<span>{_html.escape(format_number(hi, digits))}</span>"
         "</div>"
@@ -270,24 +269,24 @@ def matrix_html(
     table = _palette_table(palette)
     lo, hi = _scale_limits(A, vmin, vmax)
     idx = _colour_indices(A, lo, hi)
-    sz = _sizes(large)
+    sz = theme.sizes(large)
     esc = _html.escape
 
-    lab = f"padding:{sz['pad']};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
+    lab = f"padding:{sz.pad};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
-    opening = _td_openings(palette, sz["pad"])
-    plain_td = f'<td style="padding:{sz["pad"]};background:{_PANEL_BG};color:{_PANEL_FG};border-left:2px solid #888">'
-    masked_td = f'<td style="padding:{sz["pad"]};background:{_MASKED_BG};color:{_MASKED_FG}" title="masked">'
+    opening = _td_openings(palette, sz.pad)
+    separator = f"border-left:2px solid {theme.BORDER}"
+    plain_td = f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};{separator}">'
+    masked_td = f'<td style="padding:{sz.pad};background:{_MASKED_BG};color:{_MASKED_FG}" title="masked">'
 
     parts = [
         f'<div style="display:inline-block;vertical-align:top;background:{_PANEL_BG};color:{_PANEL_FG};'
-        f'padding:6px 10px;margin:3px;border:1px solid #c8c8c8;border-radius:4px;font-size:{sz["font"]};'
-        'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;line-height:1.3">'
+        f'padding:6px 10px;margin:3px;border:1px solid {theme.BORDER};border-radius:4px;font-size:{sz.font};'
+        f'{theme.MONO}line-height:1.3">'
     ]
     if title is not None:
         parts.append(
-            f'<div style="font-weight:700;font-size:{sz["title"]};margin-bottom:3px;'
-            'font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif">'
+            f'<div style="font-weight:700;font-size:{sz.title};margin-bottom:3px;{theme.SANS}">'
             f'{title_html(title)} <span style="font-weight:400;color:{_MUTED_FG}">({n} × {m})</span></div>'
         )
     # Shared cell properties live on the table (inherited) and its <col>s, so that
@@ -295,7 +294,7 @@ def matrix_html(
     parts.append(
         '<table style="border-collapse:separate;border-spacing:1px;margin:0;text-align:right;'
         'font-variant-numeric:tabular-nums">'
-        f'<colgroup><col><col span="{m}" style="width:{sz["cell_w"]}"></colgroup>'
+        f'<colgroup><col><col span="{m}" style="width:{sz.cell_width}"></colgroup>'
     )
     if col_axis:
         span = m + (1 if extra_column is not None else 0)
@@ -307,7 +306,7 @@ def matrix_html(
     head = [f'<tr><th style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;color:{_MUTED_FG}">{corner}</th>']
     head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
     if extra_column is not None:
-        head.append(f'<th style="{lab}text-align:center;border-left:2px solid #888">{esc(str(extra_column[0]))}</th>')
+        head.append(f'<th style="{lab}text-align:center;{separator}">{esc(str(extra_column[0]))}</th>')
     head.append("</tr>")
     parts.append("".join(head))
 
@@ -336,7 +335,7 @@ def matrix_html(
     if legend:
         parts.append(_legend_html(lo, hi, palette, digits, sz))
     if note:
-        parts.append(f'<div style="margin-top:3px;font-size:{sz["small"]};color:{_MUTED_FG}">{esc(str(note))}</div>')
+        parts.append(f'<div style="margin-top:3px;font-size:{sz.small};color:{_MUTED_FG}">{esc(str(note))}</div>')
     parts.append("</div>")
     return "".join(parts)
 

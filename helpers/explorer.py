@@ -1,0 +1,618 @@
+"""One attention explorer for self- and cross-attention: edit the inputs, watch every stage.
+
+The explorer is made of *token sides*: a side is a list of tokens with its matrix
+editor (one row per token), a count box and a names box. Cross-attention has two
+sides (the decoder's tokens ask, the encoder's are looked at); self-attention has one
+side used for both queries and keys. Every rule about tokens (how many, their names,
+growing and cutting the matrix, "a causal mask needs as many queries as keys") is
+written once here.
+
+Data flows one way: the editors' valid matrices go through
+:func:`helpers.attention.attention_stages`, and its result is drawn by
+:mod:`helpers.render` into ``HTML`` widgets by setting their ``.value`` (nothing is
+written into an ``Output`` widget, so a notebook stores the same outputs on every run).
+Controls are watched through :class:`helpers.live.LiveWidget`: changes the explorer
+makes itself happen inside ``paused()``, and no exception leaves a handler.
+"""
+
+from __future__ import annotations
+
+import html as _html
+from dataclasses import dataclass
+
+import ipywidgets as widgets
+import numpy as np
+
+from . import attention as att
+from . import explain, render, theme
+from .live import LiveWidget
+from .matrix_editor import MatrixEditor
+
+__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
+           "CrossAttentionExplorer"]
+
+MAX_TOKENS = 24
+MAX_DK = 16
+_SEED = 20240  # seeds the values of new rows and columns, so growing is reproducible
+_STAGES = ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "trace")
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """What one token side is called and how it looks (data, so that each explorer is a table row)."""
+
+    editor: str         # the editor's key in ``explorer.editors`` ("X", "X_dec", "X_enc")
+    tokens_arg: str     # the constructor argument named in errors ("tokens", "query_tokens")
+    rows: str           # the row count's symbol in errors ("n", "n_q")
+    title: str          # the editor's title
+    count_label: str    # the count box's description
+    names_label: str    # the names box's description
+    count_class: str    # CSS class of the count box
+    names_class: str    # CSS class of the names box
+    seed_offset: int    # new rows of this side are seeded with _SEED + seed_offset + n
+    count_width: str = "8.5em"
+
+
+SELF_SIDE = SideSpec("X", "tokens", "n", "X (tokens × d_model)", "tokens", "names", "attn-tokens",
+                     "attn-token-names", 0)
+DECODER_SIDE = SideSpec("X_dec", "query_tokens", "n_q", "X_dec (decoder tokens × d_model)", "decoder tokens",
+                        "decoder", "attn-decoder-tokens", "attn-decoder-names", 100, "12em")
+ENCODER_SIDE = SideSpec("X_enc", "key_tokens", "n_k", "X_enc (encoder tokens × d_model)", "encoder tokens",
+                        "encoder", "attn-encoder-tokens", "attn-encoder-names", 200, "12em")
+
+
+def check_tokens(tokens, name: str) -> list[str]:
+    """``tokens`` as a list of 1..MAX_TOKENS strings, or a ValueError naming the argument ``name``."""
+    if isinstance(tokens, str):
+        raise ValueError(f"{name} must be a list of strings, one per token; got the string {tokens!r}")
+    tokens = [str(t) for t in tokens]
+    if not 1 <= len(tokens) <= MAX_TOKENS:
+        raise ValueError(f"{name} must have between 1 and {MAX_TOKENS} tokens; got {len(tokens)}")
+    return tokens
+
+
+def parse_token_names(text: str) -> list[str]:
+    """Token names typed as ``"the, cat, sat"``; a ValueError when there are none or too many."""
+    names = [t.strip() for t in str(text).split(",") if t.strip()]
+    if not 1 <= len(names) <= MAX_TOKENS:
+        raise ValueError(f"Token names: type between 1 and {MAX_TOKENS} names separated by commas.")
+    return names
+
+
+def default_names(existing: list[str], n: int) -> list[str]:
+    """``existing`` cut or extended to ``n`` names; new ones are ``t<index>``, made unique."""
+    names = list(existing[:n])
+    k = len(names)
+    while len(names) < n:
+        cand = f"t{k}"
+        while cand in names:
+            cand += "'"
+        names.append(cand)
+        k += 1
+    return names
+
+
+def _index_within(value, count: int, name: str) -> int:
+    """``value`` as an index below ``count``, or a ValueError naming ``name`` and the range."""
+    i = int(value)
+    if not 0 <= i < count:
+        raise ValueError(f"{name} must be between 0 and {count - 1}; got {i}")
+    return i
+
+
+class TokenSide:
+    """Tokens, the matrix with one row per token, and the boxes that change them.
+
+    The tokens *are* the editor's row labels: renaming the rows renames the tokens.
+
+    Attributes
+    ----------
+    spec : SideSpec
+    editor : MatrixEditor (n, d_model)
+    count_box : ipywidgets.BoundedIntText, the number of tokens
+    names_box : ipywidgets.Text, the names separated by commas
+    names_message : ipywidgets.HTML, what is wrong with the typed names (next to the box)
+    """
+
+    def __init__(self, explorer: Explorer, spec: SideSpec, tokens: list[str], X: np.ndarray, large: bool):
+        self.explorer = explorer
+        self.spec = spec
+        dims = [f"d{k + 1}" for k in range(X.shape[1])]
+        self.editor = MatrixEditor(X, tokens, dims, title=spec.title, large=large)
+        style = {"description_width": "initial"}
+        self.count_box = widgets.BoundedIntText(value=len(tokens), min=1, max=MAX_TOKENS,
+                                                description=spec.count_label, style=style,
+                                                layout=widgets.Layout(width=spec.count_width))
+        self.names_box = widgets.Text(value=", ".join(tokens), continuous_update=False,
+                                      description=spec.names_label, style=style,
+                                      layout=widgets.Layout(width="22em"))
+        self.names_message = widgets.HTML("", layout=widgets.Layout(max_width="22em"))
+        self.count_box.add_class(spec.count_class)
+        self.names_box.add_class(spec.names_class)
+        self.names_message.add_class(f"{spec.names_class}-message")
+        self.names_field = widgets.VBox([self.names_box, self.names_message])
+        explorer.watch(self.count_box, self._on_count)
+        explorer.watch(self.names_box, self._on_names, where=self.names_message)
+        # Rows renamed or added on the editor itself (set_labels, set_value): the side follows.
+        self.editor.on_labels(explorer.guarded(lambda _ed: self._changed()))
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.editor.row_labels
+
+    def set_tokens(self, tokens) -> None:
+        """New tokens: the matrix keeps the rows it has, new rows get seeded small values."""
+        tokens = check_tokens(tokens, self.spec.tokens_arg)
+        n, d = len(tokens), self.editor.shape[1]
+        with self.explorer.paused():
+            self.editor.resize((n, d), seed=_SEED + self.spec.seed_offset + n, row_labels=tokens)
+            self._changed()
+
+    def _changed(self) -> None:
+        """Bring the boxes and the explorer in line with the editor's rows, and redraw once."""
+        with self.explorer.paused():
+            tokens = self.tokens
+            self.count_box.value = min(len(tokens), MAX_TOKENS)
+            self.names_box.value = ", ".join(tokens)
+            self.explorer.clear_problem(self.names_message)
+            self.explorer.lengths_changed()
+
+    def _on_count(self, change) -> None:
+        self.set_tokens(default_names(self.tokens, int(change["new"])))
+
+    def _on_names(self, change) -> None:
+        self.set_tokens(parse_token_names(change["new"]))
+
+    def matrix(self) -> np.ndarray:
+        """The editor's last valid matrix, checked against the explorer's token limit."""
+        X = self.editor.value
+        if X.shape[0] > MAX_TOKENS:
+            raise ValueError(f"{self.spec.editor} has {X.shape[0]} rows: the explorer takes at most "
+                             f"{MAX_TOKENS} tokens")
+        return X
+
+
+@dataclass
+class _Shown:
+    """What the views were drawn from: a result and the labels at the time it was computed."""
+
+    result: att.AttentionResult
+    q_tokens: list[str]
+    k_tokens: list[str]
+    q_cols: list[str]
+    k_cols: list[str]
+    v_cols: list[str]
+    causal: bool
+    scale: bool
+
+
+class Explorer(widgets.VBox, LiveWidget):
+    """Attention, live, between a query side and a key side of tokens (the same side for self-attention).
+
+    Use :class:`AttentionExplorer` or :class:`CrossAttentionExplorer`; this class holds
+    everything they share.
+
+    Parameters
+    ----------
+    sides : list of (SideSpec, tokens, X)
+        One side (self-attention: queries and keys from the same tokens) or two (queries
+        from the first, keys and values from the second). ``X`` has shape (n, d_model).
+    W_q, W_k : array_like (d_model, d_k)
+    W_v : array_like (d_model, d_v)
+    causal, scale, large : bool
+    title : str
+    kind : str, "self" or "cross" (the CSS class ``attn-explorer-<kind>``)
+
+    Attributes
+    ----------
+    editors : dict name -> MatrixEditor (the sides' X editors, then "W_q", "W_k", "W_v")
+    result : AttentionResult for the last valid input
+    views : dict stage name -> ipywidgets.HTML ("Q", "K", "V", "scores", "scaled", "mask",
+        "weights", "output", "trace")
+    trace_text : str, the arithmetic for (trace_query, trace_key) with the actual numbers
+    status : str, why the last input could not be computed ('' when it could)
+    """
+
+    def __init__(self, sides, W_q, W_k, W_v, causal: bool, scale: bool, large: bool, title: str, kind: str):
+        checked = []
+        for spec, tokens, X in sides:
+            tokens = check_tokens(tokens, spec.tokens_arg)
+            X = np.asarray(X, dtype=float)
+            if X.ndim != 2 or X.shape[0] != len(tokens):
+                noun = " tokens" if spec.rows == "n" else ""
+                raise ValueError(f"{spec.editor} must have shape ({spec.rows}, d_model) with {spec.rows} = "
+                                 f"{len(tokens)}{noun}; got shape {X.shape}")
+            checked.append((spec, tokens, X))
+        if len(checked) == 2 and checked[0][2].shape[1] != checked[1][2].shape[1]:
+            (a, _, Xa), (b, _, Xb) = checked
+            raise ValueError(f"{a.editor} has shape {Xa.shape} and {b.editor} has shape {Xb.shape}: "
+                             "both need the same d_model")
+        W_q, W_k, W_v = (np.asarray(W, dtype=float) for W in (W_q, W_k, W_v))
+        att.project_qkv(checked[0][2], W_q, W_k, W_v)  # shape errors now, with the library's message
+        if causal and len(checked) == 2 and len(checked[0][1]) != len(checked[1][1]):
+            raise ValueError(f"causal=True needs as many decoder as encoder tokens; "
+                             f"got {len(checked[0][1])} and {len(checked[1][1])}")
+        super().__init__()
+        self._large = bool(large)
+        self._live_setup(large)
+        self._causal = bool(causal)
+        self._scale = bool(scale)
+        self._trace_q = 0
+        self._trace_k = 0
+        self._shown: _Shown | None = None
+        self.result = None
+        self.trace_text = ""
+        self.views = {k: widgets.HTML("") for k in _STAGES}
+
+        side_list = [TokenSide(self, spec, tokens, X, large) for spec, tokens, X in checked]
+        self._query_side, self._key_side = side_list[0], side_list[-1]
+        d_k, d_v = W_q.shape[1], W_v.shape[1]
+        dims = side_list[0].editor.col_labels
+        self.editors = {s.spec.editor: s.editor for s in side_list}
+        self.editors.update({
+            "W_q": MatrixEditor(W_q, dims, [f"q{k + 1}" for k in range(d_k)], title="W^Q", large=large),
+            "W_k": MatrixEditor(W_k, dims, [f"k{k + 1}" for k in range(d_k)], title="W^K", large=large),
+            "W_v": MatrixEditor(W_v, dims, [f"v{k + 1}" for k in range(d_v)], title="W^V", large=large),
+        })
+        redraw = self.guarded(lambda _ed: self.request_update())
+        for name, ed in self.editors.items():
+            ed.on_change(redraw)
+            if name in ("W_q", "W_k", "W_v"):
+                # The views name the columns of Q, K, V after these editors' columns (each side
+                # follows its own editor's rows, see TokenSide).
+                ed.on_labels(redraw)
+
+        box = dict(indent=False, layout=widgets.Layout(width="auto", margin="0 16px 0 0"))
+        self._causal_box = widgets.Checkbox(value=self._causal, description="causal mask", **box)
+        self._scale_box = widgets.Checkbox(value=self._scale, description="scale by 1/√d_k", **box)
+        self._dk_box = widgets.BoundedIntText(value=d_k, min=1, max=MAX_DK, description="d_k",
+                                              layout=widgets.Layout(width="7.5em"),
+                                              style={"description_width": "initial"})
+        drop = dict(style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
+        self._q_drop = widgets.Dropdown(description="query", **drop)
+        self._k_drop = widgets.Dropdown(description="key", **drop)
+        self.watch(self._causal_box, self._on_causal_box)
+        self.watch(self._scale_box, lambda change: setattr(self, "scale", change["new"]))
+        self.watch(self._dk_box, lambda change: self.set_d_k(int(change["new"])))
+        self.watch(self._q_drop, lambda change: setattr(self, "trace_query", change["new"]))
+        self.watch(self._k_drop, lambda change: setattr(self, "trace_key", change["new"]))
+
+        self._layout(title, kind, side_list)
+        with self.paused():
+            self.lengths_changed()
+        if self.result is None:
+            raise ValueError(f"these inputs cannot be computed: {self.status}")
+
+    # -- the two sides
+
+    @property
+    def query_tokens(self) -> list[str]:
+        return self._query_side.tokens
+
+    @property
+    def key_tokens(self) -> list[str]:
+        return self._key_side.tokens
+
+    def _equal_lengths_problem(self) -> str:
+        """Why a causal mask cannot be used now ('' when it can: as many queries as keys)."""
+        n_q, n_k = len(self.query_tokens), len(self.key_tokens)
+        if n_q == n_k:
+            return ""
+        return f"a causal mask needs as many decoder tokens as encoder tokens; got {n_q} and {n_k}"
+
+    def lengths_changed(self) -> None:
+        """After tokens changed: the causal mask, the trace pickers and the views follow (call inside paused)."""
+        allowed = not self._equal_lengths_problem()
+        if self._causal and not allowed:
+            # A causal mask is only defined for equal lengths: switch it off rather than fail.
+            self._causal = False
+            self._causal_box.value = False
+        self._causal_box.disabled = not allowed
+        self._causal_box.description = "causal mask" if allowed else "causal mask (needs n_q = n_k)"
+        q, k = self.query_tokens, self.key_tokens
+        self._trace_q = min(self._trace_q, len(q) - 1)
+        self._trace_k = min(self._trace_k, len(k) - 1)
+        self._q_drop.options = [(f"{i}: {t}", i) for i, t in enumerate(q)]
+        self._k_drop.options = [(f"{j}: {t}", j) for j, t in enumerate(k)]
+        self._q_drop.value = self._trace_q
+        self._k_drop.value = self._trace_k
+        self.request_update()
+
+    # -- settings
+
+    @property
+    def causal(self) -> bool:
+        return self._causal
+
+    @causal.setter
+    def causal(self, value) -> None:
+        value = bool(value)
+        problem = self._equal_lengths_problem()
+        if value and problem:
+            raise ValueError(problem)
+        self._causal = value
+        with self.paused():
+            self._causal_box.value = value
+            self.request_update()
+
+    def _on_causal_box(self, change) -> None:
+        try:
+            self.causal = change["new"]
+        finally:
+            with self.paused():
+                self._causal_box.value = self._causal
+
+    @property
+    def scale(self) -> bool:
+        return self._scale
+
+    @scale.setter
+    def scale(self, value) -> None:
+        self._scale = bool(value)
+        with self.paused():
+            self._scale_box.value = self._scale
+            self.request_update()
+
+    @property
+    def trace_query(self) -> int:
+        return self._trace_q
+
+    @trace_query.setter
+    def trace_query(self, i) -> None:
+        self._trace_q = _index_within(i, len(self.query_tokens), "trace_query")
+        self._trace_changed()
+
+    @property
+    def trace_key(self) -> int:
+        return self._trace_k
+
+    @trace_key.setter
+    def trace_key(self, j) -> None:
+        self._trace_k = _index_within(j, len(self.key_tokens), "trace_key")
+        self._trace_changed()
+
+    def _trace_changed(self) -> None:
+        with self.paused():
+            self._q_drop.value = self._trace_q
+            self._k_drop.value = self._trace_k
+        if self._shown is not None:
+            # The traced pair is outlined in the score tables too, so redraw them all (nothing to recompute).
+            self._draw()
+
+    @property
+    def d_k(self) -> int:
+        return self.editors["W_q"].shape[1]
+
+    @property
+    def d_model(self) -> int:
+        return self.editors["W_q"].shape[0]
+
+    def set_d_k(self, d_k: int) -> None:
+        """Change d_k: W_q and W_k gain or lose columns (the overlap is kept, new columns are seeded)."""
+        if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or not 1 <= d_k <= MAX_DK:
+            raise ValueError(f"d_k must be an integer between 1 and {MAX_DK}; got {d_k!r}")
+        d_k = int(d_k)
+        if d_k == self.d_k:
+            return  # nothing to resize, and the columns keep their names
+        with self.paused():
+            for name, prefix, seed in (("W_q", "q", 1), ("W_k", "k", 2)):
+                ed = self.editors[name]
+                ed.resize((ed.shape[0], d_k), seed=_SEED + seed, col_labels=[f"{prefix}{k + 1}" for k in range(d_k)])
+            self._dk_box.value = d_k
+            self.request_update()
+
+    def refresh(self) -> None:
+        """Recompute and redraw every view (label changes on the editors already do this)."""
+        self.request_update()
+
+    # -- computing and drawing
+
+    def _update(self) -> None:
+        q, k = self._query_side, self._key_side
+        X_q = q.matrix()
+        X_kv = X_q if k is q else k.matrix()
+        e = self.editors
+        result = att.attention_stages(X_q, X_kv, e["W_q"].value, e["W_k"].value, e["W_v"].value,
+                                      mask="causal" if self._causal else None, scale=self._scale)
+        d_k, d_v = result.Q.shape[1], result.V.shape[1]
+        self.result = result
+        self._shown = _Shown(result, q.tokens, k.tokens, self._column_names("W_q", d_k, "q"),
+                             self._column_names("W_k", d_k, "k"), self._column_names("W_v", d_v, "v"),
+                             self._causal, self._scale)
+        self._draw()
+
+    def _column_names(self, editor: str, width: int, prefix: str) -> list[str]:
+        # Column k of Q, K or V comes from column k of W^Q, W^K or W^V: name it the same way.
+        names = self.editors[editor].col_labels
+        return names if len(names) == width else [f"{prefix}{k + 1}" for k in range(width)]
+
+    def _draw(self) -> None:
+        s = self._shown
+        res, qt, kt, large = s.result, s.q_tokens, s.k_tokens, self._large
+        d_k = res.Q.shape[1]
+        hl = (min(self._trace_q, len(qt) - 1), min(self._trace_k, len(kt) - 1))
+        qsrc, ksrc = self._query_side.spec.editor, self._key_side.spec.editor
+        v = self.views
+        queries, keys = dict(row_axis="Queries ↓", large=large), dict(row_axis="Keys ↓", large=large)
+        v["Q"].value = render.matrix_html(res.Q, qt, s.q_cols, title=f"① Q = {qsrc}·W^Q", col_axis="d_k →",
+                                          **queries)
+        v["K"].value = render.matrix_html(res.K, kt, s.k_cols, title=f"① K = {ksrc}·W^K", col_axis="d_k →", **keys)
+        v["V"].value = render.matrix_html(res.V, kt, s.v_cols, title=f"① V = {ksrc}·W^V", col_axis="d_v →", **keys)
+        v["scores"].value = render.matrix_html(res.scores, qt, kt, title="② scores = Q·K^T", col_axis="Keys →",
+                                               highlight=hl, **queries)
+        if s.scale:
+            scaled_title = f"③ scaled = scores ÷ √d_k (÷ √{d_k} = ÷ {explain.fmt(np.sqrt(d_k), 3)})"
+            note = None
+        else:
+            scaled_title = "③ scaled (scaling off: the scores as they are)"
+            note = "scaling is off: nothing divided"
+        v["scaled"].value = render.matrix_html(res.scaled, qt, kt, title=scaled_title, col_axis="Keys →",
+                                               highlight=hl, note=note, **queries)
+        if s.causal:
+            v["mask"].value = render.matrix_html(
+                res.masked, qt, kt, title="④ masked: scaled + causal mask", col_axis="Keys →", highlight=hl,
+                note="−∞ where a query would see a later token (blocked)", **queries)
+            v["mask"].layout.display = None
+        else:
+            v["mask"].value = ""
+            v["mask"].layout.display = "none"
+        v["weights"].value = render.attention_weights_html(res.weights, qt, kt, title="⑤ weights = softmax(row by row)",
+                                                           large=large, highlight=hl)
+        v["output"].value = render.matrix_html(res.output, qt, s.v_cols, title="⑥ output = weights·V",
+                                               col_axis="d_v →", **queries)
+        self._draw_trace(hl)
+
+    def _draw_trace(self, pair) -> None:
+        s = self._shown
+        res, qt, kt = s.result, s.q_tokens, s.k_tokens
+        i, j = pair
+        lines = [f"Query '{qt[i]}' (row {i}) and key '{kt[j]}' (column {j})", ""]
+        lines.append("① score of this pair: q·k term by term" + (", then ÷ √d_k" if s.scale else ""))
+        lines += ["   " + t for t in explain.attention_entry_lines(res.Q, res.K, i, j, scale=s.scale)]
+        if not res.mask[i, j]:
+            lines.append(f"   the causal mask blocks key '{kt[j]}' for query '{qt[i]}' (a later token): "
+                         "score → −∞, weight 0")
+        lines += ["", f"② softmax over row '{qt[i]}' (every key of this query)"]
+        lines += ["   " + t for t in explain.softmax_lines(res.masked[i], labels=kt)]
+        lines += ["", f"③ output row '{qt[i]}': the weighted sum of the rows of V"]
+        v_names = [f"v({t})" for t in kt]
+        lines += ["   " + t for t in explain.weighted_sum_lines(res.weights[i], res.V, value_labels=v_names,
+                                                                 name=f"out({qt[i]})")]
+        self.trace_text = "\n".join(lines)
+        sz = theme.sizes(self._large)
+        self.views["trace"].value = (
+            f'<pre style="{theme.panel_style(self._large)}{theme.MONO}font-size:{sz.trace};padding:8px 10px;'
+            f'margin:4px 0;white-space:pre-wrap;line-height:1.35">{_html.escape(self.trace_text)}</pre>'
+        )
+
+    # -- layout
+
+    def _layout(self, title: str, kind: str, sides: list[TokenSide]) -> None:
+        def row(items):
+            return widgets.Box(items, layout=widgets.Layout(display="flex", flex_flow="row wrap",
+                                                            align_items="flex-start"))
+
+        v = self.views
+        header = widgets.HTML(theme.heading_html(title, self._large))
+        trace_heading = widgets.HTML(f'<div style="font-weight:700;margin-top:6px;font-size:'
+                                     f'{theme.sizes(self._large).font}">Trace one query and one key</div>')
+        # Stable CSS classes: tests find the parts by them (not by on-screen titles, which may be reworded),
+        # and a learner's or a lecturer's style sheet can address them.
+        self.add_class("attn-explorer")
+        self.add_class(f"attn-explorer-{kind}")
+        header.add_class("attn-header")
+        for name, ed in self.editors.items():
+            ed.add_class(f"attn-editor-{name}")
+        for name, view in v.items():
+            view.add_class("attn-trace" if name == "trace" else f"attn-view-{name}")
+        for w, cls in ((self._causal_box, "attn-causal"), (self._scale_box, "attn-scale"), (self._dk_box, "attn-dk"),
+                       (self.status_html, "attn-status"), (self._q_drop, "attn-trace-query"),
+                       (self._k_drop, "attn-trace-key")):
+            w.add_class(cls)
+        controls = ([self._causal_box, self._scale_box] + [s.count_box for s in sides] + [self._dk_box]
+                    + [s.names_field for s in sides])
+        self.children = [
+            header,
+            row(controls),
+            row(list(self.editors.values())),
+            self.status_html,
+            row([v["Q"], v["K"], v["V"]]),
+            row([v["scores"], v["scaled"], v["mask"]]),
+            row([v["weights"], v["output"]]),
+            trace_heading,
+            row([self._q_drop, self._k_drop]),
+            v["trace"],
+        ]
+
+
+class AttentionExplorer(Explorer):
+    """Self-attention, live: edit the tokens, X and the weight matrices, watch every stage.
+
+    Parameters
+    ----------
+    tokens : list of str, length n
+    X : array_like (n, d_model)
+    W_q, W_k : array_like (d_model, d_k)
+    W_v : array_like (d_model, d_v)
+    causal : bool
+        Apply the causal mask (query i sees keys 0..i).
+    scale : bool
+        Divide the scores by sqrt(d_k).
+    large : bool
+        Bigger fonts for a projector.
+
+    Attributes
+    ----------
+    editors : dict "X", "W_q", "W_k", "W_v" -> MatrixEditor
+    result : AttentionResult for the last valid input
+    views : dict stage name -> ipywidgets.HTML ("Q", "K", "V", "scores", "scaled", "mask",
+        "weights", "output", "trace")
+    trace_text : str, the arithmetic for (trace_query, trace_key) with the actual numbers
+    status : str, why the last input could not be computed ('' when it could)
+
+    CSS classes (stable, for tests and custom styles): ``attn-explorer`` and ``attn-explorer-self`` on the
+    explorer; ``attn-editor-X``, ``attn-editor-W_q``, ``attn-editor-W_k``, ``attn-editor-W_v`` on the
+    editors; ``attn-view-<stage>`` on each view of ``views`` (``attn-view-weights``, ...) except the trace,
+    which is ``attn-trace``; ``attn-causal``, ``attn-scale``, ``attn-tokens``, ``attn-dk``,
+    ``attn-token-names`` (its message: ``attn-token-names-message``), ``attn-status``, ``attn-trace-query``,
+    ``attn-trace-key`` on the controls.
+    """
+
+    def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False):
+        super().__init__([(SELF_SIDE, tokens, X)], W_q, W_k, W_v, causal, scale, large,
+                         title="Self-attention explorer", kind="self")
+
+    @property
+    def tokens(self) -> list[str]:
+        return self.query_tokens
+
+    def set_tokens(self, tokens) -> None:
+        """Change the tokens; X keeps the rows it has and new rows get seeded small values."""
+        self._query_side.set_tokens(tokens)
+
+    def __repr__(self) -> str:
+        return f"AttentionExplorer(tokens={len(self.tokens)}, d_model={self.d_model}, d_k={self.d_k})"
+
+
+class CrossAttentionExplorer(Explorer):
+    """Cross-attention, live: queries from the decoder, keys and values from the encoder.
+
+    Parameters
+    ----------
+    query_tokens : list of str, length n_q (decoder side)
+    key_tokens : list of str, length n_k (encoder side)
+    X_dec : array_like (n_q, d_model)
+    X_enc : array_like (n_k, d_model)
+    W_q, W_k : array_like (d_model, d_k)
+    W_v : array_like (d_model, d_v)
+    causal : bool
+        Off by default: a decoder's cross-attention sees the whole source. It can be
+        turned on only when n_q == n_k (the checkbox is disabled otherwise).
+    scale, large : bool
+
+    The weights are n_q × n_k (not square in general): rows are decoder tokens
+    (queries), columns encoder tokens (keys).
+
+    CSS classes: as :class:`AttentionExplorer`, with ``attn-explorer-cross`` instead of
+    ``attn-explorer-self``, editors ``attn-editor-X_dec`` and ``attn-editor-X_enc`` instead of
+    ``attn-editor-X``, and ``attn-decoder-tokens``, ``attn-encoder-tokens``, ``attn-decoder-names``,
+    ``attn-encoder-names`` (messages ``attn-decoder-names-message``, ``attn-encoder-names-message``) for
+    the length and name boxes.
+    """
+
+    def __init__(self, query_tokens, key_tokens, X_dec, X_enc, W_q, W_k, W_v, causal: bool = False,
+                 scale: bool = True, large: bool = False):
+        super().__init__([(DECODER_SIDE, query_tokens, X_dec), (ENCODER_SIDE, key_tokens, X_enc)],
+                         W_q, W_k, W_v, causal, scale, large, title="Cross-attention explorer", kind="cross")
+
+    def set_query_tokens(self, tokens) -> None:
+        """Change the decoder tokens (rows of X_dec; new rows get seeded small values)."""
+        self._query_side.set_tokens(tokens)
+
+    def set_key_tokens(self, tokens) -> None:
+        """Change the encoder tokens (rows of X_enc; new rows get seeded small values)."""
+        self._key_side.set_tokens(tokens)
+
+    def __repr__(self) -> str:
+        return (f"CrossAttentionExplorer(query_tokens={len(self.query_tokens)}, key_tokens={len(self.key_tokens)}, "
+                f"d_model={self.d_model}, d_k={self.d_k})")

@@ -1,0 +1,412 @@
+"""An editable matrix: a grid of text cells with row and column labels.
+
+Each cell's text is read by :func:`helpers.parsing.parse_number` (never evaluated as
+code). The editor keeps the last matrix in which every cell held a number; a bad cell
+is marked and named in the message under the grid until it is fixed. It is built on
+:class:`helpers.live.LiveWidget` (pausing, guarded handlers) and styled by
+:mod:`helpers.theme`.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import ipywidgets as widgets
+import numpy as np
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
+
+from . import explain, render, theme
+from .live import LiveWidget
+from .parsing import ParseError, parse_number
+
+__all__ = ["MatrixEditor", "cell_text", "small_values"]
+
+
+def cell_text(v: float) -> str:
+    """The text a cell shows for a number: short, and read back by :func:`parse_number`."""
+    v = float(v)
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    return f"{v:.6g}"
+
+
+def small_values(seed, shape) -> np.ndarray:
+    """Small friendly numbers for new or randomized cells: integers -2..2 from ``default_rng(seed)``."""
+    return np.random.default_rng(seed).integers(-2, 3, size=shape).astype(float)
+
+
+def _resized(M: np.ndarray, shape: tuple[int, int], seed) -> np.ndarray:
+    """``M`` cut or grown to ``shape``: the overlap is kept, new cells get seeded small values."""
+    out = small_values(seed, shape)
+    r, c = min(M.shape[0], shape[0]), min(M.shape[1], shape[1])
+    out[:r, :c] = M[:r, :c]
+    return out
+
+
+def _as_matrix(M, name: str) -> np.ndarray:
+    A = np.array(M, dtype=float)
+    if A.ndim != 2 or A.size == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D matrix; got shape {A.shape}")
+    if not np.isfinite(A).all():
+        raise ValueError(f"{name} must hold finite numbers only")
+    return A
+
+
+class MatrixEditor(widgets.VBox, LiveWidget):
+    """An editable matrix: a grid of text cells with token and dimension labels.
+
+    Parameters
+    ----------
+    value : array_like, shape (n_rows, n_cols)
+        The starting values (what "Reset" returns to).
+    row_labels : sequence of str, optional
+        One per row (tokens for X); default ``r1, r2, ...``.
+    col_labels : sequence of str, optional
+        One per column (dimensions); default ``d1, d2, ...``.
+    title : str, optional
+    large : bool
+        Bigger font and cells, for a projector.
+    seed : int, optional
+        Seeds the "Randomize" button: click k draws from ``default_rng([seed, k])``, so
+        the same clicks give the same matrices on every run. By default it is derived
+        from the title, so that W^Q and W^K of one explorer do not randomize alike.
+    buttons : bool
+        Show the Reset / Randomize / Copy as numpy buttons (default). ``False`` hides
+        them, for answer grids where "Randomize" or "Reset" would only distract; the
+        methods :meth:`reset`, :meth:`randomize` and :meth:`as_numpy_literal` still work.
+
+    CSS classes (stable, for tests and custom styles): ``matrix-editor`` on the whole
+    editor, ``matrix-editor-title``, ``matrix-editor-grid``, ``matrix-editor-message``,
+    ``matrix-editor-buttons`` and ``matrix-editor-literal`` on its parts.
+
+    Attributes
+    ----------
+    value : ndarray (n_rows, n_cols)
+        The last valid matrix: it changes only when every cell holds a number.
+    message : str
+        What is wrong with the typed text, one line per bad cell naming it
+        (``row 'cat', column d1: '1/0' divides by zero``); ``''`` when all cells are valid.
+    """
+
+    def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None,
+                 buttons: bool = True):
+        A = _as_matrix(value, "value")
+        self._large = bool(large)
+        self._title = title
+        self._start = A.copy()
+        self._value = A.copy()
+        self._cells_val = A.copy()
+        self._errors: dict[tuple[int, int], str] = {}
+        self._change_listeners = []
+        self._label_listeners = []
+        self._rand_clicks = 0
+        self._seed = int(seed) if seed is not None else zlib.crc32(str(title).encode())
+        self._rows = render.labels_or_default(row_labels, A.shape[0], "r", "row_labels", first=1)
+        self._cols = render.labels_or_default(col_labels, A.shape[1], "d", "col_labels", first=1)
+        sz = theme.sizes(self._large)
+
+        self._title_html = widgets.HTML(self._title_value())
+        self._grid = widgets.GridBox()
+        self._message_html = widgets.HTML("", layout=widgets.Layout(max_width="34em" if large else "30em"))
+        self._live_setup(large, status_html=self._message_html)
+        btn_layout = widgets.Layout(width="auto")
+        self._reset_btn = widgets.Button(description="Reset", tooltip="back to the starting values", layout=btn_layout)
+        self._rand_btn = widgets.Button(description="Randomize", tooltip="small integers -2..2 (seeded)",
+                                        layout=btn_layout)
+        self._copy_btn = widgets.Button(description="Copy as numpy", tooltip="show this matrix as a numpy literal",
+                                        layout=btn_layout)
+        self._literal = widgets.Textarea(
+            value="", layout=widgets.Layout(display="none", width="100%", height="auto"), rows=2
+        )
+        for b in (self._reset_btn, self._rand_btn, self._copy_btn):
+            if sz.button:
+                b.style.font_size = sz.button
+        self.on_click(self._reset_btn, lambda _b: self.reset())
+        self.on_click(self._rand_btn, self._on_randomize_click)
+        self.on_click(self._copy_btn, self._on_copy_click)
+        # One Layout and one Style shared by all good cells (and one pair for bad cells)
+        # instead of two extra widget models per cell: a 16 × 8 matrix builds and syncs
+        # three times faster this way.
+        self._ok_layout = widgets.Layout(width=sz.editor_width, margin="1px")
+        self._bad_layout = widgets.Layout(width=sz.editor_width, margin="1px", border=f"2px solid {theme.ERROR_BORDER}")
+        self._ok_style = TextStyle(font_size=sz.font)
+        self._bad_style = TextStyle(font_size=sz.font, background=theme.BAD_CELL_BG, text_color=theme.BAD_CELL_FG)
+        self._label_layout = widgets.Layout()
+        self._label_style = HTMLStyle()
+        self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
+        self._build_grid()
+        self._buttons = bool(buttons)
+        self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn])
+        if not self._buttons:
+            # display: none also takes the buttons out of the Tab order.
+            self._button_box.layout.display = "none"
+        super().__init__(
+            children=[self._title_html, self._grid, self._message_html, self._button_box, self._literal],
+            layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start"),
+        )
+        for part, cls in ((self, "matrix-editor"), (self._title_html, "matrix-editor-title"),
+                          (self._grid, "matrix-editor-grid"), (self._message_html, "matrix-editor-message"),
+                          (self._button_box, "matrix-editor-buttons"), (self._literal, "matrix-editor-literal")):
+            part.add_class(cls)
+
+    # -- construction
+
+    def _title_value(self) -> str:
+        if self._title is None:
+            return ""
+        n, m = self._value.shape
+        return (
+            f'<div style="font-weight:700;font-size:{theme.sizes(self._large).title}">'
+            f"{render.title_html(self._title)} "
+            f'<span style="font-weight:400;opacity:0.75">({n} × {m})</span></div>'
+        )
+
+    def _build_grid(self):
+        n, m = self._cells_val.shape
+        lab = dict(layout=self._label_layout, style=self._label_style)
+        self._row_label_w = [widgets.HTML(theme.label_html(r, self._large, "right"), **lab) for r in self._rows]
+        self._col_label_w = [widgets.HTML(theme.label_html(c, self._large), **lab) for c in self._cols]
+        self._cells = []
+        children = [widgets.HTML("", **lab)] + self._col_label_w
+        for i in range(n):
+            row = []
+            children.append(self._row_label_w[i])
+            for j in range(m):
+                t = widgets.Text(value=cell_text(self._cells_val[i, j]), continuous_update=False,
+                                 layout=self._ok_layout, style=self._ok_style)
+                self.watch(t, self._cell_handler(i, j))
+                row.append(t)
+                children.append(t)
+            self._cells.append(row)
+        old = list(self._grid.children)
+        self._grid.children = children
+        gl = self._grid.layout
+        gl.grid_template_columns = f"max-content repeat({m}, max-content)"
+        gl.align_items = "center"
+        gl.grid_gap = "0px"
+        for w in old:
+            w.close()
+
+    def _cell_handler(self, i, j):
+        return lambda change: self._cell_changed(i, j, change["new"])
+
+    # -- reading
+
+    @property
+    def value(self) -> np.ndarray:
+        """The last valid matrix (a copy), shape (n_rows, n_cols)."""
+        return self._value.copy()
+
+    @property
+    def buttons(self) -> bool:
+        """Whether the Reset / Randomize / Copy as numpy buttons are shown."""
+        return self._buttons
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._value.shape
+
+    @property
+    def message(self) -> str:
+        return "\n".join(f"row '{self._rows[i]}', column {self._cols[j]}: {reason}"
+                         for (i, j), reason in sorted(self._errors.items()))
+
+    @property
+    def errors(self) -> dict[tuple[int, int], str]:
+        """The cells that do not hold a number: ``{(i, j): reason}``, empty when all are valid."""
+        return dict(self._errors)
+
+    @property
+    def row_labels(self) -> list[str]:
+        return list(self._rows)
+
+    @property
+    def col_labels(self) -> list[str]:
+        return list(self._cols)
+
+    @property
+    def start_value(self) -> np.ndarray:
+        """What "Reset" returns to (a copy)."""
+        return self._start.copy()
+
+    def cell_text(self, i: int, j: int) -> str:
+        """The text currently in cell (i, j)."""
+        return self._cells[i][j].value
+
+    def as_numpy_literal(self) -> str:
+        """The matrix as code: ``np.array([[1, 0.5], [-2, 3]])``."""
+        return "np.array(" + explain.format_matrix(self._value, digits=6) + ")"
+
+    # -- listening
+
+    def on_change(self, callback) -> None:
+        """Call ``callback(editor)`` after each change that leaves every cell valid."""
+        self._change_listeners.append(callback)
+
+    def on_labels(self, callback) -> None:
+        """Call ``callback(editor)`` after the row or column labels change (renamed, or a new shape)."""
+        self._label_listeners.append(callback)
+
+    # -- changing
+
+    def set_text(self, i: int, j: int, text: str) -> None:
+        """Type ``text`` into cell (i, j) and leave the cell (exactly what the learner does)."""
+        n, m = self._value.shape
+        if not (0 <= i < n and 0 <= j < m):
+            raise IndexError(f"cell ({i}, {j}) is outside the {n} × {m} matrix")
+        text = str(text)  # set_text(0, 0, 3) means typing "3"
+        # Leaving a cell unchanged fires nothing in the browser either: Text does the same.
+        self._cells[i][j].value = text
+
+    def reset(self) -> None:
+        """Back to the starting values."""
+        self._load(self._start)
+
+    def randomize(self, seed=None) -> None:
+        """Fill with small integers -2..2 drawn from ``numpy.random.default_rng(seed)``."""
+        self._load(small_values(seed, self._value.shape))
+
+    def set_value(self, M, row_labels=None, col_labels=None, as_start: bool = False) -> None:
+        """Replace the whole matrix (its shape may change; labels then must fit).
+
+        ``as_start=True`` also makes ``M`` the values that "Reset" returns to.
+        """
+        A = _as_matrix(M, "M")
+        rows, cols = self._rows, self._cols
+        if row_labels is not None or A.shape[0] != len(rows):
+            rows = render.labels_or_default(row_labels, A.shape[0], "r", "row_labels", first=1)
+        if col_labels is not None or A.shape[1] != len(cols):
+            cols = render.labels_or_default(col_labels, A.shape[1], "d", "col_labels", first=1)
+        if as_start:
+            self._start = A.copy()
+        if A.shape != self._cells_val.shape:
+            self._rows, self._cols = rows, cols
+            self._cells_val = A.copy()
+            self._errors = {}
+            self._build_grid()
+            self._notify(self._label_listeners)
+            self._publish(A)
+        else:
+            self._relabel(rows, cols)
+            self._load(A)
+
+    def resize(self, shape, seed=None, row_labels=None, col_labels=None) -> None:
+        """Cut or grow to ``shape`` = (n_rows, n_cols), keeping what overlaps.
+
+        The overlap of the current value and of the values "Reset" returns to is kept;
+        new cells get small integers from ``default_rng(seed)`` (the same in both, so a
+        grown matrix resets to its grown start). Labels as in :meth:`set_value`.
+        """
+        shape = tuple(int(k) for k in shape)
+        if len(shape) != 2 or min(shape) < 1:
+            raise ValueError(f"shape must be two positive sizes (n_rows, n_cols); got {shape}")
+        if shape == self.shape:
+            self.set_labels(row_labels=row_labels, col_labels=col_labels)
+            return
+        self._start = _resized(self._start, shape, seed)
+        self.set_value(_resized(self._value, shape, seed), row_labels=row_labels, col_labels=col_labels)
+
+    def set_labels(self, row_labels=None, col_labels=None) -> None:
+        """Rename rows and/or columns (same counts); listeners of :meth:`on_labels` are told."""
+        n, m = self._value.shape
+        rows = self._rows if row_labels is None else render.labels_or_default(row_labels, n, "r", "row_labels")
+        cols = self._cols if col_labels is None else render.labels_or_default(col_labels, m, "d", "col_labels")
+        self._relabel(rows, cols)
+
+    # -- internals
+
+    def _relabel(self, rows: list[str], cols: list[str]) -> None:
+        if rows == self._rows and cols == self._cols:
+            return
+        self._rows, self._cols = list(rows), list(cols)
+        for w, r in zip(self._row_label_w, self._rows):
+            w.value = theme.label_html(r, self._large, "right")
+        for w, c in zip(self._col_label_w, self._cols):
+            w.value = theme.label_html(c, self._large)
+        self._show_message()  # the message names cells by their labels
+        self._notify(self._label_listeners)
+
+    def _load(self, A: np.ndarray) -> None:
+        """Put a whole valid matrix into the cells, then publish it once."""
+        with self.paused():  # the cells' own handlers ignore these changes
+            for i, row in enumerate(self._cells):
+                for j, cell in enumerate(row):
+                    cell.value = cell_text(A[i, j])
+                    self._mark(cell, ok=True)
+        self._cells_val = A.copy()
+        self._errors = {}
+        self._publish(A)
+
+    def _cell_changed(self, i, j, text):
+        cell = self._cells[i][j]
+        try:
+            v = parse_number(text)
+        except ParseError as err:
+            self._errors[(i, j)] = str(err)
+            self._mark(cell, ok=False)
+            self._show_message()
+            return
+        self._errors.pop((i, j), None)
+        self._mark(cell, ok=True)
+        self._cells_val[i, j] = v
+        if self._errors:
+            self._show_message()
+            return
+        self._publish(self._cells_val)
+
+    def _publish(self, A: np.ndarray) -> None:
+        """``A`` becomes the value: redraw what shows it and tell the listeners."""
+        self._value = A.copy()
+        self.status = ""
+        self._show_message()
+        self._title_html.value = self._title_value()
+        if self._literal.layout.display != "none":
+            self._literal.value = self.as_numpy_literal()
+        self._notify(self._change_listeners)
+
+    def _notify(self, listeners) -> None:
+        for callback in list(listeners):
+            # A listener's failure is shown under this grid; it never escapes into the caller's handler.
+            self._run_guarded(callback, None, self)
+
+    def _mark(self, cell, ok: bool):
+        layout, style = (self._ok_layout, self._ok_style) if ok else (self._bad_layout, self._bad_style)
+        if cell.layout is not layout:
+            cell.layout = layout
+            cell.style = style
+
+    def _show_status(self, message: str) -> None:
+        # LiveWidget's problems (a listener that failed) share the message line with the cells' errors.
+        self.status = message
+        self._show_message()
+
+    def _show_message(self):
+        lines = [line for line in (self.message, self.status) if line]
+        if self._errors:
+            note = (f"The matrix keeps its last valid values until "
+                    f"{'this cell is' if len(self._errors) == 1 else 'these cells are'} fixed.")
+        else:
+            note = None
+        self._message_html.value = theme.error_html("\n".join(lines), self._large, note=note)
+
+    def _on_randomize_click(self, _b):
+        self._rand_clicks += 1
+        self.randomize(seed=[self._seed, self._rand_clicks])
+
+    def _on_copy_click(self, _b):
+        if self._literal.layout.display == "none":
+            self._literal.value = self.as_numpy_literal()
+            self._literal.rows = min(2 + self._value.shape[0], 12)
+            self._literal.layout.display = None
+            self._copy_btn.description = "Hide numpy"
+        else:
+            self._literal.layout.display = "none"
+            self._copy_btn.description = "Copy as numpy"
+
+    def _update(self) -> None:
+        # Nothing to recompute: the value is published as each cell changes.
+        pass
+
+    def __repr__(self) -> str:
+        n, m = self._value.shape
+        return f"MatrixEditor(shape=({n}, {m}))"
