@@ -12,8 +12,10 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
 from helpers.attention import (
+    AttentionResult,
     additive_mask,
     attention_scores,
+    attention_stages,
     causal_mask,
     head_dim,
     merge_heads,
@@ -290,6 +292,104 @@ def test_each_output_row_is_a_convex_combination_of_value_rows(inputs):
     out, _ = scaled_dot_product_attention(Q, K, V)
     assert (out <= V.max(axis=0) + 1e-9).all()
     assert (out >= V.min(axis=0) - 1e-9).all()
+
+
+# --- every stage at once ------------------------------------------------------------------------
+
+@st.composite
+def projections(draw, same_length=False):
+    """Random X_q (n_q, d_model), X_kv (n_k, d_model), W_q, W_k (d_model, d_k), W_v (d_model, d_v)."""
+    n_q, d_model, d_k, d_v = (draw(st.integers(1, 5)) for _ in range(4))
+    n_k = n_q if same_length else draw(st.integers(1, 5))
+    shapes = [(n_q, d_model), (n_k, d_model), (d_model, d_k), (d_model, d_k), (d_model, d_v)]
+    return [draw(arrays(float, shape, elements=finite)) for shape in shapes]
+
+
+def numpy_stages(X_q, X_kv, W_q, W_k, W_v, allowed, scale):
+    """The stages with plain numpy, each from its definition (``allowed``: bool (n_q, n_k), True = may attend)."""
+    Q, K, V = X_q @ W_q, X_kv @ W_k, X_kv @ W_v
+    scores = np.einsum("id,jd->ij", Q, K)
+    scaled = scores / math.sqrt(W_q.shape[1]) if scale else scores
+    masked = np.where(allowed, scaled, -np.inf)
+    e = np.exp(masked - masked.max(axis=1, keepdims=True))
+    weights = e / e.sum(axis=1, keepdims=True)
+    return dict(Q=Q, K=K, V=V, scores=scores, scaled=scaled, mask=allowed, masked=masked, weights=weights,
+                output=np.einsum("ij,jd->id", weights, V))
+
+
+def assert_stages(res, expected):
+    assert isinstance(res, AttentionResult)
+    for name, value in expected.items():
+        np.testing.assert_allclose(getattr(res, name), value, rtol=1e-9, atol=1e-9, err_msg=name)
+
+
+@given(projections(), st.booleans())
+def test_attention_stages_match_numpy_without_a_mask(mats, scale):
+    X_q, X_kv, W_q, W_k, W_v = mats
+    res = attention_stages(X_q, X_kv, W_q, W_k, W_v, scale=scale)
+    allowed = np.ones((X_q.shape[0], X_kv.shape[0]), dtype=bool)
+    assert_stages(res, numpy_stages(X_q, X_kv, W_q, W_k, W_v, allowed, scale))
+    assert res.mask.dtype == bool and res.mask.all()
+
+
+@given(projections(same_length=True), st.booleans())
+def test_attention_stages_with_the_causal_mask_match_numpy(mats, scale):
+    X_q, X_kv, W_q, W_k, W_v = mats
+    n = X_q.shape[0]
+    allowed = np.array([[j <= i for j in range(n)] for i in range(n)])
+    res = attention_stages(X_q, X_kv, W_q, W_k, W_v, mask="causal", scale=scale)
+    assert_stages(res, numpy_stages(X_q, X_kv, W_q, W_k, W_v, allowed, scale))
+    assert np.all(res.weights[~allowed] == 0.0)
+
+
+@given(projections(), st.data())
+def test_attention_stages_with_a_boolean_mask_match_numpy(mats, data):
+    X_q, X_kv, W_q, W_k, W_v = mats
+    n_q, n_k = X_q.shape[0], X_kv.shape[0]
+    allowed = data.draw(arrays(bool, (n_q, n_k)))
+    allowed[np.arange(n_q), data.draw(arrays(np.int64, n_q, elements=st.integers(0, n_k - 1)))] = True
+    res = attention_stages(X_q, X_kv, W_q, W_k, W_v, mask=allowed)
+    assert_stages(res, numpy_stages(X_q, X_kv, W_q, W_k, W_v, allowed, True))
+
+
+@given(projections(same_length=True))
+def test_attention_stages_of_self_attention_take_x_once(mats):
+    X, _, W_q, W_k, W_v = mats
+    a, b = attention_stages(X, None, W_q, W_k, W_v), attention_stages(X, X, W_q, W_k, W_v)
+    for name in AttentionResult.__slots__:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+def test_attention_stages_agree_with_the_lesson_worked_numbers():
+    # Lesson 1.2.1: with W = I, Q = K = V = X; scores [[5, 2], [2, 1]] (rows 2·2+1·1, ...).
+    X = np.array([[2.0, 1.0], [1.0, 0.0]])
+    res = attention_stages(X, X, np.eye(2), np.eye(2), np.eye(2), scale=False)
+    assert res.scores.tolist() == [[5.0, 2.0], [2.0, 1.0]]
+    np.testing.assert_allclose(res.weights[0], [math.exp(3) / (math.exp(3) + 1), 1 / (math.exp(3) + 1)])
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, words",
+    [
+        ((np.full((2, 2), 1e300), None, np.eye(2) * 1e10, np.eye(2), np.eye(2)), {}, ["Q overflowed", "smaller entries"]),
+        ((np.full((2, 2), 1e200), None, np.eye(2), np.eye(2), np.eye(2)), {}, ["the scores overflowed", "smaller entries"]),
+        ((np.ones((2, 2)), None, np.eye(2), np.full((2, 2), 1e308), np.eye(2)), {},
+         ["K overflowed"]),
+        ((np.ones((2, 2)), np.ones((3, 2)), np.eye(2), np.eye(2), np.eye(2)), {"mask": "causal"},
+         ["causal mask needs as many queries as keys", "2 queries and 3 keys"]),
+        ((np.ones((2, 2)), np.ones((3, 3)), np.eye(2), np.eye(2), np.eye(2)), {}, ["X_q", "X_kv", "d_model"]),
+        ((np.ones((2, 3)), None, np.eye(2), np.eye(2), np.eye(2)), {}, ["X_q has shape (2, 3)", "W_q needs 3 rows"]),
+        ((np.ones((2, 2)), None, np.eye(2), np.eye(2), np.eye(2)), {"mask": "triangle"}, ["causal", "triangle"]),
+        ((np.ones((2, 2)), None, np.eye(2), np.eye(2), np.eye(2)), {"mask": np.zeros((2, 2), bool)},
+         ["nothing to attend to"]),
+        (([[np.nan, 1.0]], None, np.eye(2), np.eye(2), np.eye(2)), {}, ["X_q must hold finite numbers"]),
+    ],
+)
+def test_attention_stages_refuse_what_they_cannot_compute(args, kwargs, words):
+    with pytest.raises(ValueError) as info:
+        attention_stages(*args, **kwargs)
+    for word in words:
+        assert word in str(info.value), f"{word!r} not in {info.value}"
 
 
 # --- refusing bad arguments ----------------------------------------------------------------------

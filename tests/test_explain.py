@@ -39,6 +39,8 @@ def test_lesson_q5_entry_is_written_out_like_the_lesson():
 
 def test_negative_factors_are_bracketed():
     assert dot_terms([2, -1], [-3, 4]) == "2·(-3) + (-1)·4"
+    # A tiny negative prints as 0 and so needs no parentheses.
+    assert dot_terms([-0.00001, 1], [1, 2]) == "0·1 + 1·2"
 
 
 def test_dot_terms_refuses_unequal_lengths():

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers import theme
 from helpers.render import (
     PALETTES,
     attention_weights_html,
@@ -50,7 +51,10 @@ def wcag_contrast(hex_a, hex_b):
         (2 / 3, 3, "0.667"),
         (0.0, 2, "0"),
         (0.001, 2, "0.00"),  # not zero, so not shown as an exact 0
-        (-0.001, 2, "-0.00"),
+        (-0.001, 2, "0.00"),  # never "-0.00": a minus sign on a zero only puzzles
+        (-1e-12, 2, "0.00"),
+        (-0.004, 3, "-0.004"),
+        (-0.4, 0, "0"),
         (float("-inf"), 2, "−∞"),
         (123456.0, 2, "1.23e+05"),
     ],
@@ -76,8 +80,10 @@ def test_every_cell_sets_its_own_background_and_text_colour():
         assert re.fullmatch(r"#[0-9a-f]{6}", bg) and fg in ("#000000", "#ffffff")
         # WCAG AA for normal text is 4.5:1; the numbers must be readable on every colour.
         assert wcag_contrast(bg, fg) >= 4.5
-    # The panel itself carries explicit colours, so a dark theme does not leak in.
-    assert html.startswith('<div style="display:inline-block;vertical-align:top;background:#ffffff;color:#1a1a1a')
+    # The panel takes its colours from the theme (JupyterLab's variables with light fallbacks).
+    assert html.startswith(f'<div style="display:inline-block;vertical-align:top;background:{theme.PANEL_BG};'
+                           f'color:{theme.PANEL_FG}')
+    assert "var(--jp-layout-color1, #ffffff)" in html
 
 
 @pytest.mark.parametrize("palette", sorted(PALETTES))
@@ -196,3 +202,19 @@ def test_render_never_raises_on_finite_matrices(M):
     assert "<script" not in html and "http" not in html
     w = attention_weights_html(M, [f"r{i}" for i in range(n)], [f"c{j}" for j in range(m)])
     assert len(cells(w)) == n * (m + 1)
+
+
+def test_fonts_and_sizes_come_from_the_theme():
+    for large in (False, True):
+        html = matrix_html(np.eye(2), title="I", large=large, note="a note")
+        sz = theme.sizes(large)
+        assert f"font-size:{sz.font}" in html and f"font-size:{sz.title}" in html and f"font-size:{sz.small}" in html
+        assert f"width:{sz.cell_width}" in html and f"padding:{sz.pad}" in html
+        assert theme.MONO in html and theme.SANS in html and f"color:{theme.MUTED_FG}" in html
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)), elements=st.floats(-0.0049, 0.0049)))
+def test_no_cell_ever_reads_minus_zero(M):
+    for _, text in cells(matrix_html(M)):
+        assert not re.fullmatch(r"-0(\.0*)?", text), text

@@ -8,6 +8,7 @@ library it calls.
 import ast
 import re
 
+import ipywidgets
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -83,12 +84,57 @@ def cross():
     e.close_all()
 
 
+def _classes_below(root) -> dict:
+    """CSS class -> the widgets that carry it, over the whole tree under ``root`` (in display order)."""
+    found, stack, seen = {}, [root], set()
+    while stack:
+        w = stack.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        for cls in getattr(w, "_dom_classes", ()):
+            found.setdefault(cls, []).append(w)
+        stack.extend(reversed(getattr(w, "children", ())))
+    return found
+
+
+def part(root, cls):
+    """The one widget under ``root`` with the CSS class ``cls`` (the classes are public API)."""
+    found = _classes_below(root).get(cls, [])
+    assert len(found) == 1, f"{len(found)} widgets with class {cls}"
+    return found[0]
+
+
+def widgets_below(root, kind=object):
+    """Every widget under ``root`` of type ``kind``, in display order."""
+    out, stack = [], [root]
+    while stack:
+        w = stack.pop()
+        if isinstance(w, kind):
+            out.append(w)
+        stack.extend(reversed(getattr(w, "children", ())))
+    return out
+
+
+def button(ed, description):
+    """The editor's button that shows ``description``."""
+    (b,) = [w for w in widgets_below(ed, ipywidgets.Button) if w.description == description]
+    return b
+
+
+def grid_cells(ed):
+    """The editor's text cells, row by row, as the learner sees them."""
+    flat = [w for w in part(ed, "matrix-editor-grid").children if isinstance(w, ipywidgets.Text)]
+    n, m = ed.shape
+    return [flat[i * m:(i + 1) * m] for i in range(n)]
+
+
+def message_html(ed):
+    return part(ed, "matrix-editor-message").value
+
+
 def all_html(ex):
-    parts = [w.value for w in ex.views.values()] + [ex._status_html.value]
-    for ed in ex.editors.values():
-        parts += [ed._message_html.value, ed._title_html.value]
-        parts += [w.value for w in ed._row_label_w + ed._col_label_w]
-    return "".join(parts)
+    return "".join(w.value for w in widgets_below(ex, ipywidgets.HTML))
 
 
 # ------------------------------------------------------------------ parsing
@@ -168,11 +214,11 @@ def test_bad_input_is_refused_in_the_explorer_then_recovers(ex, text, reason):
     msg = ex.editors["X"].message
     assert msg.startswith("row 'cat', column d3: ")
     assert reason in msg
-    assert msg in ex.editors["X"]._message_html.value.replace("&#x27;", "'")
+    assert msg in message_html(ex.editors["X"]).replace("&#x27;", "'")
     assert_same_state(ex, before)  # the last valid matrix and every view stay
     ex.editors["X"].set_text(1, 2, "1/4")
     assert ex.editors["X"].message == ""
-    assert ex.editors["X"]._message_html.value == ""
+    assert message_html(ex.editors["X"]) == ""
     assert ex.editors["X"].value[1, 2] == 0.25
     assert_result_matches(ex.result, self_ref(ex))
     assert ex.result.Q[1, 1] == pytest.approx(X0[1] @ WQ[:, 1] + (0.25 - X0[1, 2]) * WQ[2, 1])
@@ -205,7 +251,7 @@ def test_several_bad_cells_are_all_listed_and_value_waits_for_all(ex):
 
 
 def test_bad_cell_is_marked_and_unmarked(ex):
-    cell = ex.editors["W_q"]._cells[2][1]
+    cell = grid_cells(ex.editors["W_q"])[2][1]
     ex.editors["W_q"].set_text(2, 1, "oops")
     assert cell.style.background is not None and cell.layout.border
     assert ex.editors["W_q"].message.startswith("row 'd3', column q2: 'oops'")
@@ -241,17 +287,17 @@ def test_editor_value_reset_randomize_and_callbacks():
 def test_randomize_button_is_seeded_and_changes_with_each_click():
     a = MatrixEditor(np.zeros((3, 3)))
     b = MatrixEditor(np.zeros((3, 3)))
-    a._rand_btn.click()
-    b._rand_btn.click()
+    button(a, "Randomize").click()
+    button(b, "Randomize").click()
     np.testing.assert_array_equal(a.value, b.value)
     first = a.value
-    a._rand_btn.click()
+    button(a, "Randomize").click()
     assert not np.array_equal(a.value, first)
 
 
 def test_randomize_differs_between_the_editors_of_one_explorer(ex):
-    ex.editors["W_q"]._rand_btn.click()
-    ex.editors["W_k"]._rand_btn.click()
+    button(ex.editors["W_q"], "Randomize").click()
+    button(ex.editors["W_k"], "Randomize").click()
     # W^Q = W^K would make every score matrix symmetric: a misleading coincidence.
     assert not np.array_equal(ex.editors["W_q"].value, ex.editors["W_k"].value)
     assert_result_matches(ex.result, self_ref(ex))
@@ -279,21 +325,24 @@ def test_set_text_accepts_a_number_as_what_would_be_typed(ex):
 def test_reset_button_restores_start(ex):
     ed = ex.editors["W_v"]
     ed.set_text(0, 0, "9")
-    ed._reset_btn.click()
+    button(ed, "Reset").click()
     np.testing.assert_array_equal(ed.value, WV)
     assert_result_matches(ex.result, self_ref(ex))
 
 
 def test_copy_as_numpy_shows_a_literal_that_round_trips():
     ed = MatrixEditor([[1, -0.5], [0.25, 3]])
-    assert ed._literal.layout.display == "none"
-    ed._copy_btn.click()
-    assert ed._literal.layout.display != "none"
-    text = ed._literal.value
+    literal = part(ed, "matrix-editor-literal")
+    assert literal.layout.display == "none"
+    button(ed, "Copy as numpy").click()
+    assert literal.layout.display != "none"
+    text = literal.value
     assert text == ed.as_numpy_literal() == "np.array([[1, -0.5], [0.25, 3]])"
     np.testing.assert_array_equal(np.array(ast.literal_eval(text[len("np.array("):-1])), ed.value)
     ed.set_text(0, 0, "2")
-    assert ed._literal.value == "np.array([[2, -0.5], [0.25, 3]])"
+    assert literal.value == "np.array([[2, -0.5], [0.25, 3]])"
+    button(ed, "Hide numpy").click()
+    assert literal.layout.display == "none"
 
 
 def test_set_text_outside_the_matrix_raises():
@@ -356,13 +405,13 @@ def test_every_view_is_labelled_in_order(ex):
         assert "Queries ↓" in v[name].value and "Keys →" in v[name].value
         for tok in TOKENS:
             assert f">{tok}</th>" in v[name].value
-    order = [c for c in ex.children[4].children + ex.children[5].children + ex.children[6].children]
-    assert order == [v["Q"], v["K"], v["V"], v["scores"], v["scaled"], v["mask"], v["weights"], v["output"]]
+    shown = [w for w in widgets_below(ex) if any(w is view for view in v.values())]
+    assert shown == [v[k] for k in ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "trace")]
 
 
 def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
     assert ex.views["mask"].layout.display == "none"
-    ex._causal_box.value = True
+    part(ex, "attn-causal").value = True
     assert ex.causal
     w = ex.result.weights
     assert np.all(w[np.triu_indices(4, k=1)] == 0.0)
@@ -371,23 +420,23 @@ def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
     assert ex.views["mask"].layout.display != "none"
     assert ex.views["mask"].value.count(">−∞</td>") == 6
     ex.causal = False
-    assert not ex._causal_box.value
+    assert not part(ex, "attn-causal").value
     assert ex.result.weights[0, 3] > 0
     assert ex.views["mask"].layout.display == "none"
 
 
 def test_scale_toggle(ex):
     ex.scale = False
-    assert not ex._scale_box.value
+    assert not part(ex, "attn-scale").value
     np.testing.assert_array_equal(ex.result.scaled, ex.result.scores)
     assert_result_matches(ex.result, self_ref(ex, scale=False))
     assert "scaling off" in ex.views["scaled"].value
-    ex._scale_box.value = True
+    part(ex, "attn-scale").value = True
     assert_result_matches(ex.result, self_ref(ex, scale=True))
 
 
 def test_adding_and_removing_tokens(ex):
-    ex._n_box.value = 6
+    part(ex, "attn-tokens").value = 6
     assert ex.tokens == TOKENS + ["t4", "t5"]
     X = ex.editors["X"].value
     assert X.shape == (6, 3)
@@ -397,10 +446,10 @@ def test_adding_and_removing_tokens(ex):
     assert ex.result.weights.shape == (6, 6)
     assert_result_matches(ex.result, self_ref(ex))
     assert ">t5</th>" in ex.views["weights"].value
-    assert [label for label, _ in ex._k_drop.options][-1] == "5: t5"
+    assert [label for label, _ in part(ex, "attn-trace-key").options][-1] == "5: t5"
     ex.set_tokens(["a", "b"])
     np.testing.assert_array_equal(ex.editors["X"].value, X0[:2])
-    assert ex._n_box.value == 2 and ex._tokens_text.value == "a, b"
+    assert part(ex, "attn-tokens").value == 2 and part(ex, "attn-token-names").value == "a, b"
     assert_result_matches(ex.result, self_ref(ex))
     assert repr(ex) == "AttentionExplorer(tokens=2, d_model=3, d_k=2)"
 
@@ -409,23 +458,40 @@ def test_growing_again_is_reproducible():
     a = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
     b = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
     a.set_tokens(TOKENS + ["x"])
-    b._n_box.value = 5
+    part(b, "attn-tokens").value = 5
     np.testing.assert_array_equal(a.editors["X"].value, b.editors["X"].value)
 
 
 def test_renaming_tokens_in_the_names_box(ex):
-    ex._tokens_text.value = "a, b ,c,d"
+    names = part(ex, "attn-token-names")
+    names.value = "a, b ,c,d"
     assert ex.tokens == ["a", "b", "c", "d"]
     np.testing.assert_array_equal(ex.editors["X"].value, X0)
     assert ">b</th>" in ex.views["scores"].value
     ex.editors["X"].set_text(1, 0, "zz")
     assert ex.editors["X"].message.startswith("row 'b', column d1")
-    ex._tokens_text.value = " , "
-    assert "between 1 and" in ex._status_html.value and ex.tokens == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("typed", [" , ", "", ",".join(f"t{k}" for k in range(25))])
+def test_bad_token_names_are_refused_next_to_the_names_field(ex, cross, typed):
+    for explorer, cls, tokens in ((ex, "attn-token-names", ex.tokens),
+                                  (cross, "attn-encoder-names", cross.key_tokens)):
+        before = snapshot(explorer)
+        box, message = part(explorer, cls), part(explorer, f"{cls}-message")
+        field = next(w for w in widgets_below(explorer) if any(c is box for c in getattr(w, "children", ())))
+        assert any(c is message for c in field.children)  # the message sits with the field it is about
+        box.value = typed
+        assert "Token names: type between 1 and 24 names separated by commas." in message.value
+        assert explorer.status == "" and explorer.status_html.value == ""  # not in the status line
+        assert (explorer.query_tokens if cls == "attn-token-names" else explorer.key_tokens) == tokens
+        assert_same_state(explorer, before)
+        box.value = ", ".join(["x"] * len(tokens))
+        assert message.value == ""
+        assert ">x</th>" in explorer.views["weights"].value
 
 
 def test_changing_d_k_resizes_w_q_and_w_k_keeping_the_overlap(ex):
-    ex._dk_box.value = 3
+    part(ex, "attn-dk").value = 3
     assert ex.d_k == 3
     for name, W in (("W_q", WQ), ("W_k", WK)):
         M = ex.editors[name].value
@@ -437,7 +503,7 @@ def test_changing_d_k_resizes_w_q_and_w_k_keeping_the_overlap(ex):
     assert_result_matches(ex.result, self_ref(ex))
     ex.set_d_k(1)
     np.testing.assert_array_equal(ex.editors["W_k"].value, WK[:, :1])
-    assert ex._dk_box.value == 1
+    assert part(ex, "attn-dk").value == 1
     assert_result_matches(ex.result, self_ref(ex))
     with pytest.raises(ValueError, match="d_k must be an integer"):
         ex.set_d_k(0)
@@ -445,7 +511,7 @@ def test_changing_d_k_resizes_w_q_and_w_k_keeping_the_overlap(ex):
 
 def test_trace_shows_the_arithmetic_for_the_picked_pair(ex):
     ex.trace_query = 2
-    ex._k_drop.value = 1
+    part(ex, "attn-trace-key").value = 1
     assert (ex.trace_query, ex.trace_key) == (2, 1)
     ref = reference(X0, X0, WQ, WK, WV)
     q, k = ref["Q"][2], ref["K"][1]
@@ -479,24 +545,33 @@ def test_overflowing_numbers_keep_the_last_result_with_a_message(ex):
     ex.editors["W_q"].set_text(0, 0, "1e200")  # q·k for 'the' is now about 1e400
     assert ex.editors["W_q"].message == ""  # a valid number ...
     assert "overflow" in ex.status  # ... that the math cannot use
-    assert "Cannot compute" in ex._status_html.value
+    assert "overflow" in ex.status_html.value and "last valid result" in ex.status_html.value
     res, views, _ = snapshot(ex)
     for k in res:
         np.testing.assert_array_equal(res[k], before[0][k])
     assert views == before[1]
     ex.editors["W_q"].set_text(0, 0, "1")
-    assert ex.status == "" and ex._status_html.value == ""
+    assert ex.status == "" and ex.status_html.value == ""
     assert_result_matches(ex.result, self_ref(ex))
 
 
-def test_resizing_an_editor_directly_is_reported_not_raised(ex):
+def test_resizing_an_editor_directly_renames_the_tokens_after_its_rows(ex):
+    ex.editors["X"].set_value(np.ones((5, 3)))  # one row more, default row names r1..r5
+    assert ex.tokens == ["r1", "r2", "r3", "r4", "r5"] and ex.status == ""
+    assert part(ex, "attn-tokens").value == 5 and part(ex, "attn-token-names").value == "r1, r2, r3, r4, r5"
+    assert ex.result.weights.shape == (5, 5) and ">r5</th>" in ex.views["weights"].value
+    assert_result_matches(ex.result, self_ref(ex))
+
+
+def test_an_editor_shape_the_math_cannot_use_is_reported_not_raised(ex):
     before = snapshot(ex)
-    ex.editors["X"].set_value(np.ones((5, 3)))  # one row more than there are tokens
-    assert "X has 5 rows but there are 4 tokens" in ex.status
+    ex.editors["W_q"].set_value(np.ones((3, 3)))  # d_k 3 against W_k's 2: the library's message
+    assert "W_q has shape (3, 3) and W_k has shape (3, 2)" in ex.status
     res, views, _ = snapshot(ex)
     assert views == before[1]
-    ex.editors["W_q"].set_value(np.ones((3, 3)))  # d_k 3 against W_k's 2: the library's message
-    assert "W_q has shape (3, 3) and W_k has shape (3, 2)" in ex.status or "X has 5 rows" in ex.status
+    ex.editors["W_q"].set_value(WQ)
+    assert ex.status == ""
+    assert_result_matches(ex.result, reference(X0, X0, WQ, WK, WV))
 
 
 def test_constructor_rejects_mismatched_shapes():
@@ -520,7 +595,7 @@ def test_large_mode_uses_bigger_fonts():
     large = AttentionExplorer(TOKENS, X0, WQ, WK, WV, large=True)
     size = lambda html: int(re.search(r"font-size:(\d+)px", html).group(1))  # noqa: E731
     assert size(large.views["weights"].value) > size(small.views["weights"].value)
-    assert large.editors["X"]._cells[0][0].style.font_size == "20px"
+    assert grid_cells(large.editors["X"])[0][0].style.font_size == "20px"
 
 
 @settings(max_examples=25, deadline=None)
@@ -584,33 +659,34 @@ def test_cross_attention_edits_flow_from_both_sides(cross):
 
 
 def test_cross_attention_causal_only_when_lengths_match(cross):
-    assert not cross.causal and cross._causal_box.disabled
+    assert not cross.causal and part(cross, "attn-causal").disabled
     with pytest.raises(ValueError, match="as many decoder tokens as encoder tokens; got 3 and 5"):
         cross.causal = True
-    cross._nk_box.value = 3
+    part(cross, "attn-encoder-tokens").value = 3
     assert cross.key_tokens == ["the", "cat", "is"]
-    assert not cross._causal_box.disabled
+    assert not part(cross, "attn-causal").disabled
     cross.causal = True
     w = cross.result.weights
     assert np.all(w[np.triu_indices(3, k=1)] == 0.0)
     e = cross.editors
     assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV, causal=True))
     cross.set_query_tokens(["le", "chat", "dort", "bien"])  # lengths differ again: the mask switches off
-    assert not cross.causal and cross._causal_box.disabled and not cross._causal_box.value
+    box = part(cross, "attn-causal")
+    assert not cross.causal and box.disabled and not box.value and "needs n_q = n_k" in box.description
     assert cross.result.weights.shape == (4, 3)
 
 
 def test_cross_attention_token_counts_change_independently(cross):
-    cross._nq_box.value = 5
+    part(cross, "attn-decoder-tokens").value = 5
     assert cross.query_tokens == ["le", "chat", "dort", "t3", "t4"]
-    cross._nk_box.value = 2
+    part(cross, "attn-encoder-tokens").value = 2
     assert cross.result.weights.shape == (5, 2)
     assert cross.editors["X_dec"].value.shape == (5, 3) and cross.editors["X_enc"].value.shape == (2, 3)
     e = cross.editors
     assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
-    assert [label for label, _ in cross._q_drop.options] == ["0: le", "1: chat", "2: dort", "3: t3", "4: t4"]
-    assert [label for label, _ in cross._k_drop.options] == ["0: the", "1: cat"]
-    cross._kt_text.value = "a,b,c,d"
+    assert [label for label, _ in part(cross, "attn-trace-query").options] == ["0: le", "1: chat", "2: dort", "3: t3", "4: t4"]
+    assert [label for label, _ in part(cross, "attn-trace-key").options] == ["0: the", "1: cat"]
+    part(cross, "attn-encoder-names").value = "a,b,c,d"
     assert cross.key_tokens == ["a", "b", "c", "d"] and cross.result.weights.shape == (5, 4)
 
 
@@ -652,20 +728,6 @@ def test_default_editor_children_unchanged_by_the_buttons_option():
     a, b = MatrixEditor(np.eye(2), title="W^Q"), MatrixEditor(np.eye(2), title="W^Q", buttons=True)
     assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "Textarea"]
     assert a.children[0].value == b.children[0].value and a.children[3].layout.display is None
-
-
-def _classes_below(root) -> dict:
-    """CSS class -> the widgets that carry it, over the whole tree under ``root``."""
-    found, stack, seen = {}, [root], set()
-    while stack:
-        w = stack.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        for cls in getattr(w, "_dom_classes", ()):
-            found.setdefault(cls, []).append(w)
-        stack.extend(getattr(w, "children", ()))
-    return found
 
 
 def test_explorer_parts_carry_stable_css_classes(ex, cross):
@@ -714,11 +776,136 @@ def test_views_name_their_columns_after_the_weight_editors_columns():
                                 np.eye(2))
     assert ">v1<" in ex.views["output"].value
     ex.editors["W_v"].set_labels(col_labels=["colour", "animal"])
-    ex.editors["W_q"].set_labels(col_labels=["size", "kind"])
-    ex.refresh()
+    ex.editors["W_q"].set_labels(col_labels=["size", "kind"])  # no refresh(): the views are told
     for stage in ("V", "output"):
         assert ">colour<" in ex.views[stage].value and ">animal<" in ex.views[stage].value
         assert ">v1<" not in ex.views[stage].value
     assert ">size<" in ex.views["Q"].value
     assert ">k1<" in ex.views["K"].value  # W^K kept its default names
     ex.close_all()
+
+
+# ------------------------------------------------------------------ labels reach the views
+
+
+def test_renaming_the_rows_of_x_renames_the_tokens_everywhere(ex, cross):
+    ex.editors["X"].set_labels(row_labels=["w", "x", "y", "z"])
+    assert ex.tokens == ["w", "x", "y", "z"]
+    assert part(ex, "attn-token-names").value == "w, x, y, z"
+    assert [label for label, _ in part(ex, "attn-trace-query").options] == ["0: w", "1: x", "2: y", "3: z"]
+    for stage in ("Q", "scores", "weights", "output"):
+        assert ">x</th>" in ex.views[stage].value and ">cat</th>" not in ex.views[stage].value
+    assert ex.trace_text.startswith("Query 'w' (row 0) and key 'w' (column 0)")
+    assert_result_matches(ex.result, reference(X0, X0, WQ, WK, WV))  # only names changed
+
+    cross.editors["X_enc"].set_labels(row_labels=["A", "B", "C", "D", "E"])
+    assert cross.key_tokens == ["A", "B", "C", "D", "E"] and cross.query_tokens == ["le", "chat", "dort"]
+    assert part(cross, "attn-encoder-names").value == "A, B, C, D, E"
+    assert ">E</th>" in cross.views["weights"].value and ">le</th>" in cross.views["weights"].value
+
+
+def test_on_labels_tells_listeners_of_renames_and_new_shapes():
+    ed = MatrixEditor(np.eye(2), ["a", "b"], ["x", "y"])
+    seen = []
+    ed.on_labels(lambda e: seen.append((e.row_labels, e.col_labels)))
+    ed.set_labels(col_labels=["p", "q"])
+    ed.set_labels(col_labels=["p", "q"])  # no change: nobody is told
+    ed.set_value(np.ones((3, 2)), row_labels=["u", "v", "w"])
+    ed.set_text(0, 0, "5")  # a value change is not a label change
+    assert seen == [(["a", "b"], ["p", "q"]), (["u", "v", "w"], ["p", "q"])]
+
+
+# ------------------------------------------------------------------ resizing an editor
+
+
+def test_resize_keeps_the_overlap_of_the_value_and_of_the_reset_values():
+    start = np.array([[1.0, 2.0], [3.0, 4.0]])
+    ed = MatrixEditor(start, ["a", "b"], ["x", "y"])
+    ed.set_text(0, 0, "9")
+    ed.resize((3, 3), seed=5, row_labels=["a", "b", "c"])
+    grown = ed.value
+    assert grown.shape == (3, 3) and ed.row_labels == ["a", "b", "c"] and ed.col_labels == ["d1", "d2", "d3"]
+    np.testing.assert_array_equal(grown[:2, :2], [[9, 2], [3, 4]])
+    new = np.random.default_rng(5).integers(-2, 3, size=(3, 3)).astype(float)
+    np.testing.assert_array_equal(grown[2], new[2])
+    np.testing.assert_array_equal(grown[:2, 2], new[:2, 2])
+    ed.reset()
+    expected_start = new.copy()
+    expected_start[:2, :2] = start
+    np.testing.assert_array_equal(ed.value, expected_start)
+    np.testing.assert_array_equal(ed.start_value, expected_start)
+    ed.resize((1, 2))
+    np.testing.assert_array_equal(ed.value, [[1, 2]])
+    ed.set_text(0, 0, "7")
+    ed.reset()
+    np.testing.assert_array_equal(ed.value, [[1, 2]])
+    with pytest.raises(ValueError, match="shape must be two positive sizes"):
+        ed.resize((0, 2))
+
+
+def test_resizing_the_explorer_resets_to_a_grown_start(ex):
+    ex.editors["X"].set_text(0, 0, "7")
+    ex.set_tokens(TOKENS + ["x"])
+    grown = ex.editors["X"].value
+    assert grown[0, 0] == 7
+    button(ex.editors["X"], "Reset").click()
+    reset = ex.editors["X"].value
+    np.testing.assert_array_equal(reset[:4], X0)
+    np.testing.assert_array_equal(reset[4], grown[4])  # the new row's seeded start
+    assert_result_matches(ex.result, self_ref(ex))
+
+
+# ------------------------------------------------------------------ nothing escapes a handler
+
+
+def _cells_of(editors):
+    return [(name, i, j) for name, ed in editors.items() for i in range(ed.shape[0]) for j in range(ed.shape[1])]
+
+
+@pytest.mark.parametrize("which", ["self", "cross"])
+def test_every_cell_at_1e300_keeps_the_views_and_recovers_with_the_original_text(ex, cross, which):
+    explorer = ex if which == "self" else cross
+    cells = _cells_of(explorer.editors)
+    original = {(name, i, j): explorer.editors[name].cell_text(i, j) for name, i, j in cells}
+    before = snapshot(explorer)
+    for name, i, j in cells[:-1]:
+        explorer.editors[name].set_text(i, j, "1e300")  # nothing raises
+    # Part-way some inputs may still be computable (1e300 - 1e300 = 0); with every cell at 1e300 none is.
+    last_valid = snapshot(explorer)
+    name, i, j = cells[-1]
+    explorer.editors[name].set_text(i, j, "1e300")
+    assert "overflow" in explorer.status and "use smaller entries" in explorer.status
+    assert "overflow" in explorer.status_html.value
+    assert_same_state(explorer, (last_valid[0], last_valid[1], snapshot(explorer)[2]))
+    for (name, i, j), text in original.items():
+        explorer.editors[name].set_text(i, j, text)
+    assert explorer.status == "" and explorer.status_html.value == ""
+    assert_same_state(explorer, before)
+
+
+def test_ticking_causal_with_unequal_lengths_is_undone_with_a_message(cross):
+    box = part(cross, "attn-causal")
+    box.value = True  # disabled in the browser; a script or a test can still set it
+    assert box.value is False and not cross.causal
+    assert "as many decoder tokens as encoder tokens; got 3 and 5" in cross.status_html.value
+
+
+def test_self_attention_can_always_be_causal(ex):
+    ex.set_tokens(["a"])
+    ex.causal = True
+    assert not part(ex, "attn-causal").disabled and ex.result.weights.tolist() == [[1.0]]
+
+
+def test_a_failing_listener_is_shown_not_raised():
+    ed = MatrixEditor(np.eye(2))
+    ed.on_change(lambda e: 1 / 0)
+    ed.set_text(0, 0, "3")  # no ZeroDivisionError here
+    assert ed.value[0, 0] == 3
+    assert "Something went wrong (ZeroDivisionError" in message_html(ed)
+
+
+def test_attention_result_is_still_importable_from_widgets():
+    from helpers.attention import AttentionResult as FromAttention
+    from helpers.widgets import AttentionResult
+
+    assert AttentionResult is FromAttention
