@@ -155,7 +155,7 @@ class TokenSide:
             self.count_box.value = min(len(tokens), MAX_TOKENS)
             self.names_box.value = ", ".join(tokens)
             self.explorer.clear_problem(self.names_message)
-            self.explorer.lengths_changed()
+            self.explorer._lengths_changed()
 
     def _on_count(self, change) -> None:
         self.set_tokens(default_names(self.tokens, int(change["new"])))
@@ -279,7 +279,7 @@ class Explorer(widgets.VBox, LiveWidget):
 
         self._layout(title, kind, side_list)
         with self.paused():
-            self.lengths_changed()
+            self._lengths_changed()
         if self.result is None:
             raise ValueError(f"these inputs cannot be computed: {self.status}")
 
@@ -300,7 +300,7 @@ class Explorer(widgets.VBox, LiveWidget):
             return ""
         return f"a causal mask needs as many decoder tokens as encoder tokens; got {n_q} and {n_k}"
 
-    def lengths_changed(self) -> None:
+    def _lengths_changed(self) -> None:
         """After tokens changed: the causal mask, the trace pickers and the views follow (call inside paused)."""
         allowed = not self._equal_lengths_problem()
         if self._causal and not allowed:
