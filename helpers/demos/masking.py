@@ -566,7 +566,8 @@ class CheatingDemo(LiveWidget, widgets.VBox):
     Attributes
     ----------
     field : ipywidgets.Text;  table : ipywidgets.HTML
-    status_html : ipywidgets.HTML, next to the field: what is wrong with the typed sentence
+    message_html : ipywidgets.HTML, next to the field: what is wrong with the typed sentence
+        (the field is the only input, so this is the widget's status line)
     tokens : list of str
     predictions : dict "causal", "no_mask_full", "no_mask_past" -> list of str, the
         prediction made at each position (the last position predicts past the end)
@@ -574,14 +575,15 @@ class CheatingDemo(LiveWidget, widgets.VBox):
     """
 
     def __init__(self, sentence: str = "the cat barked ."):
-        self._live_setup()
+        self.message_html = widgets.HTML()
+        self._live_setup(status_html=self.message_html)
         self.causal_model, self.cheating_model = _trained_models()
         self.field = widgets.Text(
             value=sentence, description="sentence", continuous_update=False,
             style={"description_width": "6em"}, layout=widgets.Layout(width="26em"),
         )
         self.table = widgets.HTML()
-        super().__init__([widgets.HBox([self.field, self.status_html]), self.table])
+        super().__init__([widgets.HBox([self.field, self.message_html]), self.table])
         self._update()  # a bad starting sentence is a programming error: raise
         self.watch(self.field, lambda _c: self.request_update())
 
