@@ -263,3 +263,17 @@ def test_cheating_demo_table_ticks_only_predictions_equal_to_the_typed_token():
     assert rows[2].count("✓") == 1 and "barked ✓" in rows[2]
     # the last position predicts past the end: nothing typed there, so nothing can be ticked
     assert "(none typed)" in rows[-1] and "✓" not in rows[-1]
+
+
+def test_padding_demo_switch_and_picker_work_on_the_last_valid_batch_while_the_text_is_bad():
+    demo = PaddingDemo(lengths=(4, 2))
+    demo.set_lengths_text("4, x")
+    message = demo.message
+    assert "length 2: 'x' is not a number" in message
+    demo.causal = True  # the learner goes on exploring the batch on screen
+    demo.selected = 1
+    assert demo.lengths == [4, 2] and demo.weights[0][0, 1] == 0  # causal now
+    assert "sentence 1" in demo.views["weights"].value
+    assert demo.message == message  # the field still holds the bad text, so its message stays
+    assert html.escape(message) in demo.message_html.value
+    assert demo.last_unexpected is None
