@@ -25,6 +25,9 @@ import io
 import ipywidgets as widgets
 import numpy as np
 
+from helpers import theme
+from helpers.live import LiveWidget
+from helpers.parsing import quote
 from helpers.pretrained import CLS, SEP, MiniLMOutput
 from helpers.render import attention_weights_html
 
@@ -340,7 +343,7 @@ def thumbnails_figure(out: MiniLMOutput, selected=None, width: float = 11.0):
     if selected is not None:
         l, h = selected
         ax.add_patch(Rectangle((h * step - 1.0, l * step - 1.0), n + 1.0, n + 1.0,
-                               fill=False, edgecolor="#ff2d95", linewidth=2.5))
+                               fill=False, edgecolor=theme.HIGHLIGHT, linewidth=2.5))
     ax.set_title(f"All {L * H} heads: each square is one head's {n} × {n} weights "
                  "(queries ↓, keys →; colour 0 to 1)", fontsize=10)
     return fig
@@ -358,7 +361,7 @@ def _figure_png(fig) -> bytes:
 # The widget
 # ---------------------------------------------------------------------------------------------
 
-class HeadExplorer(widgets.VBox):
+class HeadExplorer(LiveWidget, widgets.VBox):
     """Type a sentence, pick a layer and a head, read the real model's attention weights.
 
     Parameters
@@ -379,7 +382,8 @@ class HeadExplorer(widgets.VBox):
         The sentence; the model runs when the learner presses Enter or leaves the field.
     layer_picker, head_picker : ipywidgets.IntSlider
     query_picker : ipywidgets.Dropdown, the token whose row is traced
-    message_html : ipywidgets.HTML, what is wrong with the typed text ('' when it is fine)
+    message_html : ipywidgets.HTML, next to the field: what is wrong with the typed text
+    status_html : ipywidgets.HTML, what else could not be done ('' when all is well)
     table : ipywidgets.HTML, the weights of the selected head as a table
     trace_html : ipywidgets.HTML, the traced row in words
     grid : ipywidgets.Image, all heads (PNG)
@@ -393,9 +397,11 @@ class HeadExplorer(widgets.VBox):
 
     def __init__(self, model, text: str = "I went to the bank to deposit money", layer: int = 0, head: int = 4,
                  query=None, show_grid: bool = True):
+        self._live_setup()
         self.model = model
         self._show_grid = bool(show_grid)
         self._message = ""
+        self._grid_drawn = None  # (output, layer, head) the thumbnails show
         self.output = self._run(text)  # a bad starting sentence is a programming error: raise
         L, H = self.output.attentions.shape[:2]
         _check_layer_head(self.output, layer, head)
@@ -415,22 +421,21 @@ class HeadExplorer(widgets.VBox):
         self.table = widgets.HTML()
         self.trace_html = widgets.HTML()
         self.grid = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
-        self._hold = False
-        self._set_query_options(query)
-
-        self.text_box.observe(self._on_text, names="value")
-        for w in (self.layer_picker, self.head_picker, self.query_picker):
-            w.observe(self._on_pick, names="value")
         children = [
             widgets.HBox([self.text_box, self.message_html]),
             widgets.HBox([self.layer_picker, self.head_picker, self.query_picker]),
+            self.status_html,
             self.table,
             self.trace_html,
         ]
         if self._show_grid:
             children.append(self.grid)
         super().__init__(children)
-        self._redraw(grid=True)
+        self._set_query_options(query)
+        self._update()  # the starting values were checked: a failure here is a bug, raise it
+        self.watch(self.text_box, self._on_text, where=self.message_html)
+        for w in (self.layer_picker, self.head_picker, self.query_picker):
+            self.watch(w, lambda _c: self.request_update())
 
     # -- state ---------------------------------------------------------------------------------
     @property
@@ -483,10 +488,7 @@ class HeadExplorer(widgets.VBox):
 
     def set_text(self, text: str) -> None:
         """Exactly what typing ``text`` into the field and pressing Enter does."""
-        if self.text_box.value == text:
-            self._on_text({"new": text})  # the same text again: re-check it, redraw nothing new
-        else:
-            self.text_box.value = text
+        self.text_box.value = text
 
     def __repr__(self) -> str:
         return f"HeadExplorer(tokens={len(self.output.tokens)}, layer={self.layer}, head={self.head})"
@@ -494,47 +496,38 @@ class HeadExplorer(widgets.VBox):
     # -- events --------------------------------------------------------------------------------
     def _run(self, text):
         if not isinstance(text, str):
-            raise ValueError(f"text must be a str; got {type(text).__name__}")
+            raise ValueError(f"sentence: {text!r} is not text")
         if not text.strip():
-            raise ValueError("the sentence is empty: type a few words")
-        return self.model(text)
-
-    def _set_message(self, text: str) -> None:
-        self._message = text
-        self.message_html.value = (
-            f'<span style="color:#b00020;font-weight:600">{_html.escape(text)}</span>' if text else ""
-        )
+            raise ValueError("sentence: is empty: type a few words")
+        try:
+            return self.model(text)
+        except ValueError as err:  # e.g. more tokens than the model has positions
+            raise ValueError(f"sentence: {err}") from None
 
     def _on_text(self, change) -> None:
         try:
             out = self._run(change["new"])
         except ValueError as err:
-            self._set_message(f"{err} (still showing: {self.output.text!r})")
-            return
-        self._set_message("")
-        self.output = out
-        self._hold = True  # one redraw, not one per changed widget
-        try:
+            self._message = f"{err} (still showing: {quote(self.output.text, 40)})"
+            raise ValueError(self._message) from None  # shown next to the field; the views stay
+        self._message = ""
+        self.clear_problem(self.message_html)
+        with self.paused():  # new tokens in the trace menu and new weights: one redraw
+            self.output = out
             self._set_query_options(None)
-        finally:
-            self._hold = False
-        self._redraw(grid=True)
+            self.request_update()
 
     def _set_query_options(self, query) -> None:
         toks = self.output.tokens
-        self.query_picker.options = [(f"{i}: {t}", i) for i, t in enumerate(toks)]
-        if query is None:
-            self.query_picker.value = 1 if len(toks) > 2 else 0
-        else:
-            self.query_picker.value = token_index(self.output, query) if isinstance(query, str) else int(query)
-
-    def _on_pick(self, change) -> None:
-        if self._hold:
-            return
-        self._redraw(grid=change["owner"] is not self.query_picker)
+        with self.paused():  # the menu's own events while its options change
+            self.query_picker.options = [(f"{i}: {t}", i) for i, t in enumerate(toks)]
+            if query is None:
+                self.query_picker.value = 1 if len(toks) > 2 else 0
+            else:
+                self.query_picker.value = token_index(self.output, query) if isinstance(query, str) else int(query)
 
     # -- drawing -------------------------------------------------------------------------------
-    def _redraw(self, grid: bool) -> None:
+    def _update(self) -> None:
         out, l, h, i = self.output, self.layer, self.head, self.query
         W = out.attentions[l, h]
         j = int(np.argmax(W[i]))
@@ -546,7 +539,11 @@ class HeadExplorer(widgets.VBox):
         order = np.argsort(-W[i], kind="stable")[:3]
         parts = " · ".join(f"{_html.escape(out.tokens[k])} {W[i, k]:.2f}" for k in order)
         self.trace_html.value = (
-            f"<div>Row <b>{_html.escape(out.tokens[i])}</b> (layer {l}, head {h}) attends most to: {parts}</div>"
+            f"<div style='font-size:{theme.sizes().font}'>Row <b>{_html.escape(out.tokens[i])}</b> "
+            f"(layer {l}, head {h}) attends most to: {parts}</div>"
         )
-        if grid and self._show_grid:
+        # The thumbnails are the slow part: redraw them only when the sentence or the head changed.
+        drawn = self._grid_drawn
+        if self._show_grid and (drawn is None or drawn[0] is not out or drawn[1:] != (l, h)):
             self.grid.value = _figure_png(thumbnails_figure(out, selected=(l, h)))
+            self._grid_drawn = (out, l, h)

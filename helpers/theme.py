@@ -11,6 +11,7 @@ from this one module.
 from __future__ import annotations
 
 import html as _html
+import math
 from dataclasses import dataclass
 
 __all__ = [
@@ -37,6 +38,8 @@ __all__ = [
     "label_html",
     "heading_html",
     "table_html",
+    "BAR_TRACK",
+    "bar_style",
 ]
 
 MONO = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
@@ -133,7 +136,8 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
     header : sequence of str or None
         Column headings (escaped); ``None`` for no heading row.
     rows : sequence of sequences of str
-        Cell texts, escaped here; a cell given as ``(text, style)`` adds an inline style.
+        Cell texts, escaped here; a cell given as ``(text, style)`` adds an inline style,
+        ``(text, style, tooltip)`` also a tooltip (shown on hover).
     align : sequence of {"left", "right", "center"}, optional
         One per column (default: left for the first, right for the rest).
     caption : str, optional
@@ -144,11 +148,12 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
     td = f"padding:{sz.pad};border-bottom:1px solid {BORDER};"
 
     def cell(tag, k, value):
-        style = ""
+        style, tip = "", ""
         if isinstance(value, tuple):
-            value, style = value
+            value, style, *tooltip = value
+            tip = f' title="{_html.escape(str(tooltip[0]))}"' if tooltip else ""
         a = align[k] if k < len(align) else "right"
-        return f'<{tag} style="{td}text-align:{a};{style}">{_html.escape(str(value))}</{tag}>'
+        return f'<{tag} style="{td}text-align:{a};{style}"{tip}>{_html.escape(str(value))}</{tag}>'
 
     parts = [f'<table style="border-collapse:collapse;margin:4px 0;font-size:{sz.font};color:{PANEL_FG};'
              'font-variant-numeric:tabular-nums">']
@@ -161,3 +166,21 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
         parts.append("<tr>" + "".join(cell("td", k, v) for k, v in enumerate(r)) + "</tr>")
     parts.append("</table>")
     return "".join(parts)
+
+
+# -- bars (added for the demos' weight charts) --------------------------------------------
+
+BAR_TRACK = "var(--jp-layout-color3, #eeeeee)"  # the empty part of a bar
+
+
+def bar_style(fraction: float, colour: str, width: str = "7em") -> str:
+    """Inline style that draws a horizontal bar in a table cell, left of the cell's text.
+
+    ``fraction`` (clipped to [0, 1]; not finite draws an empty bar) of ``width`` is filled
+    with ``colour``. The bar is the cell's background, so a table of bars stays a table of
+    text for :func:`table_html`: ``(text, bar_style(0.4, colour))``.
+    """
+    f = float(fraction)
+    pct = 100 * min(max(f, 0.0), 1.0) if math.isfinite(f) else 0.0
+    return (f"background:linear-gradient(to right,{colour} {pct:.1f}%,{BAR_TRACK} {pct:.1f}%) "
+            f"no-repeat 6px center / {width} 0.9em;padding-left:calc({width} + 12px);white-space:nowrap;")

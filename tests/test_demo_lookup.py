@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from helpers import theme
 from helpers.demos.lookup import KEYS, TITLES, VALUES, LookupDemo, lookup
 
 
@@ -128,8 +129,25 @@ def test_demo_rejects_mismatched_documents():
         LookupDemo(titles=["only one"])
 
 
-def test_demo_large_mode_enlarges_the_text():
+def test_demo_large_mode_uses_the_themes_projector_sizes():
     small, large = LookupDemo(), LookupDemo(large=True)
-    assert "font-size:13px" in small.table.value and "font-size:19px" not in small.table.value
-    assert "font-size:19px" in large.table.value
+    normal_font, large_font = f"font-size:{theme.sizes(False).font}", f"font-size:{theme.sizes(True).font}"
+    assert normal_font in small.table.value and large_font not in small.table.value
+    assert large_font in large.table.value
     np.testing.assert_allclose(large.weights, small.weights)
+
+
+def test_setting_the_whole_query_redraws_once():
+    demo = LookupDemo()
+    redraws = []
+    demo.table.observe(lambda change: redraws.append(change["new"]), names="value")
+    demo.query = [1, 1, 0]  # three sliders move; the learner sees one new table, not three
+    assert len(redraws) == 1
+    np.testing.assert_allclose(demo.scores, KEYS @ np.array([1, 1, 0]))
+    assert demo.status == "" and demo.last_unexpected is None
+
+
+def test_table_shows_each_score_as_a_dot_product_on_hover():
+    demo = LookupDemo(query=[1, -1, 0])
+    # Cat care's key is [2, 0.5, 0]: 1·2 + (-1)·0.5 + 0·0
+    assert 'title="1·2 + (-1)·0.5 + 0·0"' in demo.table.value

@@ -1,5 +1,7 @@
 """Notebook 03's demos: padded batches with their masks, and the decoder that cheats without a mask."""
 
+import html
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,7 @@ from helpers.demos.masking import (
     look_head,
     pad_batch,
     parse_lengths,
+    parse_sentence,
     train,
 )
 
@@ -61,12 +64,22 @@ def test_parse_lengths_accepts_commas_and_spaces(text, expected):
 
 
 @pytest.mark.parametrize(
-    "text, word", [("", "length"), ("3, x", "'x'"), ("3, 0", "between 1"), ("9", "between 1"),
-                   ("1 1 1 1 1", "at most"), ("2.5", "'2.5'")],
+    "text, words",
+    [("", ["lengths: ", "empty"]), ("3, x", ["length 2", "'x'", "not a number"]),
+     ("3, 0", ["between 1 and 8", "3, 0"]), ("9", ["between 1 and 8"]),
+     ("1 1 1 1 1", ["at most 4 sentences", "got 5"]), ("2.5", ["'2.5'", "not a whole number"]),
+     ("3,5", ["'3,5'", "decimals with a point"])],
 )
-def test_parse_lengths_says_what_is_wrong(text, word):
-    with pytest.raises(ValueError, match=word):
+def test_parse_lengths_says_what_is_wrong(text, words):
+    with pytest.raises(ValueError) as err:
         parse_lengths(text)
+    for w in words:
+        assert w in str(err.value)
+
+
+def test_parse_lengths_reads_the_same_forms_as_every_other_field():
+    assert parse_lengths("3, 5; 2") == [3, 5, 2]
+    assert parse_lengths("[3,5]") == [3, 5]  # Python's list syntax: every comma separates
 
 
 def test_padding_demo_weights_ignore_padding_and_rows_sum_to_one():
@@ -104,7 +117,7 @@ def test_padding_demo_bad_lengths_keep_the_last_valid_batch():
     before = demo.weights.copy()
     demo.set_lengths_text("3, 0, 2")
     assert "between 1" in demo.message
-    assert "between 1" in demo._message.value  # shown next to the field
+    assert "between 1" in demo.message_html.value  # shown next to the field
     assert demo.lengths == [3, 5, 2]
     np.testing.assert_array_equal(demo.weights, before)
     demo.set_lengths_text("3, 5, 2")  # fixing the typo clears the message
@@ -215,17 +228,26 @@ def test_cheating_demo_shows_all_three_predictions():
     assert "barked ✓" in demo.table.value
 
 
-@pytest.mark.parametrize("text, word", [("the cow sat", "'cow'"), ("", "at least"),
-                                        ("the cat sat . .", "at most")])
+@pytest.mark.parametrize("text, word", [("the cow sat", "'cow' is not in the vocabulary"), ("", "empty"),
+                                        ("the cat sat . .", "at most 4 words")])
 def test_cheating_demo_bad_sentence_keeps_the_last_valid_one(text, word):
     demo = CheatingDemo("the dog ran .")
-    before = dict(demo.predictions)
+    before = (dict(demo.predictions), demo.table.value)
     demo.set_sentence(text)
     assert word in demo.message
+    assert html.escape(demo.message) in demo.message_html.value  # shown next to the field
     assert demo.tokens == [BOS, "the", "dog", "ran", "."]
-    assert demo.predictions == before
+    assert (demo.predictions, demo.table.value) == before
     demo.set_sentence("a bird")
-    assert demo.message == "" and demo.tokens == [BOS, "a", "bird"]
+    assert demo.message == "" and demo.message_html.value == ""
+    assert demo.tokens == [BOS, "a", "bird"]
+
+
+def test_parse_sentence_adds_the_start_token_and_names_the_unknown_word():
+    assert parse_sentence("the cat sat .") == [BOS, "the", "cat", "sat", "."]
+    assert parse_sentence(f"{BOS} a dog") == [BOS, "a", "dog"]
+    with pytest.raises(ValueError, match="sentence: 'Cat' is not in the vocabulary"):
+        parse_sentence("the Cat")
 
 
 def test_vocabulary_has_every_corpus_token():
@@ -241,3 +263,17 @@ def test_cheating_demo_table_ticks_only_predictions_equal_to_the_typed_token():
     assert rows[2].count("✓") == 1 and "barked ✓" in rows[2]
     # the last position predicts past the end: nothing typed there, so nothing can be ticked
     assert "(none typed)" in rows[-1] and "✓" not in rows[-1]
+
+
+def test_padding_demo_switch_and_picker_work_on_the_last_valid_batch_while_the_text_is_bad():
+    demo = PaddingDemo(lengths=(4, 2))
+    demo.set_lengths_text("4, x")
+    message = demo.message
+    assert "length 2: 'x' is not a number" in message
+    demo.causal = True  # the learner goes on exploring the batch on screen
+    demo.selected = 1
+    assert demo.lengths == [4, 2] and demo.weights[0][0, 1] == 0  # causal now
+    assert "sentence 1" in demo.views["weights"].value
+    assert demo.message == message  # the field still holds the bad text, so its message stays
+    assert html.escape(message) in demo.message_html.value
+    assert demo.last_unexpected is None

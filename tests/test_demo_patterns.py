@@ -1,5 +1,7 @@
 """The pattern builder of notebook 05: each pattern really comes out of softmax(QKᵀ/√d_k)."""
 
+import html
+
 import numpy as np
 import pytest
 
@@ -132,3 +134,43 @@ def test_builder_follows_pattern_strength_and_edits():
         b.pattern = "spiral"
     with pytest.raises(ValueError, match="strength"):
         b.strength = 60
+
+
+def every_cell(editor):
+    n, m = editor.value.shape
+    return [(i, j) for i in range(n) for j in range(m)]
+
+
+def test_builder_with_every_weight_at_1e300_says_so_and_recovers():
+    b = PatternBuilder(pattern="diagonal", strength=3.0)
+    typed = {name: {c: ed.cell_text(*c) for c in every_cell(ed)} for name, ed in b.editors.items()}
+    for name, ed in b.editors.items():
+        for c in every_cell(ed):
+            ed.set_text(*c, "1e300")  # each a valid number: the editors take them
+    assert b.editors["W_q"].message == "" and b.editors["W_k"].message == ""
+    assert b.last_unexpected is None
+    # Q·K would be about 1e600: the builder says so instead of freezing
+    assert "too large" in b.status and "W^Q and W^K" in b.status
+    assert html.escape(b.status) in b.status_html.value
+    shown = (b.result.weights.copy(), b.views["weights"].value, b.views["Q"].value)
+    assert np.isfinite(shown[0]).all()  # the last valid result
+    b.editors["W_k"].set_text(0, 0, "2e300")  # still too large: nothing moves
+    assert (b.result.weights.tolist(), b.views["weights"].value, b.views["Q"].value) == (
+        shown[0].tolist(), shown[1], shown[2])
+    assert b.status
+    for name, ed in b.editors.items():
+        for c, text in typed[name].items():
+            ed.set_text(*c, text)
+    assert b.status == "" and b.status_html.value == ""
+    np.testing.assert_allclose(b.result.weights, pattern_attention(pattern="diagonal", strength=3.0).weights)
+
+
+def test_builder_status_clears_when_a_pattern_is_loaded_over_huge_weights():
+    b = PatternBuilder(pattern="long_range")
+    for name, ed in b.editors.items():
+        for c in every_cell(ed):
+            ed.set_text(*c, "1e300")
+    assert b.status
+    b.pattern = "block"  # the menu reloads sane weights
+    assert b.status == ""
+    np.testing.assert_allclose(b.result.weights, pattern_attention(pattern="block", strength=3.0).weights)

@@ -95,20 +95,45 @@ def test_naive_softmax_agrees_for_small_scores():
 
 def test_parse_scores():
     np.testing.assert_array_equal(parse_scores("1000, 999 998"), [1000.0, 999.0, 998.0])
-    np.testing.assert_array_equal(parse_scores("−1,2"), [-1.0, 2.0])
-    with pytest.raises(ValueError, match="empty"):
+    np.testing.assert_array_equal(parse_scores("−1, 2"), [-1.0, 2.0])
+    np.testing.assert_array_equal(parse_scores("1/2; 1e-3"), [0.5, 0.001])
+    with pytest.raises(ValueError, match="scores: .*empty"):
         parse_scores("  , ")
-    with pytest.raises(ValueError, match="score 2 \\('x'\\)"):
+    with pytest.raises(ValueError, match="scores: score 2: 'x' is not a number"):
         parse_scores("1, x")
-    with pytest.raises(ValueError, match="finite"):
+    with pytest.raises(ValueError, match="score 2: 'inf' is not a finite number"):
         parse_scores("1 inf")
+
+
+def test_a_comma_between_digits_is_refused_not_split():
+    # "1,5" is a decimal comma or a missing space: the demo used to read it as two scores
+    with pytest.raises(ValueError, match=r"'1,5': write decimals with a point \(1\.5\)"):
+        parse_scores("1,5")
+    np.testing.assert_array_equal(parse_scores("1, 5"), [1.0, 5.0])
+    np.testing.assert_array_equal(parse_scores("[1,5]"), [1.0, 5.0])
+
+
+def test_overflow_demo_refuses_a_decimal_comma_with_the_hint():
+    demo = OverflowDemo("1000, 999, 998")
+    demo.text = "1,5"
+    assert "write decimals with a point (1.5)" in demo.message
+    assert "write decimals with a point (1.5)" in demo.message_html.value
+    np.testing.assert_array_equal(demo.scores, [1000.0, 999.0, 998.0])
+    demo.text = "1, 5"
+    assert demo.message == ""
+    np.testing.assert_array_equal(demo.scores, [1.0, 5.0])
+    np.testing.assert_allclose(demo.stable, [1 / (1 + np.exp(4.0)), 1 / (1 + np.exp(-4.0))])
 
 
 def test_bar_chart_html():
     out = bar_chart_html([1.0, 0.0, float("nan")], ["a", "<b>", "c"], title="t")
-    assert "width:100.0%" in out and "width:0.0%" in out
-    assert "nan" in out
+    rows = out.split("<tr>")[1:]
+    assert len(rows) == 3
+    assert "100.0%" in rows[0] and ">1.000<" in rows[0]  # a full bar
+    assert "100.0%" not in rows[1] and "0.0%" in rows[1]  # an empty one
+    assert ">nan<" in rows[2] and "0.0%" in rows[2]  # a broken softmax: an empty bar, labelled
     assert "&lt;b&gt;" in out and "<b>" not in out
+    assert ">t</caption>" in out
     with pytest.raises(ValueError, match="labels"):
         bar_chart_html([0.5, 0.5], ["only one"])
 

@@ -1,5 +1,6 @@
 """Notebook 04's toy translation: cross-attention shapes, readable alignments, reversed roles."""
 
+import html
 import math
 
 import numpy as np
@@ -151,3 +152,21 @@ def test_translation_explorer_edit_moves_the_alignment():
     ex.editors["W_q"].set_text(r, MEANINGS.index("animal"), "2")
     pairs = {q: k for q, k, _ in alignment(ex.result.weights, TARGET, SOURCE)}
     assert pairs["noir"] == "cat"
+
+
+def test_decoding_steps_keep_the_last_step_when_the_toy_cannot_be_computed():
+    demo = DecodingStepsDemo(step=2)
+    before = (demo.cross_weights.copy(), demo.views["cross"].value, demo.views["reversed"].value)
+    saved = demo.toy.W_q.copy(), demo.toy.W_k.copy()
+    demo.toy.W_q[:] = 1e200  # scores of 1e400: not a float any more
+    demo.toy.W_k[:] = 1e200
+    with np.errstate(over="ignore", invalid="ignore"):
+        demo.step = 3
+    assert demo.status and demo.last_unexpected is None
+    assert html.escape(demo.status) in demo.status_html.value
+    np.testing.assert_array_equal(demo.cross_weights, before[0])
+    assert (demo.views["cross"].value, demo.views["reversed"].value) == before[1:]
+    demo.toy.W_q[:], demo.toy.W_k[:] = saved
+    demo.step = 4
+    assert demo.status == "" and demo.status_html.value == ""
+    assert demo.cross_weights.shape == (4, 4)

@@ -299,3 +299,35 @@ def test_within_group_share_and_its_locality_control():
     assert far_chance == pytest.approx(4 / 22)
     with pytest.raises(ValueError, match="one number per token"):
         within_group_share(out, groups[:-1])
+
+
+class _BrokenModel:
+    """The real model, except that it fails in an unforeseen way on one sentence."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def __call__(self, text):
+        if "crash" in text:
+            raise RuntimeError("the tokenizer fell over")
+        return self.model(text)
+
+
+def test_an_unexpected_failure_is_shown_and_the_views_stay(model):
+    ex = HeadExplorer(_BrokenModel(model), show_grid=False)
+    before = (ex.tokens, ex.table.value, ex.trace_html.value)
+    ex.set_text("crash now")  # must not raise: in the browser the widget would freeze
+    assert isinstance(ex.last_unexpected, RuntimeError)
+    assert "Something went wrong" in ex.message_html.value and "the tokenizer fell over" in ex.message_html.value
+    assert (ex.tokens, ex.table.value, ex.trace_html.value) == before
+    ex.set_text(BANK_RIVER)
+    assert ex.message_html.value == "" and ex.tokens == model(BANK_RIVER).tokens
+
+
+def test_picking_a_trace_row_does_not_redraw_the_thumbnails(explorer):
+    grids = []
+    explorer.grid.observe(lambda change: grids.append(change["new"]), names="value")
+    explorer.query = "money"
+    assert grids == [] and "<b>money</b>" in explorer.trace_html.value
+    explorer.head = 3
+    assert len(grids) == 1  # a new head: the outline moves, drawn once

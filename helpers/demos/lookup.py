@@ -16,13 +16,13 @@ notebook 01: sliders for the query, a temperature slider and a hard/soft switch.
 
 from __future__ import annotations
 
-import html as _html
-
 import ipywidgets as widgets
 import numpy as np
 
+from helpers import theme
 from helpers.arrays import as_matrix
 from helpers.attention import softmax
+from helpers.live import LiveWidget
 from helpers.render import colour_for, format_number, labels_or_default, matrix_html
 
 __all__ = [
@@ -107,7 +107,7 @@ def lookup(query, keys, values, temperature: float = 1.0, hard: bool = False):
     return scores, weights, weights @ V
 
 
-class LookupDemo(widgets.VBox):
+class LookupDemo(LiveWidget, widgets.VBox):
     """Live soft look-up: move the query, switch hard/soft, change the temperature.
 
     Parameters
@@ -129,6 +129,7 @@ class LookupDemo(widgets.VBox):
     mode : ipywidgets.ToggleButtons, value "soft" or "hard"
     table, summary : ipywidgets.HTML, the documents with their scores and weights,
         and the retrieved value
+    status, status_html : what could not be computed ('' when all is well), and where it shows
     scores, weights, retrieved : ndarray, for the current settings (see :func:`lookup`)
 
     Everything updates synchronously: when a slider's value is set, ``.weights`` and
@@ -148,6 +149,7 @@ class LookupDemo(widgets.VBox):
         query_range=(-2.0, 2.0),
         large: bool = False,
     ):
+        self._live_setup(large)
         self._large = bool(large)
         self._keys = as_matrix(KEYS if keys is None else keys, "keys", "(n, d_k)", finite=True)
         self._values = as_matrix(VALUES if values is None else values, "values", "(n, d_v)", finite=True)
@@ -189,14 +191,14 @@ class LookupDemo(widgets.VBox):
         )
         self.table = widgets.HTML()
         self.summary = widgets.HTML()
-        for w in (*self.sliders, self.temperature_slider, self.mode):
-            w.observe(self._on_change, names="value")
         controls = widgets.HBox([
             widgets.VBox([widgets.HTML("<b>Query</b> (what you are looking for)"), *self.sliders]),
             widgets.VBox([widgets.HTML("<b>Retrieval</b>"), self.mode, self.temperature_slider]),
         ])
-        super().__init__([controls, self.table, self.summary])
-        self._update()
+        super().__init__([controls, self.status_html, self.table, self.summary])
+        self._update()  # the starting values were checked above: a failure here is a bug, raise it
+        for w in (*self.sliders, self.temperature_slider, self.mode):
+            self.watch(w, self._on_change)
 
     # -- input checking -------------------------------------------------------------
     @staticmethod
@@ -224,13 +226,10 @@ class LookupDemo(widgets.VBox):
     @query.setter
     def query(self, value) -> None:
         q = self._check_query(value)
-        self._hold = True  # one redraw for the whole vector, not one per slider
-        try:
+        with self.paused():  # one redraw for the whole vector, not one per slider
             for s, v in zip(self.sliders, q):
                 s.value = float(v)
-        finally:
-            self._hold = False
-        self._update()
+            self.request_update()
 
     @property
     def temperature(self) -> float:
@@ -257,10 +256,10 @@ class LookupDemo(widgets.VBox):
         return list(self._titles)
 
     def _on_change(self, _change) -> None:
-        if not getattr(self, "_hold", False):
-            self._update()
+        self.request_update()
 
     def _update(self) -> None:
+        # Assigned together, after lookup succeeded: a failure keeps the last valid state.
         self.scores, self.weights, self.retrieved = lookup(
             self.query, self._keys, self._values, self.temperature, self.hard
         )
@@ -270,52 +269,38 @@ class LookupDemo(widgets.VBox):
 
     # -- rendering ----------------------------------------------------------------------
     def _table_html(self) -> str:
-        esc = _html.escape
-        cell = ("padding:3px 8px;border-bottom:1px solid #ddd;text-align:right;font-variant-numeric:tabular-nums;"
-                "line-height:1.3;white-space:nowrap;")
-        head = "padding:3px 8px;border-bottom:2px solid #888;text-align:center;line-height:1.25;white-space:nowrap;"
-        sub = f"font-weight:400;color:#595959;font-size:{'15px' if self._large else '11px'}"
         q = self.query
         best = int(np.argmax(self.weights))
-        size = "19px" if self._large else "13px"
         rule = "argmax(score)" if self.hard else f"softmax(score / {_num(self.temperature)})"
-        rows = [
-            f'<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:{size};'
-            'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
-            f'<tr><th style="{head}text-align:left">document</th>'
-            f'<th style="{head}">key k<br><span style="{sub}">{esc(", ".join(self._key_features))}</span></th>'
-            f'<th style="{head}">score<br><span style="{sub}">q·k</span></th>'
-            f'<th style="{head}">weight<br><span style="{sub}">{esc(rule)}</span></th>'
-            f'<th style="{head}">value v<br><span style="{sub}">{esc(", ".join(self._value_features))}</span></th></tr>',
+        # Each heading on two lines: what the column is, then how it is made.
+        head = "white-space:pre-line;text-align:center;vertical-align:bottom;"
+        header = [
+            ("document", head + "text-align:left;"),
+            (f"key k\n{', '.join(self._key_features)}", head),
+            ("score\nq·k", head),
+            (f"weight\n{rule}", head),
+            (f"value v\n{', '.join(self._value_features)}", head),
         ]
+        rows = []
         for j, title in enumerate(self._titles):
             k = self._keys[j]
             terms = " + ".join(f"{_paren(a)}·{_paren(b)}" for a, b in zip(q, k))
             w = float(self.weights[j])
-            bg, _ = colour_for(w)
-            bar = (
-                f'<span style="display:inline-block;width:7em;height:0.9em;background:#eeeeee;'
-                f'vertical-align:middle;margin-right:6px;border:1px solid #bbb">'
-                f'<span style="display:block;height:100%;width:{100 * w:.1f}%;background:{bg}"></span></span>'
-            )
-            mark = "font-weight:700;" if j == best else ""
-            rows.append(
-                f'<tr><td style="{cell}text-align:left;{mark}">{esc(title)}</td>'
-                f'<td style="{cell}">[{esc(_vec(k))}]</td>'
-                f'<td style="{cell}" title="{esc(terms)}">{esc(format_number(self.scores[j], 2))}</td>'
-                f'<td style="{cell}text-align:left">{bar}{esc(format_number(w, 3))}</td>'
-                f'<td style="{cell}">[{esc(_vec(self._values[j]))}]</td></tr>'
-            )
-        rows.append(
-            f'<tr><td style="{cell}text-align:left" colspan="3">sum of weights</td>'
-            f'<td style="{cell}text-align:left">{esc(format_number(self.weights.sum(), 3))}</td><td style="{cell}"></td></tr>'
-        )
-        rows.append("</table>")
-        return "".join(rows)
+            rows.append([
+                (title, "font-weight:700;" if j == best else ""),
+                f"[{_vec(k)}]",
+                (format_number(self.scores[j], 2), "", terms),  # hover: the dot product written out
+                (format_number(w, 3), theme.bar_style(w, colour_for(w)[0])),
+                f"[{_vec(self._values[j])}]",
+            ])
+        rows.append(["sum of weights", "", "", format_number(self.weights.sum(), 3), ""])
+        table = theme.table_html(header, rows, large=self._large,
+                                 align=["left", "right", "right", "left", "right"])
+        return f'<div style="{theme.MONO}white-space:nowrap">{table}</div>'
 
     def _summary_html(self) -> str:
         blend = " + ".join(
-            f"{format_number(w, 2)}·{_html.escape(t)}" for w, t in zip(self.weights, self._titles) if w >= 0.005
+            f"{format_number(w, 2)}·{t}" for w, t in zip(self.weights, self._titles) if w >= 0.005
         )
         return matrix_html(
             self.retrieved,

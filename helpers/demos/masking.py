@@ -23,7 +23,6 @@ unique solution, so every number is reproducible.
 from __future__ import annotations
 
 import html as _html
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,6 +30,7 @@ from functools import lru_cache
 import ipywidgets as widgets
 import numpy as np
 
+from helpers import theme
 from helpers.attention import (
     additive_mask,
     causal_mask,
@@ -38,6 +38,8 @@ from helpers.attention import (
     project_qkv,
     scaled_dot_product_attention,
 )
+from helpers.live import LiveWidget
+from helpers.parsing import parse_counts, quote
 from helpers.render import attention_weights_html, matrix_html
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "pad_batch",
     "batch_mask",
     "padded_batch_attention",
+    "parse_lengths",
     "PaddingDemo",
     "CORPUS",
     "corpus_sentences",
@@ -59,6 +62,7 @@ __all__ = [
     "NextTokenModel",
     "train",
     "best_possible_accuracy",
+    "parse_sentence",
     "CheatingDemo",
 ]
 
@@ -163,23 +167,30 @@ def padded_batch_attention(tokens, lengths, causal: bool, W_q=None, W_k=None, W_
 
 
 def parse_lengths(text: str, max_batch: int = MAX_BATCH, max_len: int = MAX_PADDED) -> list[int]:
-    """``"3, 5, 2"`` -> ``[3, 5, 2]``, or a ValueError saying what is wrong with ``text``."""
-    parts = [p for p in re.split(r"[,\s]+", str(text).strip()) if p]
-    if not parts:
-        raise ValueError("type one length per sentence, e.g. 3, 5, 2")
+    """``"3, 5, 2"`` -> ``[3, 5, 2]``: one length per sentence, as typed into the lengths field.
+
+    Read by :func:`helpers.parsing.parse_counts` (so ``"1,5"`` is refused, ``"1, 5"`` is two
+    lengths), then checked against the batch: at most ``max_batch`` sentences, each
+    1 to ``max_len`` tokens.
+
+    Raises
+    ------
+    ValueError
+        Starting with "lengths: " and saying what is wrong.
+    """
     try:
-        lengths = [int(p) for p in parts]
-    except ValueError:
-        bad = next(p for p in parts if not re.fullmatch(r"[+-]?\d+", p))
-        raise ValueError(f"'{bad}' is not a whole number; type lengths like 3, 5, 2") from None
+        lengths = parse_counts(text, "length")
+    except ValueError as err:
+        raise ValueError(f"lengths: {err}") from None
     if len(lengths) > max_batch:
-        raise ValueError(f"at most {max_batch} sentences; got {len(lengths)}")
+        raise ValueError(f"lengths: at most {max_batch} sentences; got {len(lengths)}")
     if min(lengths) < 1 or max(lengths) > max_len:
-        raise ValueError(f"every length must be between 1 and {max_len}; got {', '.join(map(str, lengths))}")
+        raise ValueError(f"lengths: every length must be between 1 and {max_len}; "
+                         f"got {', '.join(map(str, lengths))}")
     return lengths
 
 
-class PaddingDemo(widgets.VBox):
+class PaddingDemo(LiveWidget, widgets.VBox):
     """A padded batch, live: type the lengths, switch the causal mask, pick a sequence.
 
     Parameters
@@ -191,6 +202,7 @@ class PaddingDemo(widgets.VBox):
     Attributes
     ----------
     lengths_field : ipywidgets.Text, the lengths as typed ("3, 5, 2")
+    message_html : ipywidgets.HTML, next to the field: what is wrong with the typed lengths
     causal_box : ipywidgets.Checkbox
     picker : ipywidgets.ToggleButtons, one button per sequence
     views : dict of ipywidgets.HTML: "batch", "mask", "weights"
@@ -199,33 +211,37 @@ class PaddingDemo(widgets.VBox):
     message : str, '' when the typed lengths are valid
 
     Invalid lengths leave the last valid batch on screen, with the message next to
-    the field. Updates are synchronous.
+    the field; the causal switch and the picker keep working on that batch. Updates
+    are synchronous.
     """
 
     def __init__(self, lengths=(3, 5, 2), causal: bool = False, selected: int = 0):
+        self._live_setup()
         text = ", ".join(str(int(v)) for v in lengths)
         first = parse_lengths(text)
         self.lengths_field = widgets.Text(
             value=text, description="lengths", continuous_update=False,
             style={"description_width": "5em"}, layout=widgets.Layout(width="18em"),
         )
-        self._message = widgets.HTML()
-        self._message_text = ""
+        self.message_html = widgets.HTML()
+        self._message = ""
         self.causal_box = widgets.Checkbox(value=bool(causal), description="causal mask too (decoder)", indent=False)
         self.picker = widgets.ToggleButtons(options=[], description="show sentence",
                                             style={"button_width": "3em", "description_width": "7em"})
         self.views = {name: widgets.HTML() for name in ("batch", "mask", "weights")}
-        self._lengths = first
-        self._selected = 0
-        self._apply(first, selected)
-        self.lengths_field.observe(self._on_text, names="value")
-        self.causal_box.observe(lambda _c: self._update(), names="value")
-        self.picker.observe(self._on_pick, names="value")
-        controls = widgets.HBox([self.lengths_field, self._message, self.causal_box])
+        controls = widgets.HBox([self.lengths_field, self.message_html, self.causal_box])
         # wrap: at 8 tokens the two grids together are wider than a notebook column
         masks = widgets.HBox([self.views["mask"], self.views["weights"]],
                              layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([controls, self.views["batch"], self.picker, masks])
+        super().__init__([controls, self.status_html, self.views["batch"], self.picker, masks])
+        if not 0 <= int(selected) < len(first):
+            raise ValueError(f"selected must be a sequence index 0..{len(first) - 1}; got {selected!r}")
+        self._lengths, self._selected = first, int(selected)
+        self._set_picker()
+        self._update()  # the starting values were checked: a failure here is a bug, raise it
+        self.watch(self.lengths_field, self._on_lengths, where=self.message_html)
+        self.watch(self.causal_box, lambda _c: self.request_update())
+        self.watch(self.picker, self._on_pick)
 
     # -- state --------------------------------------------------------------------------
     @property
@@ -234,7 +250,7 @@ class PaddingDemo(widgets.VBox):
 
     @property
     def message(self) -> str:
-        return self._message_text
+        return self._message
 
     @property
     def causal(self) -> bool:
@@ -256,48 +272,38 @@ class PaddingDemo(widgets.VBox):
 
     def set_lengths_text(self, text: str) -> None:
         """Exactly what typing ``text`` into the lengths field and pressing Enter does."""
-        if self.lengths_field.value == text:
-            self._on_text({"new": text})
-        else:
-            self.lengths_field.value = text
+        self.lengths_field.value = text
 
-    def _set_message(self, text: str) -> None:
-        self._message_text = text
-        self._message.value = (
-            f'<span style="color:#b00020;font-weight:600">{_html.escape(text)}</span>' if text else ""
-        )
-
-    def _on_text(self, change) -> None:
+    # -- events -------------------------------------------------------------------------
+    def _on_lengths(self, change) -> None:
         try:
             lengths = parse_lengths(change["new"])
         except ValueError as err:
-            self._set_message(str(err))
-            return
-        self._set_message("")
-        self._apply(lengths, min(self._selected, len(lengths) - 1))
+            self._message = str(err)
+            raise  # shown next to the field; the batch on screen stays
+        self._message = ""
+        self.clear_problem(self.message_html)
+        with self.paused():  # new picker buttons and a new batch: one redraw
+            self._lengths = lengths
+            self._selected = min(self._selected, len(lengths) - 1)
+            self._set_picker()
+            self.request_update()
 
     def _on_pick(self, change) -> None:
-        if change["new"] is not None and not getattr(self, "_hold", False):
+        if change["new"] is not None:
             self._selected = int(change["new"])
-            self._update()
+            self.request_update()
 
-    def _apply(self, lengths, selected: int) -> None:
-        self._lengths = list(lengths)
-        self._selected = int(selected)
-        self._hold = True  # rebuilding the options fires picker events; draw once afterwards
-        try:
-            self.picker.options = [(str(b), b) for b in range(len(lengths))]
+    def _set_picker(self) -> None:
+        with self.paused():  # rebuilding the options fires picker events: they are ours
+            self.picker.options = [(str(b), b) for b in range(len(self._lengths))]
             self.picker.value = self._selected
-        finally:
-            self._hold = False
-        self._update()
 
     def _update(self) -> None:
         sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self._lengths)]
-        self.tokens, _ = pad_batch(sentences)
-        self.X, self.mask, self.weights, self.output = padded_batch_attention(
-            self.tokens, self._lengths, self.causal
-        )
+        tokens, _ = pad_batch(sentences)
+        X, mask, weights, output = padded_batch_attention(tokens, self._lengths, self.causal)
+        self.tokens, self.X, self.mask, self.weights, self.output = tokens, X, mask, weights, output
         self._draw()
 
     # -- rendering ----------------------------------------------------------------------
@@ -319,28 +325,17 @@ class PaddingDemo(widgets.VBox):
         )
 
     def _batch_html(self) -> str:
-        esc = _html.escape
-        cell = "padding:3px 8px;border:1px solid #ccc;text-align:center;"
         n = len(self.tokens[0])
+        pad = f"background:{theme.BORDER};color:{theme.MUTED_FG};"  # a pad token: greyed out
         rows = [
-            '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
-            'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
-            f'<caption style="caption-side:top;text-align:left;font-weight:600;color:inherit">'
-            f"Padded batch, shape ({len(self.tokens)}, {n}): positions →</caption>",
-            "<tr><th style=\"" + cell + "\">sentence</th>"
-            + "".join(f'<th style="{cell}">{j}</th>' for j in range(n))
-            + f'<th style="{cell}">length</th></tr>',
+            [(b, "font-weight:700;" if b == self._selected else "")]
+            + [(t, pad) if j >= self._lengths[b] else t for j, t in enumerate(row)]
+            + [self._lengths[b]]
+            for b, row in enumerate(self.tokens)
         ]
-        for b, row in enumerate(self.tokens):
-            tds = "".join(
-                f'<td style="{cell}background:#d9d9d9;color:#555">{esc(t)}</td>' if j >= self._lengths[b]
-                else f'<td style="{cell}">{esc(t)}</td>'
-                for j, t in enumerate(row)
-            )
-            mark = "font-weight:700;" if b == self._selected else ""
-            rows.append(f'<tr><td style="{cell}{mark}">{b}</td>{tds}<td style="{cell}">{self._lengths[b]}</td></tr>')
-        rows.append("</table>")
-        return "".join(rows)
+        table = theme.table_html(["sentence", *map(str, range(n)), "length"], rows, align=["center"] * (n + 2),
+                                 caption=f"Padded batch, shape ({len(self.tokens)}, {n}): positions →")
+        return f'<div style="{theme.MONO}">{table}</div>'
 
     def __repr__(self) -> str:
         return f"PaddingDemo(lengths={self._lengths}, causal={self.causal})"
@@ -536,7 +531,31 @@ def _trained_models():
     return train(causal=True), train(causal=False)
 
 
-class CheatingDemo(widgets.VBox):
+def parse_sentence(text: str) -> list[str]:
+    """The tokens of a typed sentence: words from :data:`VOCAB` separated by spaces.
+
+    ``<s>`` is added at the front when missing.
+
+    Raises
+    ------
+    ValueError
+        Starting with "sentence: ": empty, a word not in the vocabulary (quoted), or too long.
+    """
+    words = str(text).split()
+    if not words or words[0] != BOS:
+        words = [BOS, *words]
+    if len(words) < 2:
+        raise ValueError(f"sentence: is empty: type at least one word after {BOS}")
+    unknown = [w for w in words if w not in _INDEX]
+    if unknown:
+        raise ValueError(f"sentence: {quote(unknown[0])} is not in the vocabulary; "
+                         f"use: {' '.join(t for t in VOCAB if t != BOS)}")
+    if len(words) > MAX_LEN:
+        raise ValueError(f"sentence: at most {MAX_LEN - 1} words after {BOS}; got {len(words) - 1}")
+    return words
+
+
+class CheatingDemo(LiveWidget, widgets.VBox):
     """Type a sentence; see what the causal and the unmasked model predict at each position.
 
     Parameters
@@ -547,6 +566,8 @@ class CheatingDemo(widgets.VBox):
     Attributes
     ----------
     field : ipywidgets.Text;  table : ipywidgets.HTML
+    message_html : ipywidgets.HTML, next to the field: what is wrong with the typed sentence
+        (the field is the only input, so this is the widget's status line)
     tokens : list of str
     predictions : dict "causal", "no_mask_full", "no_mask_past" -> list of str, the
         prediction made at each position (the last position predicts past the end)
@@ -554,103 +575,64 @@ class CheatingDemo(widgets.VBox):
     """
 
     def __init__(self, sentence: str = "the cat barked ."):
+        self.message_html = widgets.HTML()
+        self._live_setup(status_html=self.message_html)
         self.causal_model, self.cheating_model = _trained_models()
         self.field = widgets.Text(
             value=sentence, description="sentence", continuous_update=False,
             style={"description_width": "6em"}, layout=widgets.Layout(width="26em"),
         )
-        self._message = widgets.HTML()
-        self._message_text = ""
         self.table = widgets.HTML()
-        self._apply(self._parse(sentence))
-        self.field.observe(self._on_text, names="value")
-        super().__init__([widgets.HBox([self.field, self._message]), self.table])
+        super().__init__([widgets.HBox([self.field, self.message_html]), self.table])
+        self._update()  # a bad starting sentence is a programming error: raise
+        self.watch(self.field, lambda _c: self.request_update())
 
     @property
     def message(self) -> str:
-        return self._message_text
+        return self.status
 
     def set_sentence(self, text: str) -> None:
         """Exactly what typing ``text`` into the field and pressing Enter does."""
-        if self.field.value == text:
-            self._on_text({"new": text})
-        else:
-            self.field.value = text
+        self.field.value = text
 
-    @staticmethod
-    def _parse(text: str) -> list[str]:
-        words = str(text).split()
-        if not words or words[0] != BOS:
-            words = [BOS, *words]
-        if len(words) < 2:
-            raise ValueError("type at least one word after <s>")
-        unknown = [w for w in words if w not in _INDEX]
-        if unknown:
-            raise ValueError(f"unknown word {unknown[0]!r}; use: {' '.join(t for t in VOCAB if t != BOS)}")
-        if len(words) > MAX_LEN:
-            raise ValueError(f"at most {MAX_LEN - 1} words after <s>; got {len(words) - 1}")
-        return words
-
-    def _on_text(self, change) -> None:
-        try:
-            tokens = self._parse(change["new"])
-        except ValueError as err:
-            self._message_text = str(err)
-            self._message.value = f'<span style="color:#b00020;font-weight:600">{_html.escape(str(err))}</span>'
-            return
-        self._message_text = ""
-        self._message.value = ""
-        self._apply(tokens)
-
-    def _apply(self, tokens) -> None:
-        self.tokens = list(tokens)
-        self.predictions = {
+    def _update(self) -> None:
+        tokens = parse_sentence(self.field.value)
+        predictions = {
             "causal": self.causal_model.predict(tokens),
             "no_mask_full": self.cheating_model.predict(tokens),
             "no_mask_past": [self.cheating_model.predict(tokens[: t + 1])[-1] for t in range(len(tokens))],
         }
+        self.tokens, self.predictions = tokens, predictions
         self.table.value = self._table_html()
 
     def _table_html(self) -> str:
-        esc = _html.escape
         # nowrap, with the header's line breaks chosen here: left to the browser, a
         # narrow notebook column split "token t" and "(none typed)" mid-phrase.
-        cell = "padding:3px 10px;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap;line-height:1.3;"
-        head = ("padding:3px 10px;border-bottom:2px solid #888;text-align:left;white-space:nowrap;"
-                "line-height:1.25;vertical-align:bottom;")
+        head = "white-space:pre-line;vertical-align:bottom;"
         cols = [
-            ("causal", ("causal model", "predicts")),
-            ("no_mask_full", ("no mask, whole", "sentence given")),
-            ("no_mask_past", ("no mask, only the", "past (generating)")),
+            ("causal", "causal model\npredicts"),
+            ("no_mask_full", "no mask, whole\nsentence given"),
+            ("no_mask_past", "no mask, only the\npast (generating)"),
         ]
-        rows = [
-            '<table style="border-collapse:collapse;background:#ffffff;color:#1a1a1a;font-size:13px;'
-            'font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:6px 0">',
-            f'<tr><th style="{head}">t</th><th style="{head}">token t</th>'
-            f'<th style="{head}">token t+1<br>as typed</th>'
-            + "".join(f'<th style="{head}">{esc(a)}<br>{esc(b)}</th>' for _, (a, b) in cols)
-            + "</tr>",
-        ]
+        header = [(h, head) for h in ("t", "token t", "token t+1\nas typed", *(h for _, h in cols))]
+        rows = []
         n = len(self.tokens)
         for t in range(n):
             nxt = self.tokens[t + 1] if t + 1 < n else "(none typed)"
-            tds = []
+            row = [t, self.tokens[t], nxt]
             for key, _ in cols:
                 p = self.predictions[key][t]
                 same = t + 1 < n and p == nxt
-                bold = "font-weight:700;" if same else ""
-                tds.append(f'<td style="{cell}{bold}">{esc(p)}{" ✓" if same else ""}</td>')
-            rows.append(
-                f'<tr><td style="{cell}">{t}</td><td style="{cell}">{esc(self.tokens[t])}</td>'
-                f'<td style="{cell}">{esc(nxt)}</td>{"".join(tds)}</tr>'
-            )
-        rows.append("</table>")
+                row.append((f"{p} ✓", "font-weight:700;") if same else p)
+            rows.append(row)
+        table = theme.table_html(header, rows, align=["left"] * len(header))
         note = (
             f"Heads chosen in training: causal model looks δ = {self.causal_model.delta:+d}, "
             f"unmasked model looks δ = {self.cheating_model.delta:+d}. The last three columns are each "
             "model's prediction of token t+1; ✓ marks one that equals the typed token."
         )
-        return "".join(rows) + f'<div style="font-size:12px;margin:2px 0 6px">{esc(note)}</div>'
+        return (f'<div style="{theme.MONO}white-space:nowrap">{table}</div>'
+                f'<div style="font-size:{theme.sizes().small};margin:2px 0 6px">{_html.escape(note)}</div>')
 
     def __repr__(self) -> str:
         return f"CheatingDemo(sentence={' '.join(self.tokens)!r})"

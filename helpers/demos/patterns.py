@@ -29,7 +29,9 @@ from types import SimpleNamespace
 import ipywidgets as widgets
 import numpy as np
 
+from helpers import theme
 from helpers.attention import attention_scores, project_qkv, softmax
+from helpers.live import LiveWidget
 from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
 
@@ -207,7 +209,7 @@ def bank_embeddings():
     }
 
 
-class PatternBuilder(widgets.VBox):
+class PatternBuilder(LiveWidget, widgets.VBox):
     """A live pattern builder: pick a pattern, set its strength, edit ``W_q`` / ``W_k``.
 
     Parameters
@@ -223,15 +225,18 @@ class PatternBuilder(widgets.VBox):
     editors : dict "W_q", "W_k" -> MatrixEditor; edit a cell and the views follow
     result : SimpleNamespace X, Q, K, scores, weights for the current (last valid) weights
     views : dict "weights", "Q", "K", "X" -> ipywidgets.HTML
+    status : str, why the weights in the editors cannot be used ('' when they can), e.g.
+        scores too large for floating point; shown in ``status_html`` above the views,
+        which keep the last valid result.
     """
 
     def __init__(self, pattern: str = "diagonal", strength: float = 3.0, tokens=TOKENS, phrases=PHRASES):
         if pattern not in PATTERNS:
             raise ValueError(f"pattern must be one of {list(PATTERNS)}; got {pattern!r}")
+        self._live_setup()
         self.tokens, self.phrases = _check_tokens(tokens, phrases)
         self.X = token_features(self.tokens, self.phrases)
         self._features = feature_names(len(self.tokens))
-        self._loading = False
         self.pattern_picker = widgets.Dropdown(
             options=[(label, key) for key, label in PATTERNS.items()],
             value=pattern,
@@ -248,20 +253,22 @@ class PatternBuilder(widgets.VBox):
             "W_q": MatrixEditor(W_q, row_labels=self._features, col_labels=self._dims(W_q), title="W^Q (d_model × d_k)"),
             "W_k": MatrixEditor(W_k, row_labels=self._features, col_labels=self._dims(W_k), title="W^K (d_model × d_k)"),
         }
-        for ed in self.editors.values():
-            ed.on_change(self._on_edit)
-        self.pattern_picker.observe(self._on_controls, names="value")
-        self.strength_slider.observe(self._on_controls, names="value")
         super().__init__(
             [
                 widgets.HBox([self.pattern_picker, self.strength_slider]),
                 self.explain,
+                self.status_html,
                 widgets.HBox([self.views["weights"], self.views["Q"], self.views["K"]]),
                 widgets.HBox([self.editors["W_q"], self.editors["W_k"]]),
                 self.views["X"],
             ]
         )
-        self._update()
+        self._update()  # the starting weights were checked: a failure here is a bug, raise it
+        for ed in self.editors.values():
+            # guarded: an editor calls this from its own cell handler, which must not raise
+            ed.on_change(self.guarded(lambda _ed: self.request_update()))
+        self.watch(self.pattern_picker, self._on_controls)
+        self.watch(self.strength_slider, self._on_controls)
 
     def __repr__(self):
         return f"PatternBuilder(pattern={self.pattern!r}, strength={self.strength:g}, tokens={len(self.tokens)})"
@@ -296,23 +303,25 @@ class PatternBuilder(widgets.VBox):
         W_q, W_k = pattern_weights(self.pattern, len(self.tokens), self.strength)
         # Both editors change shape together: recompute once, after both are loaded,
         # so that no update sees a W_q and a W_k of different widths.
-        self._loading = True
-        try:
+        with self.paused():
             self.editors["W_q"].set_value(W_q, col_labels=self._dims(W_q), as_start=True)
             self.editors["W_k"].set_value(W_k, col_labels=self._dims(W_k), as_start=True)
-        finally:
-            self._loading = False
-        self._update()
+            self.request_update()
 
-    def _on_edit(self, _editor):
-        if not self._loading:
-            self._update()
+    def _compute(self):
+        W_q, W_k = self.editors["W_q"].value, self.editors["W_k"].value
+        # Every cell is a finite number, but products of huge ones are not: check the
+        # scores first, quietly, and say what to do instead of letting softmax refuse inf.
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = (self.X @ W_q) @ (self.X @ W_k).T
+        if not np.isfinite(scores).all():
+            raise ValueError("W^Q and W^K: these weights make the scores Q·K too large to compute "
+                             "(beyond about 1e308); make some weights smaller")
+        return pattern_attention(self.tokens, self.phrases, W_q=W_q, W_k=W_k)
 
     def _update(self):
-        self.result = pattern_attention(
-            self.tokens, self.phrases, W_q=self.editors["W_q"].value, W_k=self.editors["W_k"].value
-        )
-        r = self.result
+        r = self._compute()
+        self.result = r
         d_k = r.Q.shape[1]
         cols = self._dims(r.Q)
         W_q0, W_k0 = pattern_weights(self.pattern, len(self.tokens), self.strength)
@@ -322,7 +331,7 @@ class PatternBuilder(widgets.VBox):
             and np.array_equal(W_k0, self.editors["W_k"].value)
         )
         self.explain.value = (
-            f"<div style='max-width:900px'><b>{PATTERNS[self.pattern]}</b>"
+            f"<div style='max-width:900px;font-size:{theme.sizes().font}'><b>{PATTERNS[self.pattern]}</b>"
             f"{' (weights edited)' if edited else ''}. "
             f"d_model = {r.X.shape[1]}, d_k = {d_k}: weights = softmax(Q K<sup>T</sup> / √{d_k}). "
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> below and leave the cell: the views follow. "

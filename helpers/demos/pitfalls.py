@@ -18,8 +18,12 @@ from types import SimpleNamespace
 import ipywidgets as widgets
 import numpy as np
 
+from helpers import theme
 from helpers.attention import softmax
 from helpers.explain import fmt
+from helpers.live import LiveWidget
+from helpers.parsing import parse_numbers
+from helpers.render import colour_for
 
 __all__ = [
     "MAX_D_K",
@@ -136,26 +140,21 @@ def naive_softmax(x) -> np.ndarray:
 
 
 def parse_scores(text: str) -> np.ndarray:
-    """Parse ``"1000, 999, 998"`` (commas and/or spaces) into a 1-D float array.
+    """The scores typed into the overflow demo: ``"1000, 999, 998"`` -> a 1-D float array.
+
+    Read by :func:`helpers.parsing.parse_numbers`: commas followed by a space, spaces or
+    semicolons separate; ``"1,5"`` is refused with a hint (a decimal comma), not split.
 
     Raises
     ------
     ValueError
-        Naming the entry that is not a finite number, or saying the row is empty.
+        Starting with "scores: " and naming the entry that is not a finite number, or
+        saying the row is empty.
     """
-    parts = [p for p in str(text).replace(",", " ").split() if p]
-    if not parts:
-        raise ValueError("scores is empty: type at least one number, e.g. 1000, 999, 998")
-    values = []
-    for idx, p in enumerate(parts):
-        try:
-            v = float(p.replace("−", "-"))
-        except ValueError:
-            raise ValueError(f"score {idx + 1} ({p!r}) is not a number") from None
-        if not math.isfinite(v):
-            raise ValueError(f"score {idx + 1} ({p!r}) must be a finite number")
-        values.append(v)
-    return np.array(values)
+    try:
+        return np.array(parse_numbers(text, "score"))
+    except ValueError as err:
+        raise ValueError(f"scores: {err}") from None
 
 
 def _num(x: float, digits: int = 4) -> str:
@@ -169,7 +168,7 @@ def _num(x: float, digits: int = 4) -> str:
 
 
 def bar_chart_html(values, labels, title: str = "", digits: int = 3) -> str:
-    """Horizontal bars for values in [0, 1] (attention weights), inline styles only.
+    """Horizontal bars for values in [0, 1] (attention weights), coloured on the fixed [0, 1] scale.
 
     ``nan`` values are drawn as an empty bar labelled "nan" so that a broken softmax
     is visible rather than hidden.
@@ -178,23 +177,16 @@ def bar_chart_html(values, labels, title: str = "", digits: int = 3) -> str:
     labels = [str(lab) for lab in labels]
     if len(labels) != values.size:
         raise ValueError(f"labels has {len(labels)} entries but values has {values.size}")
-    rows = []
-    for lab, v in zip(labels, values):
-        width = 0.0 if not math.isfinite(v) else max(0.0, min(1.0, v)) * 100
-        rows.append(
-            "<tr>"
-            f"<td style='padding:1px 6px;text-align:right;font-family:monospace'>{html.escape(lab)}</td>"
-            "<td style='padding:1px 0;width:260px'>"
-            "<div style='border:1px solid #888;height:14px;width:260px;position:relative'>"
-            f"<div style='background:#2a788e;height:14px;width:{width:.1f}%'></div></div></td>"
-            f"<td style='padding:1px 6px;font-family:monospace'>{_num(v, digits)}</td>"
-            "</tr>"
-        )
-    head = f"<div style='font-weight:bold;margin-bottom:2px'>{html.escape(title)}</div>" if title else ""
-    return f"<div>{head}<table style='border-collapse:collapse'>{''.join(rows)}</table></div>"
+    rows = [
+        [(lab, theme.MONO),
+         (_num(v, digits), theme.MONO + theme.bar_style(v, colour_for(v)[0] if math.isfinite(v) else theme.BAR_TRACK,
+                                                       width="260px"))]
+        for lab, v in zip(labels, values)
+    ]
+    return theme.table_html(None, rows, align=["right", "left"], caption=title or None)
 
 
-class SaturationDemo(widgets.VBox):
+class SaturationDemo(LiveWidget, widgets.VBox):
     """d_k slider (1 to 512) and a "divide by √d_k" switch for one random query row.
 
     Attributes
@@ -203,9 +195,11 @@ class SaturationDemo(widgets.VBox):
     scale : bool, settable
     result : the :func:`saturation` namespace for the current settings
     view : ipywidgets.HTML with the bars and the numbers
+    status, status_html : what could not be computed ('' when all is well), and where it shows
     """
 
     def __init__(self, d_k: int = 64, scale: bool = False, n_keys: int = 8, seed: int = 0):
+        self._live_setup()
         self.n_keys = n_keys
         self.seed = seed
         self.d_k_slider = widgets.IntSlider(
@@ -214,10 +208,10 @@ class SaturationDemo(widgets.VBox):
         )
         self.scale_box = widgets.Checkbox(value=scale, description="divide scores by √d_k")
         self.view = widgets.HTML()
-        self.d_k_slider.observe(lambda _c: self._update(), names="value")
-        self.scale_box.observe(lambda _c: self._update(), names="value")
-        super().__init__([widgets.HBox([self.d_k_slider, self.scale_box]), self.view])
-        self._update()
+        super().__init__([widgets.HBox([self.d_k_slider, self.scale_box]), self.status_html, self.view])
+        self._update()  # the starting values are the caller's: a failure here is theirs, raise it
+        self.watch(self.d_k_slider, lambda _c: self.request_update())
+        self.watch(self.scale_box, lambda _c: self.request_update())
 
     def __repr__(self):
         return f"SaturationDemo(d_k={self.d_k}, scale={self.scale})"
@@ -246,41 +240,37 @@ class SaturationDemo(widgets.VBox):
         self.result = r
         labels = [f"key {j}" for j in range(self.n_keys)]
         how = f"q·k / √{self.d_k}" if self.scale else "q·k (not scaled)"
-        stats = (
-            "<table style='border-collapse:collapse;margin-left:16px'>"
-            f"<tr><td>score spread (std)</td><td style='font-family:monospace;padding-left:8px'>{_num(float(r.scores.std()), 2)}</td></tr>"
-            f"<tr><td>largest weight</td><td style='font-family:monospace;padding-left:8px'>{_num(r.max_weight, 3)}</td></tr>"
-            f"<tr><td>entropy (uniform = {_num(math.log(self.n_keys), 2)})</td>"
-            f"<td style='font-family:monospace;padding-left:8px'>{_num(r.entropy, 3)}</td></tr>"
-            f"<tr><td>softmax gradient size ‖diag(p) − ppᵀ‖</td>"
-            f"<td style='font-family:monospace;padding-left:8px'>{_num(r.grad_norm, 4)}</td></tr>"
-            "</table>"
-        )
+        stats = theme.table_html(None, [
+            ["score spread (std)", (_num(float(r.scores.std()), 2), theme.MONO)],
+            ["largest weight", (_num(r.max_weight, 3), theme.MONO)],
+            [f"entropy (uniform = {_num(math.log(self.n_keys), 2)})", (_num(r.entropy, 3), theme.MONO)],
+            ["softmax gradient size ‖diag(p) − ppᵀ‖", (_num(r.grad_norm, 4), theme.MONO)],
+        ], align=["left", "right"])
         bars = bar_chart_html(r.weights, labels, title=f"weights of one query, scores = {how}")
-        self.view.value = f"<div style='display:flex;align-items:flex-start'>{bars}{stats}</div>"
+        self.view.value = f"<div style='display:flex;align-items:flex-start;gap:16px'>{bars}{stats}</div>"
 
 
-class OverflowDemo(widgets.VBox):
+class OverflowDemo(LiveWidget, widgets.VBox):
     """Type a row of scores; compare the naive softmax with the max-subtracted one.
 
     Attributes
     ----------
     text : str, settable: exactly what typing into the field does
     scores : ndarray, the last valid row
-    message : str, '' when the field is valid, else what is wrong (shown next to it)
+    message : str, '' when the field is valid, else what is wrong (shown next to it,
+        in ``message_html``, which is this widget's status line)
     naive, stable : ndarrays, the two softmax results for ``scores``
     view : ipywidgets.HTML
     """
 
     def __init__(self, text: str = "1000, 999, 998"):
-        self.field = widgets.Text(value=text, description="scores", layout=widgets.Layout(width="420px"))
         self.message_html = widgets.HTML()
+        self._live_setup(status_html=self.message_html)  # the field is the only input
+        self.field = widgets.Text(value=text, description="scores", layout=widgets.Layout(width="420px"))
         self.view = widgets.HTML()
-        self.message = ""
-        self.scores = parse_scores(text)
-        self.field.observe(lambda _c: self._update(), names="value")
         super().__init__([widgets.HBox([self.field, self.message_html]), self.view])
-        self._update()
+        self._update()  # a bad starting row is a programming error: raise
+        self.watch(self.field, lambda _c: self.request_update())
 
     def __repr__(self):
         return f"OverflowDemo(scores={self.field.value!r})"
@@ -293,19 +283,14 @@ class OverflowDemo(widgets.VBox):
     def text(self, value: str) -> None:
         self.field.value = str(value)
 
+    @property
+    def message(self) -> str:
+        return self.status
+
     def _update(self):
-        try:
-            self.scores = parse_scores(self.field.value)
-            self.message = ""
-        except ValueError as err:
-            # Keep showing the last valid row; say what is wrong next to the field.
-            self.message = str(err)
-        self.message_html.value = (
-            f"<span style='color:#d55e00;margin-left:8px'>{html.escape(self.message)}</span>" if self.message else ""
-        )
-        x = self.scores
-        self.naive = naive_softmax(x)
-        self.stable = softmax(x)
+        x = parse_scores(self.field.value)  # a ValueError keeps the last valid row on show
+        naive, stable = naive_softmax(x), softmax(x)
+        self.scores, self.naive, self.stable = x, naive, stable
         m = float(x.max())
         with np.errstate(over="ignore"):
             exps = np.exp(x)
@@ -322,10 +307,10 @@ class OverflowDemo(widgets.VBox):
             top_text = _num(top, 4)
         naive_note = f"exp of the largest score = {top_text}"
         self.view.value = (
-            "<div style='display:flex;gap:24px;align-items:flex-start'>"
+            "<div style='display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap'>"
             + bar_chart_html(self.naive, labels, title="naive: exp(s) / Σ exp(s)")
             + bar_chart_html(self.stable, labels, title=f"stable: exp({shifted}) / Σ exp({shifted})")
             + "</div>"
-            + f"<div style='margin-top:4px'>{html.escape(naive_note)}; "
+            + f"<div style='margin-top:4px;font-size:{theme.sizes().font}'>{html.escape(naive_note)}; "
             f"naive sum = {_num(float(np.sum(self.naive)), 4)}, stable sum = {_num(float(np.sum(self.stable)), 4)}</div>"
         )

@@ -24,6 +24,7 @@ import numpy as np
 
 from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
+from helpers.live import LiveWidget
 from helpers.render import attention_weights_html, matrix_html
 
 __all__ = [
@@ -167,7 +168,7 @@ def alignment(weights, query_tokens, key_tokens) -> list[tuple[str, str, float]]
     return [(q, key_tokens[int(j)], float(W[i, j])) for i, (q, j) in enumerate(zip(query_tokens, best))]
 
 
-class DecodingStepsDemo(widgets.VBox):
+class DecodingStepsDemo(LiveWidget, widgets.VBox):
     """Decode one French token at a time; compare cross-attention with the roles reversed.
 
     At step t the decoder holds the first t target tokens.
@@ -182,9 +183,12 @@ class DecodingStepsDemo(widgets.VBox):
     slider : ipywidgets.IntSlider (1..6);  views : dict of ipywidgets.HTML "cross", "reversed"
     step : int (settable);  cross_weights (t, 4), cross_output (t, 6),
     reversed_weights (4, t), reversed_output (4, 6)
+    status, status_html : what could not be computed ('' when all is well), and where it shows
+        (an edited ``toy`` can hold weights too large to compute)
     """
 
     def __init__(self, step: int = 3, toy: ToyTranslation | None = None):
+        self._live_setup()
         self.toy = toy_translation() if toy is None else toy
         n = len(self.toy.target)
         self.slider = widgets.IntSlider(
@@ -192,13 +196,14 @@ class DecodingStepsDemo(widgets.VBox):
             style={"description_width": "8em"}, layout=widgets.Layout(width="28em"),
         )
         self.views = {k: widgets.HTML() for k in ("cross", "reversed")}
-        self.slider.observe(lambda _c: self._update(), names="value")
-        self._update()
         super().__init__([
             self.slider,
+            self.status_html,
             self.views["cross"],  # top: as built
             self.views["reversed"],  # below it: roles reversed
         ])
+        self._update()  # the toy is the caller's: a failure here is theirs, raise it
+        self.watch(self.slider, lambda _c: self.request_update())
 
     @staticmethod
     def _check_step(step, n: int) -> int:
@@ -217,13 +222,11 @@ class DecodingStepsDemo(widgets.VBox):
     def _update(self) -> None:
         t, toy = self.step, self.toy
         so_far = toy.target[:t]
-        self.cross_output, self.cross_weights = cross_attention(
-            toy.X_dec[:t], toy.X_enc, toy.W_q, toy.W_k, toy.W_v
-        )
+        cross = cross_attention(toy.X_dec[:t], toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
         # Reversed roles: the encoder asks, the decoder's tokens so far answer.
-        self.reversed_output, self.reversed_weights = cross_attention(
-            toy.X_enc, toy.X_dec[:t], toy.W_q, toy.W_k, toy.W_v
-        )
+        reverse = cross_attention(toy.X_enc, toy.X_dec[:t], toy.W_q, toy.W_k, toy.W_v)
+        # Assigned together once both succeeded: a failure keeps the last valid step.
+        (self.cross_output, self.cross_weights), (self.reversed_output, self.reversed_weights) = cross, reverse
         self.views["cross"].value = attention_weights_html(
             self.cross_weights, so_far, toy.source,
             title="As built: Q from the decoder, K, V from the encoder",
