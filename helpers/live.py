@@ -59,6 +59,7 @@ class LiveWidget:
         self.status = ""
         self.status_html = status_html if status_html is not None else widgets.HTML("")
         self.last_unexpected: BaseException | None = None
+        self._live_problems: dict[int, str] = {}
 
     # -- pausing
 
@@ -140,6 +141,7 @@ class LiveWidget:
         if where is None:
             self._show_status(message)
         else:
+            self._live_problems[id(where)] = message
             where.value = theme.error_html(message, self._live_large)
 
     def clear_problem(self, where: widgets.HTML | None = None) -> None:
@@ -147,7 +149,14 @@ class LiveWidget:
         if where is None:
             self._show_status("")
         else:
+            self._live_problems.pop(id(where), None)
             where.value = ""
+
+    def problem(self, where: widgets.HTML | None = None) -> str:
+        """The plain text of the message shown in ``where`` (default: the status line); '' if none."""
+        if where is None:
+            return self.status
+        return self._live_problems.get(id(where), "")
 
     def _show_status(self, message: str) -> None:
         self.status = message

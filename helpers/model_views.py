@@ -400,7 +400,6 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self._live_setup()
         self.model = model
         self._show_grid = bool(show_grid)
-        self._message = ""
         self._grid_drawn = None  # (output, layer, head) the thumbnails show
         self.output = self._run(text)  # a bad starting sentence is a programming error: raise
         L, H = self.output.attentions.shape[:2]
@@ -479,7 +478,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
     @property
     def message(self) -> str:
         """What is wrong with the typed sentence, as plain text ('' when it was accepted)."""
-        return self._message
+        return self.problem(self.message_html)
 
     @property
     def text(self) -> str:
@@ -507,10 +506,8 @@ class HeadExplorer(LiveWidget, widgets.VBox):
     def _on_text(self, change) -> None:
         try:
             out = self._run(change["new"])
-        except ValueError as err:
-            self._message = f"{err} (still showing: {quote(self.output.text, 40)})"
-            raise ValueError(self._message) from None  # shown next to the field; the views stay
-        self._message = ""
+        except ValueError as err:  # shown next to the field; the views stay
+            raise ValueError(f"{err} (still showing: {quote(self.output.text, 40)})") from None
         self.clear_problem(self.message_html)
         with self.paused():  # new tokens in the trace menu and new weights: one redraw
             self.output = out

@@ -224,7 +224,6 @@ class PaddingDemo(LiveWidget, widgets.VBox):
             style={"description_width": "5em"}, layout=widgets.Layout(width="18em"),
         )
         self.message_html = widgets.HTML()
-        self._message = ""
         self.causal_box = widgets.Checkbox(value=bool(causal), description="causal mask too (decoder)", indent=False)
         self.picker = widgets.ToggleButtons(options=[], description="show sentence",
                                             style={"button_width": "3em", "description_width": "7em"})
@@ -250,7 +249,7 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     @property
     def message(self) -> str:
-        return self._message
+        return self.problem(self.message_html)
 
     @property
     def causal(self) -> bool:
@@ -276,12 +275,7 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     # -- events -------------------------------------------------------------------------
     def _on_lengths(self, change) -> None:
-        try:
-            lengths = parse_lengths(change["new"])
-        except ValueError as err:
-            self._message = str(err)
-            raise  # shown next to the field; the batch on screen stays
-        self._message = ""
+        lengths = parse_lengths(change["new"])  # a ValueError is shown next to the field; the batch stays
         self.clear_problem(self.message_html)
         with self.paused():  # new picker buttons and a new batch: one redraw
             self._lengths = lengths
