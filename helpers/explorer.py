@@ -27,6 +27,7 @@ from . import attention as att
 from . import explain, render, theme
 from .live import LiveWidget
 from .matrix_editor import MatrixEditor
+from .parsing import parse_names
 
 __all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
            "CrossAttentionExplorer"]
@@ -73,10 +74,7 @@ def check_tokens(tokens, name: str) -> list[str]:
 
 def parse_token_names(text: str) -> list[str]:
     """Token names typed as ``"the, cat, sat"``; a ValueError when there are none or too many."""
-    names = [t.strip() for t in str(text).split(",") if t.strip()]
-    if not 1 <= len(names) <= MAX_TOKENS:
-        raise ValueError(f"Token names: type between 1 and {MAX_TOKENS} names separated by commas.")
-    return names
+    return parse_names(text, "Token names", MAX_TOKENS)
 
 
 def default_names(existing: list[str], n: int) -> list[str]:

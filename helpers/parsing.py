@@ -30,6 +30,7 @@ __all__ = [
     "parse_numbers",
     "parse_counts",
     "parse_matrix",
+    "parse_names",
     "quote",
 ]
 
@@ -221,3 +222,20 @@ def parse_matrix(text: str) -> np.ndarray:
     if len(lengths) > 1:
         raise ParseError(f"is not rectangular: its rows have {', '.join(map(str, lengths))} entries")
     return np.array(matrix, dtype=float)
+
+
+def parse_names(text: str, what: str = "names", max_count: int | None = None) -> list[str]:
+    """Names typed as ``"the, cat, sat"``: split at commas, spaces around each name dropped.
+
+    Raises
+    ------
+    ParseError
+        When there is no name, or more than ``max_count``.
+    """
+    raw, _ = _normalise(text)
+    names = [t.strip() for t in raw.split(",") if t.strip()]
+    limit = f"between 1 and {max_count}" if max_count is not None else "one or more"
+    if not names or (max_count is not None and len(names) > max_count):
+        got = f"; got {len(names)}" if names else ""
+        raise ParseError(f"{what}: type {limit} names separated by commas{got}")
+    return names

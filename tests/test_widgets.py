@@ -481,7 +481,7 @@ def test_bad_token_names_are_refused_next_to_the_names_field(ex, cross, typed):
         field = next(w for w in widgets_below(explorer) if any(c is box for c in getattr(w, "children", ())))
         assert any(c is message for c in field.children)  # the message sits with the field it is about
         box.value = typed
-        assert "Token names: type between 1 and 24 names separated by commas." in message.value
+        assert "Token names: type between 1 and 24 names separated by commas" in message.value
         assert explorer.status == "" and explorer.status_html.value == ""  # not in the status line
         assert (explorer.query_tokens if cls == "attn-token-names" else explorer.key_tokens) == tokens
         assert_same_state(explorer, before)
