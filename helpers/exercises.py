@@ -85,6 +85,8 @@ __all__ = [
     "register_kind",
     "unregister_kind",
     "check_entries",
+    "grid_fields",
+    "given_matrix",
 ]
 
 DIFFICULTIES = ("easy", "medium", "hard")

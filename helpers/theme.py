@@ -161,3 +161,25 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
         parts.append("<tr>" + "".join(cell("td", k, v) for k, v in enumerate(r)) + "</tr>")
     parts.append("</table>")
     return "".join(parts)
+
+
+# --------------------------------------------------------------------------- verdicts (practice widgets)
+# Added for helpers.practice: the box that shows a checked answer's verdict.
+
+__all__ += ["OK_BORDER", "verdict_html"]
+
+OK_BORDER = "var(--jp-success-color1, #1b7f3b)"
+
+
+def verdict_html(message: str, correct: bool, large: bool = False) -> str:
+    """A checked answer's verdict: one line per ``\\n``, with a green (right) or red (not yet) bar.
+
+    The text keeps the panel's colour so that it reads in light and dark themes alike.
+    Empty ``message`` gives ``''``.
+    """
+    if not message:
+        return ""
+    lines = "".join(f"<div>{_html.escape(line)}</div>" for line in str(message).split("\n"))
+    bar = OK_BORDER if correct else ERROR_BORDER
+    return (f'<div role="status" style="border-left:4px solid {bar};padding:2px 8px;margin:2px 0;'
+            f'color:{PANEL_FG};font-size:{sizes(large).font};line-height:1.45">{lines}</div>')
