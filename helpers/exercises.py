@@ -181,9 +181,9 @@ class Given:
 
 
 def _labels(scheme: str, n: int) -> tuple[str, ...]:
-    """``n`` row or column names from :data:`helpers.questions.LABELS`; learners' names count from 1."""
-    start = 1 if scheme in ("token", "col", "row") else 0
-    return tuple(text.LABELS[scheme].format(k + start) for k in range(n))
+    """``n`` row or column names by one scheme of :data:`helpers.questions.LABELS` (``"token"`` -> token 1, ...)."""
+    template, first = text.LABELS[scheme]
+    return tuple(template.format(k + first) for k in range(n))
 
 
 # How the answer grids of each part are named: (rows, columns).
@@ -205,8 +205,7 @@ def grid_fields(answer: dict) -> tuple[Field, ...]:
 
 
 def _shape_fields(_spec=None) -> tuple[Field, ...]:
-    return tuple(Field(name, "number" if name == "d_k" else "shape", label, placeholder)
-                 for name, label, placeholder in text.SHAPE_FIELDS)
+    return tuple(Field(*field) for field in text.SHAPE_FIELDS)
 
 
 def _matrix_text(name: str, M) -> str:
@@ -377,8 +376,10 @@ def _safe(checker, answer) -> Feedback:
 
 
 def _head(n_right: int, total: int, all_right: str) -> str:
-    return text.VERDICTS[all_right] if n_right == total else text.VERDICTS["some_right"].format(right=n_right,
-                                                                                              total=total)
+    """The first line of a verdict: ``text.VERDICTS[all_right]`` or "2 of 3 right."."""
+    if n_right == total:
+        return text.VERDICTS[all_right]
+    return text.VERDICTS["some_right"].format(right=n_right, total=total)
 
 
 # --------------------------------------------------------------------------- sizes named in the data
@@ -720,8 +721,7 @@ def check_entries(answer, expected: dict, tol: float = ROUNDED_TOL) -> Feedback:
         else:
             i, j = _first_wrong(got, want, tol)
             lines.append(f"✗ {key}: {_entry(key, i, j)} is off")
-    return Feedback(n_right == len(expected), "\n".join([text.VERDICTS["some_right"].format(
-        right=n_right, total=len(expected)), *lines]))
+    return Feedback(n_right == len(expected), "\n".join([_head(n_right, len(expected), "entries_right"), *lines]))
 
 
 # --------------------------------------------------------------------------- multiple choice
@@ -791,14 +791,14 @@ def _one_value(values: dict):
     return value
 
 
-def _q5_weights(spec) -> dict:
+def _projection_weights(spec) -> dict:
     i = spec["inputs"]
     return {"Q": i["W_q"], "K": i["W_k"], "V": i["W_v"]}
 
 
-def _q5_expected(spec) -> dict:
-    Q, K, V = project_qkv(np.array(spec["inputs"]["X"], dtype=float), *(np.array(w, dtype=float)
-                                                                        for w in _q5_weights(spec).values()))
+def _projection_expected(spec) -> dict:
+    X = np.array(spec["inputs"]["X"], dtype=float)
+    Q, K, V = project_qkv(X, *(np.array(w, dtype=float) for w in _projection_weights(spec).values()))
     return {"Q": Q, "K": K, "V": V}
 
 
@@ -815,9 +815,9 @@ FORMS: dict[str, AnswerForm] = {
         expected=lambda spec: tuple(head_dim(c["d_model"], c["heads"]) for c in spec["cases"]),
     ),
     "projection": AnswerForm(
-        fields=lambda spec: grid_fields(_q5_expected(spec)), collect=dict,
-        check=lambda a, spec: _check_projection(a, spec["inputs"]["X"], _q5_weights(spec), EXACT_TOL, exact=True),
-        expected=_q5_expected,
+        fields=lambda spec: grid_fields(_projection_expected(spec)), collect=dict,
+        check=lambda a, spec: _check_projection(a, spec["inputs"]["X"], _projection_weights(spec), EXACT_TOL, exact=True),
+        expected=_projection_expected,
         given=lambda spec: _projection_given(*(spec["inputs"][k] for k in ("X", "W_q", "W_k", "W_v"))),
     ),
     "count": AnswerForm(
@@ -1166,7 +1166,7 @@ def _gen_softmax(rng, difficulty) -> Generated:
     words = text.KINDS["softmax"]
     lines = softmax_lines(scores, labels=[f"key {j}" for j in range(scores.size)])
     lines.append(words["solution_end"].format(weights=format_matrix(W, 2)[1:-1]))
-    shown = Given(None, scores.reshape(1, -1), (text.LABELS["scores_row"],), _labels("key", scores.size),
+    shown = Given(None, scores.reshape(1, -1), (text.SCORES_ROW,), _labels("key", scores.size),
                   "scores = [" + ", ".join(fmt(s) for s in scores) + "]")
     return Generated({"scores": scores}, {"weights": W}, words["instruction"].format(n=scores.size,
                                                                                      rounding=text.ROUNDING),
@@ -1212,7 +1212,7 @@ def _check_generated_attention(p: Problem, answer) -> Feedback:
 
 def _softmax_fields(p: Problem) -> tuple[Field, ...]:
     n = p.inputs["scores"].size
-    return (Field("weights", "matrix", label="weights", shape=(1, n), row_labels=(text.LABELS["weights_row"],),
+    return (Field("weights", "matrix", label="weights", shape=(1, n), row_labels=(text.WEIGHTS_ROW,),
                   col_labels=_labels("key", n)),)
 
 

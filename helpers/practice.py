@@ -213,8 +213,11 @@ class _AnswerPanel(LiveWidget):
                                  for name, w in self.answer_widgets.items()})
 
     def _pending(self) -> str:
-        return "\n".join(line for name, w in self.answer_widgets.items()
-                         for line in FIELD_WIDGETS[self.answer_fields[name].widget].pending(self.answer_fields[name], w))
+        lines = []
+        for name, w in self.answer_widgets.items():
+            f = self.answer_fields[name]
+            lines += FIELD_WIDGETS[f.widget].pending(f, w)
+        return "\n".join(lines)
 
     def check(self) -> Feedback | None:
         """Press Check: read the answer, show the verdict, record progress.
@@ -479,7 +482,7 @@ class GeneratedPractice(widgets.VBox, _AnswerPanel):
     def _seed(self) -> int:
         """The problem number typed in the seed field; ValueError (shown next to it) if it is not one."""
         typed = self.seed_text.value
-        still = f" (a problem number is a whole number ≥ 0; still showing problem {self.problem.seed})"
+        still = f". That is not a problem number (a whole number ≥ 0); still showing problem {self.problem.seed}."
         try:
             seed = parse_count(typed)
         except ParseError as err:

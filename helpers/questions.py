@@ -12,31 +12,33 @@ Shape and value expressions in the mistake catalogues (``"batch, seq_len, d_mode
 
 ROUNDING = "Answers rounded to 2 decimals are accepted."
 
-# How the rows and columns of given matrices and answer grids are named ({} is the index).
+# How the rows and columns of given matrices and answer grids are named: (template, first index).
 # Learners count tokens and columns from 1 ("row 2, column 1 of K"); attention's queries,
 # keys, values and output columns are named from 0, as in the explorers (q0, k0, v0, d0).
 LABELS = {
-    "token": "token {}",     # counted from 1
-    "col": "col {}",         # counted from 1
-    "row": "row {}",         # counted from 1
-    "query": "q{}",          # counted from 0
-    "key": "k{}",
-    "value": "v{}",
-    "dim": "d{}",
-    "scores_row": "scores",
-    "weights_row": "weights",
+    "token": ("token {}", 1),
+    "col": ("col {}", 1),
+    "row": ("row {}", 1),
+    "query": ("q{}", 0),
+    "key": ("k{}", 0),
+    "value": ("v{}", 0),
+    "dim": ("d{}", 0),
 }
+# The one row of a softmax problem's scores and of its answer.
+SCORES_ROW = "scores"
+WEIGHTS_ROW = "weights"
 
 # --------------------------------------------------------------------------- answer fields
 
-# d_k and the five shapes asked for in Q1 and in generated "shapes" problems: (name, label, placeholder).
+# d_k and the five shapes asked for in Q1 and in generated "shapes" problems:
+# (name, widget, label, placeholder); widget "number" for a typed number, "shape" for a typed shape.
 SHAPE_FIELDS = (
-    ("d_k", "d_k =", "a number"),
-    ("Q", "Q shape:", "e.g. (1, 2, 3)"),
-    ("K", "K shape:", "e.g. (1, 2, 3)"),
-    ("V", "V shape:", "e.g. (1, 2, 3)"),
-    ("weights", "attention weights shape:", "e.g. (1, 2, 3)"),
-    ("output", "output shape (heads combined):", "e.g. (1, 2, 3)"),
+    ("d_k", "number", "d_k =", "a number"),
+    ("Q", "shape", "Q shape:", "e.g. (1, 2, 3)"),
+    ("K", "shape", "K shape:", "e.g. (1, 2, 3)"),
+    ("V", "shape", "V shape:", "e.g. (1, 2, 3)"),
+    ("weights", "shape", "attention weights shape:", "e.g. (1, 2, 3)"),
+    ("output", "shape", "output shape (heads combined):", "e.g. (1, 2, 3)"),
 )
 
 # --------------------------------------------------------------------------- the lesson's questions
@@ -340,6 +342,7 @@ VERDICTS = {
     "weights_ok": "every row right (and sums to 1)",
     "output_ok": "every row right",
     "softmax_right": "The weights are right (and sum to 1).",
+    "entries_right": "Every part is right.",
     "missing": "missing",
     "nothing_yet": "nothing to check yet: give {keys}",
     "expected_dict": "expected a dict with keys {keys} (e.g. {example}); got {got}",
@@ -399,7 +402,8 @@ SHAPE_MISTAKES = {
                 "each q·k"},
         {"shape": "batch, heads, d_k, d_k",
          "why": "d_k × d_k? the weights compare tokens with tokens: (n, n) per head"},
-        {"shape": "batch, seq_len, seq_len", "why": "each of the {heads} heads has its own weights: (batch, heads, n, n)"},
+        {"shape": "batch, seq_len, seq_len",
+         "why": "each of the {heads} heads has its own weights: (batch, heads, n, n)"},
         {"shape": "seq_len, seq_len", "why": "that is one head of one sequence; add the batch and heads axes"},
         {"shape": "batch, heads, d_model, d_model",
          "why": "weights compare tokens with tokens: (n, n) per head, not d_model × d_model"},
