@@ -10,6 +10,13 @@ Two entry points:
     A fresh problem with small, friendly numbers. The same ``(kind, seed, difficulty)``
     always gives the same problem, so "problem 42" means the same thing to everybody.
 
+Every word a learner reads (questions, options, hints, worked solutions, the catalogues
+of mistakes, the texts of generated problems) is data in :mod:`helpers.questions`. This
+module holds two registries: :data:`FORMS`, the answer forms of the lesson's questions,
+and the problem kinds (:func:`register_kind`, :func:`kinds`), so that a new kind of
+generated problem is one :class:`Kind` entry: a generator, its answer fields (matrix grids
+by default), its given matrices and its checker (entry by entry by default).
+
 Answer forms
 ------------
 * q1 and ``"shapes"`` problems: ``{"d_k": 64, "Q": (8, 12, 20, 64), "K": ..., "V": ...,
@@ -21,8 +28,9 @@ Answer forms
 * ``"attention"`` and ``"masked"`` problems: ``{"weights": array, "output": array}``
 * ``"softmax"`` problems: ``{"weights": array}``
 
-Sensible equivalents are accepted: lists for tuples, ints for floats, numpy arrays,
-numbers typed as text (``"10,000"``), shapes typed as text (``"(8, 12, 20, 64)"``).
+Sensible equivalents are accepted: lists for tuples, ints for floats, numpy arrays, and
+text read by :mod:`helpers.parsing` (numbers such as ``1/2``, counts such as ``10,000``,
+shapes such as ``(8, 12, 20, 64)`` or ``8×12×20×64``, matrices such as ``[[2, 1], [0, 3]]``).
 
 All reference answers are computed with :mod:`helpers.attention`; the worked solutions of
 generated problems are written with :mod:`helpers.explain`.
@@ -30,14 +38,22 @@ generated problems are written with :mod:`helpers.explain`.
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
-from helpers.attention import causal_mask, head_dim, project_qkv, scaled_dot_product_attention, softmax
+from helpers import questions as text
+from helpers.attention import (
+    additive_mask,
+    causal_mask,
+    head_dim,
+    project_qkv,
+    scaled_dot_product_attention,
+    softmax,
+)
 from helpers.explain import (
     attention_entry_lines,
     dot_terms,
@@ -47,20 +63,32 @@ from helpers.explain import (
     softmax_lines,
     weighted_sum_lines,
 )
+from helpers.parsing import ParseError, parse_count, parse_counts, parse_matrix, parse_number, parse_numbers
 
 __all__ = [
     "Feedback",
+    "Field",
+    "Given",
     "Choice",
     "Question",
+    "AnswerForm",
+    "Generated",
+    "Kind",
     "Problem",
     "QUESTIONS",
+    "FORMS",
     "KINDS",
     "DIFFICULTIES",
     "check",
     "generate",
+    "kinds",
+    "register_kind",
+    "unregister_kind",
+    "check_entries",
+    "grid_fields",
+    "given_matrix",
 ]
 
-KINDS = ("projection", "attention", "masked", "softmax", "shapes")
 DIFFICULTIES = ("easy", "medium", "hard")
 
 # Generated problems accept answers rounded to 2 decimals: half a unit in the last place.
@@ -69,7 +97,7 @@ ROUNDED_TOL = 0.005
 EXACT_TOL = 1e-6
 
 
-# --------------------------------------------------------------------------- feedback
+# --------------------------------------------------------------------------- what a widget shows
 
 
 @dataclass(frozen=True)
@@ -93,11 +121,123 @@ class Feedback:
         return self.correct
 
 
+@dataclass(frozen=True)
+class Field:
+    """One answer field, as a widget builds it.
+
+    Attributes
+    ----------
+    name : str
+        The key of this part of the answer (``"d_k"``, ``"Q"``, ``"case1"``, ``"choice"``).
+    widget : str
+        ``"number"`` (a typed number or count), ``"shape"`` (a typed shape), ``"matrix"``
+        (a grid of cells) or ``"choice"`` (one of ``options``).
+    label : str
+        What the field is called on screen.
+    placeholder : str
+    shape : tuple of int
+        The grid's shape (``"matrix"`` only).
+    row_labels, col_labels : tuple of str
+        The grid's row and column names (``"matrix"`` only).
+    options : tuple of (key, text)
+        The options (``"choice"`` only).
+    """
+
+    name: str
+    widget: str
+    label: str = ""
+    placeholder: str = ""
+    shape: tuple = ()
+    row_labels: tuple = ()
+    col_labels: tuple = ()
+    options: tuple = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Given:
+    """A matrix the problem gives: as a widget shows it (a table) and as the prompt prints it.
+
+    Attributes
+    ----------
+    title : str or None
+        The table's title (``"W^Q"``).
+    value : ndarray (n_rows, n_cols)
+        The numbers the table shows (``-inf`` for a blocked entry of a mask).
+    row_labels, col_labels : tuple of str or None
+        None lets the table number them.
+    row_axis, col_axis : str or None
+        Axis captions (``"Queries ↓"``, ``"Keys →"``).
+    text : str
+        How the prompt prints it.
+    """
+
+    title: str | None
+    value: np.ndarray
+    row_labels: tuple | None
+    col_labels: tuple | None
+    text: str
+    row_axis: str | None = None
+    col_axis: str | None = None
+
+
+def _labels(scheme: str, n: int) -> tuple[str, ...]:
+    """``n`` row or column names by one scheme of :data:`helpers.questions.LABELS` (``"token"`` -> token 1, ...)."""
+    template, first = text.LABELS[scheme]
+    return tuple(template.format(k + first) for k in range(n))
+
+
+# How the answer grids of each part are named: (rows, columns).
+_GRID_LABELS = {
+    "Q": ("token", "col"), "K": ("token", "col"), "V": ("token", "col"),
+    "weights": ("query", "key"), "output": ("query", "dim"),
+}
+
+
+def grid_fields(answer: dict) -> tuple[Field, ...]:
+    """One matrix field per part of ``answer``, shaped like it and named as the grids of the course."""
+    fields = []
+    for name, value in answer.items():
+        shape = np.atleast_2d(np.asarray(value, dtype=float)).shape
+        rows, cols = _GRID_LABELS.get(name, ("row", "col"))
+        fields.append(Field(name, "matrix", label=name, shape=shape, row_labels=_labels(rows, shape[0]),
+                            col_labels=_labels(cols, shape[1])))
+    return tuple(fields)
+
+
+def _shape_fields(_spec=None) -> tuple[Field, ...]:
+    return tuple(Field(*field) for field in text.SHAPE_FIELDS)
+
+
+def _matrix_text(name: str, M) -> str:
+    """A labelled matrix, one row per line, numbers aligned."""
+    M = np.atleast_2d(np.asarray(M))
+    if M.dtype == bool:
+        cells = [["✓" if v else "✗" for v in row] for row in M]
+    else:
+        cells = [[fmt(v) for v in row] for row in M]
+    width = max(len(c) for row in cells for c in row)
+    rows = ["  [" + "  ".join(c.rjust(width) for c in row) + "]" for row in cells]
+    return f"{name} ({M.shape[0]}×{M.shape[1]}) =\n" + "\n".join(rows)
+
+
+def given_matrix(title: str, M, rows: str | None = None, cols: str | None = None) -> Given:
+    """A given matrix with rows and columns named by the schemes of :data:`helpers.questions.LABELS`."""
+    M = np.atleast_2d(np.asarray(M, dtype=float))
+    return Given(title, M, _labels(rows, M.shape[0]) if rows else None, _labels(cols, M.shape[1]) if cols else None,
+                 _matrix_text(title, M))
+
+
+def _projection_given(X, W_q, W_k, W_v) -> tuple[Given, ...]:
+    """X (rows are tokens) and the three weight matrices, columns counted from 1 like the answer grids."""
+    return (given_matrix("X", X, "token", "col"), given_matrix("W^Q", W_q, "row", "col"),
+            given_matrix("W^K", W_k, "row", "col"), given_matrix("W^V", W_v, "row", "col"))
+
+
+# --------------------------------------------------------------------------- reading answers
+
+
 class _Unreadable(Exception):
     """An answer (or one part of it) that cannot be read; the text says why, for the learner."""
-
-
-# --------------------------------------------------------------------------- parsing
 
 
 def _describe(x) -> str:
@@ -109,102 +249,97 @@ def _describe(x) -> str:
     return f"{repr(x)[:40]} ({type(x).__name__})"
 
 
-_NUMBER_WORDS = re.compile(r"[a-zA-Z]")
-# "768/12", "100 * 100", "100^2", "100²": a calculation to be done, not a number.
-_CALCULATION = re.compile(r"[+-]?[\d.]+(?:\s*(?:[-+*/×÷·^]|\*\*)\s*[\d.]+|²)+")
-_GROUPED = re.compile(r"^[+-]?\d{1,3}([,\s_\u2009\u202f]\d{3})+(\.\d+)?$")
+def _named(what: str, err: ParseError) -> _Unreadable:
+    """A parse error with the field's name in front: ``d_k: '6 4' is not a number``, ``d_k is empty``."""
+    message = str(err)
+    return _Unreadable(f"{what} {message}" if message.startswith("is ") else f"{what}: {message}")
 
 
-def _number(x, what: str = "the answer") -> float:
-    """A single finite real number from an int, float, numpy scalar, 0-d array or text.
+def _blank(v) -> bool:
+    return v is None or (isinstance(v, str) and not v.strip())
 
-    Text may group thousands ("10,000", "10 000", "10_000"); a comma is read as a
-    thousands separator only when it is followed by exactly three digits, so "1,5" is
-    refused rather than guessed.
-    """
+
+def _number(x, what: str) -> float:
+    """A finite real number from text (:func:`helpers.parsing.parse_number`), a number or a 0-d array."""
+    if isinstance(x, str):
+        try:
+            return parse_number(x)
+        except ParseError as err:
+            raise _named(what, err) from None
     if isinstance(x, (bool, np.bool_)):
         raise _Unreadable(f"{what} should be a number, not {x}")
-    if isinstance(x, str):
-        text = x.strip().replace("−", "-")
-        if not text:
-            raise _Unreadable(f"{what} is empty: type a number")
-        if _GROUPED.match(text):
-            text = re.sub(r"[,\s_\u2009\u202f]", "", text)
-        if _CALCULATION.fullmatch(text):
-            raise _Unreadable(f"{what}: type the result as one number, not the calculation ({x.strip()[:30]!r})")
-        if _NUMBER_WORDS.search(text.replace("e", "").replace("E", "")) or "^" in text or "²" in text:
-            raise _Unreadable(f"{what} should be a number, not a formula or words ({x.strip()[:30]!r})")
-        try:
-            value = float(text)
-        except ValueError:
-            raise _Unreadable(f"could not read {x.strip()[:30]!r} as a number ({what})") from None
-    elif isinstance(x, (int, float, np.integer, np.floating)):
+    if isinstance(x, (int, float, np.integer, np.floating)):
         value = float(x)
     elif isinstance(x, np.ndarray) and x.size == 1 and x.dtype.kind in "iuf":
         value = float(x.reshape(()))
     else:
         raise _Unreadable(f"{what} should be a number; got {_describe(x)}")
     if math.isnan(value):
-        raise _Unreadable(f"{what} is NaN (not a number)")
+        raise _Unreadable(f"{what} is NaN, not a finite number")
     if math.isinf(value):
-        raise _Unreadable(f"{what} is infinite")
+        raise _Unreadable(f"{what} is infinite, not a finite number")
     return value
 
 
-def _whole(x, what: str) -> int:
+def _count(x, what: str) -> int:
+    """A whole number; typed text may group thousands (:func:`helpers.parsing.parse_count`)."""
+    if isinstance(x, str):
+        try:
+            return parse_count(x)
+        except ParseError as err:
+            raise _named(what, err) from None
     value = _number(x, what)
     if value != int(value):
-        raise _Unreadable(f"{what} should be a whole number; got {fmt(value)}")
+        raise _Unreadable(f"{what}: {fmt(value)} is not a whole number")
     return int(value)
 
 
-def _sequence(x, what: str) -> list:
-    """A flat list of items from a tuple, list, 1-d array or a text such as "(8, 12, 20, 64)"."""
-    if isinstance(x, str):
-        text = x.strip()
-        if not text:
-            raise _Unreadable(f"{what} is empty")
-        text = text.strip("()[]{} ")
-        # "x" separates only between numbers ("8x12x20x64", "8 x 12"), never inside a word.
-        parts = [p for p in re.split(r"\s*(?:,|;|×|\*|(?<![A-Za-z_])x(?![A-Za-z_])|\band\b|\s)\s*", text) if p]
-        if not parts:
-            raise _Unreadable(f"{what}: could not find any numbers in {x.strip()[:30]!r}")
-        return parts
-    if isinstance(x, np.ndarray):
-        if x.ndim != 1:
-            raise _Unreadable(f"{what} should be a flat list of numbers; got an array of shape {x.shape}")
-        return list(x)
-    if isinstance(x, (tuple, list)):
-        return list(x)
-    raise _Unreadable(f"{what} should be a list of numbers like (32, 64); got {_describe(x)}")
+# A shape as the lesson prints it, "8×12×20×64" or "8 x 12": the × between two sizes separates them.
+_TIMES_BETWEEN_SIZES = re.compile(r"(?<=[0-9])\s*[×xX]\s*(?=[0-9])")
 
 
 def _shape(x, what: str) -> tuple[int, ...]:
-    items = _sequence(x, what)
-    return tuple(_whole(v, f"{what}: entry {k + 1}") for k, v in enumerate(items))
+    """A shape from a tuple, list or 1-d array of counts, or text (:func:`helpers.parsing.parse_counts`)."""
+    if isinstance(x, str):
+        try:
+            return tuple(parse_counts(_TIMES_BETWEEN_SIZES.sub(", ", x), "entry"))
+        except ParseError as err:
+            raise _named(what, err) from None
+    if isinstance(x, np.ndarray):
+        if x.ndim != 1:
+            raise _Unreadable(f"{what} should be a flat list of numbers; got an array of shape {x.shape}")
+        x = list(x)
+    if not isinstance(x, (tuple, list)):
+        raise _Unreadable(f"{what} should be a list of numbers like (32, 64); got {_describe(x)}")
+    return tuple(_count(v, f"{what}: entry {k + 1}") for k, v in enumerate(x))
+
+
+def _typed_entries(x, what: str):
+    """Nested lists with every text entry read by :func:`helpers.parsing.parse_number`."""
+    if isinstance(x, str):
+        try:
+            return parse_number(x)
+        except ParseError as err:
+            raise _named(what, err) from None
+    if isinstance(x, (list, tuple)):
+        return [_typed_entries(v, what) for v in x]
+    return x
 
 
 def _matrix(x, what: str) -> np.ndarray:
-    """A real matrix (or vector) from an array, nested lists, or text like "[[2, 1], [0, 3]]"."""
+    """A real matrix (or vector) from an array, nested lists, or text (:func:`helpers.parsing.parse_matrix`)."""
     if x is None:
         raise _Unreadable(f"{what} is missing")
     if isinstance(x, str):
-        text = x.strip()
-        if not text:
-            raise _Unreadable(f"{what} is empty")
         try:
-            x = ast.literal_eval(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            # "2 1; 0 3": rows separated by semicolons or new lines
-            rows = [r for r in re.split(r"[;\n]", text.strip("[]")) if r.strip()]
-            try:
-                x = [[float(v) for v in re.split(r"[,\s]+", r.strip(" []")) if v] for r in rows]
-            except ValueError:
-                raise _Unreadable(f"could not read {what} ({text[:30]!r}) as a matrix of numbers") from None
+            return parse_matrix(x)
+        except ParseError as err:
+            raise _named(what, err) from None
     if isinstance(x, (bool, np.bool_)):
         raise _Unreadable(f"{what} should be a matrix of numbers, not {x}")
     if isinstance(x, np.ndarray) and x.dtype.kind == "b":
         raise _Unreadable(f"{what} should hold numbers, not True/False")
+    x = _typed_entries(x, what)
     try:
         arr = np.asarray(x, dtype=float)
     except (ValueError, TypeError):
@@ -223,49 +358,54 @@ def _matrix(x, what: str) -> np.ndarray:
 
 def _dict(answer, keys, example: str) -> dict:
     if not isinstance(answer, dict):
-        raise _Unreadable(f"expected a dict with keys {', '.join(keys)} (e.g. {example}); got {_describe(answer)}")
-    def blank(v) -> bool:
-        return v is None or (isinstance(v, str) and not v.strip())
-
-    if all(blank(answer.get(k)) for k in keys):
-        raise _Unreadable(f"nothing to check yet: give {', '.join(keys)}")
+        raise _Unreadable(text.VERDICTS["expected_dict"].format(keys=", ".join(keys), example=example,
+                                                                got=_describe(answer)))
+    if all(_blank(answer.get(k)) for k in keys):
+        raise _Unreadable(text.VERDICTS["nothing_yet"].format(keys=", ".join(keys)))
     return answer
 
 
-def _safe(checker):
-    """Wrap a checker so that no answer can make it raise: unreadable input becomes Feedback."""
-
-    def run(answer) -> Feedback:
-        try:
-            return checker(answer)
-        except _Unreadable as err:
-            return Feedback(False, str(err))
-        except Exception as err:  # noqa: BLE001 - a learner's input must never produce a traceback
-            return Feedback(False, f"could not check this answer ({type(err).__name__}): {_describe(answer)}")
-
-    return run
+def _safe(checker, answer) -> Feedback:
+    """``checker(answer)``, except that no answer can make it raise: unreadable input becomes Feedback."""
+    try:
+        return checker(answer)
+    except _Unreadable as err:
+        return Feedback(False, str(err))
+    except Exception as err:  # noqa: BLE001 - a learner's input must never produce a traceback
+        return Feedback(False, text.VERDICTS["unforeseen"].format(error=type(err).__name__, got=_describe(answer)))
 
 
-# --------------------------------------------------------------------------- shape questions
+def _head(n_right: int, total: int, all_right: str) -> str:
+    """The first line of a verdict: ``text.VERDICTS[all_right]`` or "2 of 3 right."."""
+    if n_right == total:
+        return text.VERDICTS[all_right]
+    return text.VERDICTS["some_right"].format(right=n_right, total=total)
+
+
+# --------------------------------------------------------------------------- sizes named in the data
+
+
+def _size(expr: str, sizes: dict) -> float:
+    """A size expression of the data (``"d_model*heads"``, ``"heads/d_model"``) for these sizes."""
+    tokens = re.split(r"\s*([*/])\s*", expr.strip())
+    value = float(sizes[tokens[0]])
+    for op, name in zip(tokens[1::2], tokens[2::2]):
+        value = value * sizes[name] if op == "*" else value / sizes[name]
+    return value
+
+
+def _shape_of(expr: str, sizes: dict) -> tuple[int, ...]:
+    return tuple(int(_size(axis, sizes)) for axis in expr.split(","))
 
 
 def _fmt_shape(s) -> str:
     return "(" + ", ".join(str(int(v)) for v in s) + (",)" if len(s) == 1 else ")")
 
 
-def _shape_diagnosis(got, expected, axes, mistakes) -> str:
-    """Why ``got`` is not ``expected``: a known mistake, else the first axis that is off."""
-    for shape, why in mistakes:
-        if tuple(shape) == tuple(got) and tuple(shape) != tuple(expected):
-            return why
-    if len(got) != len(expected):
-        return f"expected {len(expected)} numbers, ({', '.join(axes)}); you gave {len(got)}"
-    wrong = [(name, g) for name, g, e in zip(axes, got, expected) if g != e]
-    name, g = wrong[0]
-    return f"the {name} axis is off (you wrote {g}); the order is ({', '.join(axes)})"
+# --------------------------------------------------------------------------- shape answers
 
 
-def _shape_params(batch, seq_len, d_model, heads):
+def _shape_params(batch, seq_len, d_model, heads) -> dict:
     d_k = d_model // heads
     return {
         "d_k": d_k,
@@ -278,107 +418,91 @@ def _shape_params(batch, seq_len, d_model, heads):
 
 
 def _dk_diagnosis(got: float, d_model: int, heads: int) -> str:
-    if got == d_model * heads:
-        return f"d_k = d_model / h, you multiplied ({d_model}·{heads} = {d_model * heads})"
-    if got == d_model:
-        return f"{d_model} is d_model, the width of the whole model; each of the {heads} heads gets d_model / h"
-    if got == heads:
-        return f"{heads} is the number of heads h; d_k = d_model / h"
-    if heads and got == heads / d_model:
-        return "upside down: d_k = d_model / h, not h / d_model"
-    return f"d_k = d_model / h = {d_model} / {heads}: check the division"
+    sizes = {"d_model": d_model, "heads": heads}
+    fields = {**sizes, "product": d_model * heads}
+    for mistake in text.DK_MISTAKES:
+        if got == _size(mistake["value"], sizes):
+            return mistake["why"].format(**fields)
+    return text.DK_OTHERWISE.format(**fields)
+
+
+def _shape_diagnosis(key: str, got, expected, sizes: dict) -> str:
+    """Why ``got`` is not ``expected``: a known mistake of the data, else the first axis that is off."""
+    catalogue = text.SHAPE_MISTAKES["Q, K, V" if key in ("Q", "K", "V") else key]
+    for mistake in catalogue:
+        if key not in mistake.get("only", (key,)):
+            continue
+        shape = _shape_of(mistake["shape"], sizes)
+        if shape == tuple(got) and shape != tuple(expected):
+            return mistake["why"].format(key=key, **sizes)
+    axes = text.SHAPE_AXES[key]
+    if len(got) != len(expected):
+        return text.SHAPE_GENERIC["count"].format(expected=len(expected), axes=", ".join(axes), got=len(got))
+    axis, value = next((a, g) for a, g, e in zip(axes, got, expected) if g != e)
+    return text.SHAPE_GENERIC["axis"].format(axis=axis, value=value, axes=", ".join(axes))
 
 
 def _check_shapes(answer, batch, seq_len, d_model, heads) -> Feedback:
-    B, n, D, h = batch, seq_len, d_model, heads
-    exp = _shape_params(B, n, D, h)
-    dk = exp["d_k"]
-    keys = ("d_k", "Q", "K", "V", "weights", "output")
+    exp = _shape_params(batch, seq_len, d_model, heads)
+    sizes = {"batch": batch, "seq_len": seq_len, "d_model": d_model, "heads": heads, "d_k": exp["d_k"]}
+    keys = tuple(exp)
     answer = _dict(answer, keys, "{'d_k': 64, 'Q': (8, 12, 20, 64), ...}")
-    qkv_axes = ("batch", "heads", "seq_len", "d_k")
     lines, n_right = [], 0
     for key in keys:
         value = answer.get(key)
-        if value is None or (isinstance(value, str) and not value.strip()):
-            lines.append(f"✗ {key}: missing")
+        if _blank(value):
+            lines.append(f"✗ {key}: {text.VERDICTS['missing']}")
             continue
         try:
-            if key == "d_k":
-                got = _number(value, "d_k")
-                if got == dk:
-                    n_right += 1
-                    lines.append(f"✓ d_k = {D} / {h} = {dk}")
-                else:
-                    lines.append(f"✗ d_k = {fmt(got)}: {_dk_diagnosis(got, D, h)}")
-                continue
-            got = _shape(value, key)
+            got = _number(value, key) if key == "d_k" else _shape(value, key)
         except _Unreadable as err:
-            # The reason usually names the field already ("d_k should be a number ..."): say it once.
-            lines.append(f"✗ {err}" if str(err).startswith(key) else f"✗ {key}: {err}")
+            lines.append(f"✗ {err}")
             continue
-        if got == exp[key]:
+        if key == "d_k":
+            if got == exp["d_k"]:
+                n_right += 1
+                lines.append(f"✓ d_k = {d_model} / {heads} = {exp['d_k']}")
+            else:
+                lines.append(f"✗ d_k = {fmt(got)}: {_dk_diagnosis(got, d_model, heads)}")
+        elif got == exp[key]:
             n_right += 1
             lines.append(f"✓ {key}: {_fmt_shape(got)}")
-            continue
-        if key in ("Q", "K", "V"):
-            mistakes = [
-                ((B, n, D), f"that is {key} for all heads together, before splitting into {h} heads of d_k = {dk}"),
-                ((B, n, dk), f"that is the shape per head; stacking the {h} heads gives (batch, heads, seq_len, d_k)"),
-                ((B, h, dk, n), "you swapped d_k and the sequence length"
-                 + (" (that is Kᵀ, the transposed keys used in Q·Kᵀ)" if key == "K" else "")),
-                ((B, n, h, dk), "that is after the reshape but before the transpose: the heads axis comes before "
-                 "the sequence axis, (batch, heads, seq_len, d_k)"),
-                ((h, B, n, dk), "batch comes first, then heads: (batch, heads, seq_len, d_k)"),
-                ((B, h, n, D), f"each head has only d_k = d_model / h = {dk} columns, not d_model = {D}"),
-                ((B, h, n, D * h), "d_k = d_model / h, you multiplied"),
-                ((n, dk), "that is one head of one sequence; add the batch and heads axes"),
-                ((n, D), "that is one sequence before splitting; add the batch axis and split into heads"),
-            ]
-            why = _shape_diagnosis(got, exp[key], qkv_axes, mistakes)
-        elif key == "weights":
-            mistakes = [
-                ((B, h, n, dk), "weights are (batch, heads, n, n): one row per query, one column per key; "
-                 "d_k is summed away in each q·k"),
-                ((B, h, dk, dk), "d_k × d_k? the weights compare tokens with tokens: (n, n) per head"),
-                ((B, n, n), f"each of the {h} heads has its own weights: (batch, heads, n, n)"),
-                ((n, n), "that is one head of one sequence; add the batch and heads axes"),
-                ((B, h, D, D), "weights compare tokens with tokens: (n, n) per head, not d_model × d_model"),
-            ]
-            why = _shape_diagnosis(got, exp[key], ("batch", "heads", "queries", "keys"), mistakes)
         else:
-            mistakes = [
-                ((B, h, n, dk), f"that is the per-head output before the heads are combined; concatenating the "
-                 f"{h} heads of {dk} gives (batch, seq_len, d_model)"),
-                ((B, n, dk), f"that is one head's output; concatenating {h} heads of {dk} gives d_model = {D}"),
-                ((B, h, n, n), "that is the shape of the weights; the output is weights·V, then the heads are "
-                 "combined"),
-                ((B, n, n), "that is the shape of one head's weights; the output has one d_model-wide row per token"),
-                ((B, n, D * h), "concatenating the heads gives h · d_k = d_model columns, not d_model · h"),
-            ]
-            why = _shape_diagnosis(got, exp[key], ("batch", "seq_len", "d_model"), mistakes)
-        lines.append(f"✗ {key} {_fmt_shape(got)}: {why}")
-    correct = n_right == len(keys)
-    head = "All six right." if correct else f"{n_right} of {len(keys)} right."
-    return Feedback(correct, "\n".join([head, *lines]))
+            lines.append(f"✗ {key} {_fmt_shape(got)}: {_shape_diagnosis(key, got, exp[key], sizes)}")
+    return Feedback(n_right == len(keys), "\n".join([_head(n_right, len(keys), "shapes_right"), *lines]))
 
 
-def _check_pair(answer) -> Feedback:
-    cases = ((256, 8), (1024, 16))
-    expected = [head_dim(D, h) for D, h in cases]
+# --------------------------------------------------------------------------- number answers
+
+
+def _check_dk_pair(answer, spec) -> Feedback:
+    cases, words = spec["cases"], spec["messages"]
+    expected = [head_dim(c["d_model"], c["heads"]) for c in cases]
     if isinstance(answer, dict):
-        answer = [answer.get("case1", answer.get(1)), answer.get("case2", answer.get(2))]
+        answer = [answer.get(c["name"], answer.get(k + 1)) for k, c in enumerate(cases)]
     if isinstance(answer, (int, float, np.integer, np.floating)) and not isinstance(answer, bool):
-        raise _Unreadable("Q2 has two cases: give both values of d_k, e.g. (32, 64)")
-    items = _sequence(answer, "the answer")
-    if len(items) != 2:
-        raise _Unreadable(f"Q2 has two cases: give two values of d_k, e.g. (32, 64); you gave {len(items)}")
-    got = [_number(v, f"d_k for case {i + 1}") for i, v in enumerate(items)]
+        raise _Unreadable(words["one_number"])
+    if isinstance(answer, str):
+        try:
+            items = parse_numbers(answer, "case")
+        except ParseError as err:
+            raise _named("the answer", err) from None
+    elif isinstance(answer, np.ndarray) and answer.ndim == 1:
+        items = list(answer)
+    elif isinstance(answer, (list, tuple)):
+        items = list(answer)
+    else:
+        raise _Unreadable(words["one_number"] + f"; got {_describe(answer)}")
+    if len(items) != len(cases):
+        raise _Unreadable(words["how_many"].format(count=len(items)))
+    got = [_number(v, f"d_k for case {k + 1}") for k, v in enumerate(items)]
     if got == expected:
-        return Feedback(True, "Case 1: d_k = 256 / 8 = 32. Case 2: d_k = 1024 / 16 = 64.")
+        return Feedback(True, words["right"])
     if got == expected[::-1]:
-        return Feedback(False, "you swapped the two cases: case 1 is d_model = 256, h = 8")
-    lines = [f"{sum(g == e for g, e in zip(got, expected))} of 2 right."]
-    for (D, h), g, e in zip(cases, got, expected):
+        return Feedback(False, words["swapped"])
+    lines = [text.VERDICTS["some_right"].format(right=sum(g == e for g, e in zip(got, expected)), total=len(cases))]
+    for c, g, e in zip(cases, got, expected):
+        D, h = c["d_model"], c["heads"]
         if g == e:
             lines.append(f"✓ d_model = {D}, h = {h}: d_k = {e}")
         else:
@@ -386,36 +510,25 @@ def _check_pair(answer) -> Feedback:
     return Feedback(False, "\n".join(lines))
 
 
-def _check_count(answer) -> Feedback:
-    n = 100
-    # n as a variable ("n^2", "n*n", "n²", "n(n-1)"), not the n of a word such as "nan" or "none".
-    if isinstance(answer, str) and re.search(r"(?<![A-Za-z])n(?![A-Za-z])", answer, re.I):
-        raise _Unreadable(f"give the number for n = 100: evaluate your formula ({answer.strip()[:30]!r})")
-    got = _number(answer, "the number of comparisons")
-    if got == n * n:
-        return Feedback(True, "n² = 100 · 100 = 10,000: every token (as a query) is compared with every token "
-                              "(as a key), itself included.")
-    known = {
-        n * (n - 1): "n(n−1)? every token also compares with itself: q_i·k_i is one of the scores",
-        n * (n - 1) // 2: "n(n−1)/2 counts unordered pairs without self; but q_i·k_j ≠ q_j·k_i (queries and keys "
-                          "are different projections), so both orders are computed, and each token with itself",
-        n * (n + 1) // 2: "n(n+1)/2 is what a causal mask keeps; plain self-attention scores every query against "
-                          "every key",
-        n: "that is one score per token; each of the n queries is compared with all n keys",
-        2 * n: "each of the n queries is compared with all n keys: n · n, not n + n",
-        n ** 3: "n³ is too many: one score per (query, key) pair",
-    }
-    if got in known:
-        return Feedback(False, f"{fmt(got)}: {known[got]}")
-    return Feedback(False, f"{fmt(got)}: count the scores: one per (query, key) pair, for n = {n} tokens")
+# n as a variable ("n^2", "n*n", "n²", "n(n-1)"), not the n of a word such as "nan" or "none".
+_FORMULA_IN_N = re.compile(r"(?<![A-Za-z])n(?![A-Za-z])", re.I)
 
 
-# --------------------------------------------------------------------------- matrix questions
+def _check_count(answer, spec) -> Feedback:
+    words = spec["messages"]
+    if isinstance(answer, str) and _FORMULA_IN_N.search(answer):
+        raise _Unreadable(words["formula"].format(text=repr(answer.strip()[:30])))
+    got = _count(answer, spec["field"]["what"])
+    if got == spec["expected"]:
+        return Feedback(True, words["right"])
+    return Feedback(False, f"{fmt(got)}: {spec['mistakes'].get(got, words['otherwise'])}")
 
 
-def _rc(name: str, i: int, j: int) -> str:
-    """Both ways of naming an entry: learners count from 1, the code from 0."""
-    return f"row {i + 1}, column {j + 1} of {name} ({name}[{i},{j}])"
+# --------------------------------------------------------------------------- matrix answers
+
+
+def _entry(name: str, i: int, j: int) -> str:
+    return text.ENTRY.format(name=name, row=i + 1, col=j + 1, i=i, j=j)
 
 
 def _close(a: np.ndarray, b: np.ndarray, tol) -> bool:
@@ -427,29 +540,32 @@ def _first_wrong(a: np.ndarray, b: np.ndarray, tol) -> tuple[int, ...]:
     return tuple(int(i) for i in np.argwhere(bad)[0])
 
 
-def _read_matrix_part(answer: dict, key: str, shape) -> tuple[np.ndarray | None, str | None]:
+def _read_matrix_part(answer: dict, key: str, shape, axes: str = "") -> tuple[np.ndarray | None, str | None]:
+    """Part ``key`` of ``answer`` as a matrix of ``shape``, or why it cannot be (a ✗ line)."""
     value = answer.get(key)
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None, f"✗ {key}: missing"
+    if _blank(value):
+        return None, f"✗ {key}: {text.VERDICTS['missing']}"
     try:
         got = _matrix(value, key)
     except _Unreadable as err:
-        return None, f"✗ {key}: {err}"
+        return None, f"✗ {err}"
     if got.shape != tuple(shape):
         if got.size == int(np.prod(shape)) and got.ndim != len(shape) and max(shape) == got.size:
             got = got.reshape(shape)  # a vector written flat or as a 1×n row: the same numbers
         else:
-            rows_cols = "×".join(str(s) for s in shape)
-            return None, f"✗ {key}: expected shape {_fmt_shape(shape)} ({rows_cols}); got {_fmt_shape(got.shape)}"
+            why = text.MATRIX_SHAPE.format(axes=f"{axes} = " if axes else "", expected=_fmt_shape(shape),
+                                           sizes="×".join(str(s) for s in shape), got=_fmt_shape(got.shape))
+            return None, f"✗ {key}: {why}"
     return got, None
 
 
-def _check_projection(answer, X, W, tol, exact: bool) -> Feedback:
+def _check_projection(answer, X, W: dict, tol, exact: bool) -> Feedback:
     """Q, K, V = X·W for each of the three W's, with specific reasons for wrong entries."""
     X = np.asarray(X, dtype=float)
     answer = _dict(answer, ("Q", "K", "V"), "{'Q': [[2, 1], [0, 3]], 'K': ..., 'V': ...}")
     names = {"Q": "W^Q", "K": "W^K", "V": "W^V"}
     exp = dict(zip(("Q", "K", "V"), project_qkv(X, W["Q"], W["K"], W["V"])))
+    words = text.PROJECTION_MISTAKES
     lines, n_right = [], 0
     for key in ("Q", "K", "V"):
         got, err = _read_matrix_part(answer, key, exp[key].shape)
@@ -461,30 +577,23 @@ def _check_projection(answer, X, W, tol, exact: bool) -> Feedback:
             lines.append(f"✓ {key} = X·{names[key]} = {format_matrix(exp[key])}")
             continue
         Wk = np.asarray(W[key], dtype=float)
-        known = [(exp[key].T, f"you have {key} transposed: row i of {key} belongs to token i (row i of X)")]
+        fields = {"key": key, "w": names[key]}
+        known = [(exp[key].T, words["transposed"].format(**fields))]
         if Wk.shape[1] == X.shape[0]:
-            known.append((Wk @ X, f"that is {names[key]}·X; the product is X·{names[key]} "
-                                  "(tokens are the rows of X)"))
-        known += [
-            (X, f"that is X unchanged; {key} = X·{names[key]}"),
-            (Wk, f"that is {names[key]} itself; {key} = X·{names[key]}"),
-        ]
-        for other in ("Q", "K", "V"):
-            if other != key:
-                known.append((exp[other], f"that is X·{names[other]}; {key} uses {names[key]}"))
-        why = None
-        for cand, text in known:
-            if cand.shape == got.shape and _close(got, cand, tol) and not _close(cand, exp[key], tol):
-                why = text
-                break
+            known.append((Wk @ X, words["w_times_x"].format(**fields)))
+        known += [(X, words["x_unchanged"].format(**fields)), (Wk, words["w_itself"].format(**fields))]
+        known += [(exp[other], words["other_weight"].format(other_w=names[other], **fields))
+                  for other in ("Q", "K", "V") if other != key]
+        why = next((reason for cand, reason in known
+                    if cand.shape == got.shape and _close(got, cand, tol) and not _close(cand, exp[key], tol)), None)
         if why is None:
             i, j = _first_wrong(got, exp[key], tol)
-            why = f"{_rc(key, i, j)}: check {dot_terms(X[i], Wk[:, j])}"
+            why = words["entry"].format(where=_entry(key, i, j), terms=dot_terms(X[i], Wk[:, j]))
         lines.append(f"✗ {key}: {why}")
     correct = n_right == 3
-    head = "Q, K and V are all right." if correct else f"{n_right} of 3 right."
+    head = _head(n_right, 3, "projection_right")
     if not exact and not correct:
-        head += " (Answers rounded to 2 decimals are accepted.)"
+        head += f" ({text.ROUNDING})"
     return Feedback(correct, "\n".join([head, *lines]))
 
 
@@ -497,104 +606,122 @@ def _output_tol(V: np.ndarray) -> np.ndarray:
     return ROUNDED_TOL * (1.0 + np.abs(V).sum(axis=0))
 
 
-def _check_weights_part(got, Q, K, mask, exp_w, tol) -> str | None:
+def _weights_diagnosis(got, Q, K, mask, exp_w, tol) -> str | None:
     """None when right, else why not."""
     if _close(got, exp_w, tol):
         return None
+    words, d_k = text.WEIGHTS_MISTAKES, Q.shape[1]
     unscaled = scaled_dot_product_attention(Q, K, np.eye(K.shape[0]), mask=mask, scale=False)[1]
-    d_k = Q.shape[1]
     if d_k > 1 and _close(got, unscaled, tol):
-        return f"these are the weights without dividing the scores by √d_k = √{d_k}; scale first, then softmax"
+        return words["unscaled"].format(d_k=d_k)
     if mask is not None:
-        unmasked = scaled_dot_product_attention(Q, K, np.eye(K.shape[0]))[1]
-        if _close(got, unmasked, tol):
-            return "these are the weights without the mask: blocked keys get score −∞, so weight 0"
+        if _close(got, scaled_dot_product_attention(Q, K, np.eye(K.shape[0]))[1], tol):
+            return words["unmasked"]
         blocked = np.argwhere(~mask & (np.abs(got) > tol))
         if blocked.size:
-            i, j = (int(v) for v in blocked[0])
-            return f"query q{i} may not attend to key k{j} (the mask blocks it): its weight must be 0"
+            return words["blocked"].format(i=int(blocked[0][0]), j=int(blocked[0][1]))
     if (got < -1e-12).any():
-        return "a weight is negative; softmax weights are between 0 and 1"
+        return words["negative"]
     rows = got.sum(axis=1)
     bad_rows = np.argwhere(np.abs(rows - 1) > max(tol * got.shape[1], 1e-6)).ravel()
     if bad_rows.size:
-        cols = got.sum(axis=0)
-        if got.shape[0] == got.shape[1] and np.allclose(cols, 1, atol=tol * got.shape[0]):
-            return ("your columns sum to 1, not your rows: row q_i is query i, spreading 1 unit of attention "
-                    "over the keys (transposed?)")
+        if got.shape[0] == got.shape[1] and np.allclose(got.sum(axis=0), 1, atol=tol * got.shape[0]):
+            return words["columns"]
         i = int(bad_rows[0])
-        return f"row q{i} sums to {fmt(rows[i], 3)}; each row of weights must sum to 1"
+        return words["row_sum"].format(i=i, total=fmt(rows[i], 3))
     i, j = _first_wrong(got, exp_w, tol)
-    return (f"row q{i} is off at key k{j}: check the scores q{i}·k_j / √{d_k} of that row, "
-            "then the softmax")
+    return words["entry"].format(i=i, j=j, d_k=d_k)
 
 
 def _check_attention(answer, Q, K, V, mask, tol_w, tol_out) -> Feedback:
     Q, K, V = (np.asarray(a, dtype=float) for a in (Q, K, V))
     exp_out, exp_w = scaled_dot_product_attention(Q, K, V, mask=mask)
     answer = _dict(answer, ("weights", "output"), "{'weights': [[...]], 'output': [[...]]}")
+    words = text.OUTPUT_MISTAKES
     lines, n_right = [], 0
-    w, err = _read_matrix_part(answer, "weights", exp_w.shape)
+    w, err = _read_matrix_part(answer, "weights", exp_w.shape, "(n_q, n_k)")
     weights_right = False
     if err:
-        lines.append(err.replace("expected shape", "expected shape (n_q, n_k) ="))
+        lines.append(err)
     else:
-        why = _check_weights_part(w, Q, K, mask, exp_w, tol_w)
-        if why is None:
-            n_right += 1
-            weights_right = True
-            lines.append("✓ weights: every row right (and sums to 1)")
-        else:
-            lines.append(f"✗ weights: {why}")
-    o, err = _read_matrix_part(answer, "output", exp_out.shape)
+        why = _weights_diagnosis(w, Q, K, mask, exp_w, tol_w)
+        weights_right = why is None
+        n_right += weights_right
+        lines.append(f"✓ weights: {text.VERDICTS['weights_ok']}" if weights_right else f"✗ weights: {why}")
+    o, err = _read_matrix_part(answer, "output", exp_out.shape, "(n_q, d_v)")
     if err:
-        lines.append(err.replace("expected shape", "expected shape (n_q, d_v) ="))
+        lines.append(err)
     elif _close(o, exp_out, tol_out):
         n_right += 1
-        lines.append("✓ output: every row right")
+        lines.append(f"✓ output: {text.VERDICTS['output_ok']}")
     else:
         unscaled_out = scaled_dot_product_attention(Q, K, V, mask=mask, scale=False)[0]
         if w is not None and not weights_right and _close(o, w @ V, tol_out):
-            why = "your output is your weights·V, so the step is right; fix the weights and it follows"
+            why = words["follows_weights"]
         elif Q.shape[1] > 1 and _close(o, unscaled_out, tol_out):
-            why = f"computed with unscaled weights: divide the scores by √d_k = √{Q.shape[1]} before the softmax"
+            why = words["unscaled"].format(d_k=Q.shape[1])
         else:
             i, c = _first_wrong(o, exp_out, tol_out)
             terms = " + ".join(f"{fmt(wj, 2)}·{fmt(V[j, c]) if V[j, c] >= 0 else '(' + fmt(V[j, c]) + ')'}"
                                for j, wj in enumerate(exp_w[i]))
-            why = (f"output[{i},{c}] (row q{i}, column d{c}) is Σ_j weight[{i},j]·V[j,{c}]: check {terms} "
-                   "(weights rounded to 2 decimals)")
+            why = words["entry"].format(i=i, c=c, terms=terms)
         lines.append(f"✗ output: {why}")
-    correct = n_right == 2
-    head = "Weights and output are right." if correct else f"{n_right} of 2 right."
-    return Feedback(correct, "\n".join([head, *lines]))
+    return Feedback(n_right == 2, "\n".join([_head(n_right, 2, "attention_right"), *lines]))
 
 
 def _check_softmax(answer, scores, tol) -> Feedback:
     scores = np.asarray(scores, dtype=float)
     exp_w = softmax(scores)
+    words = text.SOFTMAX_MISTAKES
     if not isinstance(answer, dict):
         answer = {"weights": answer}
     got, err = _read_matrix_part(answer, "weights", exp_w.shape)
     if err:
         return Feedback(False, err[2:])
     if _close(got, exp_w, tol):
-        return Feedback(True, "The weights are right (and sum to 1).")
+        return Feedback(True, text.VERDICTS["softmax_right"])
     total = float(got.sum())
-    if _close(got, scores / scores.sum(), tol) if scores.sum() else False:
-        return Feedback(False, "you divided each score by the sum of the scores; softmax divides exp(score) by the "
-                               "sum of the exps")
+    if scores.sum() and _close(got, scores / scores.sum(), tol):
+        return Feedback(False, words["divided_by_sum"])
     if _close(got, np.exp(scores), max(tol, 0.005 * float(np.exp(scores).max()))):
-        return Feedback(False, "these are the exps; divide each by their sum so the weights add up to 1")
+        return Feedback(False, words["exps"])
     if abs(total - 1) > tol * got.size:
-        return Feedback(False, f"your weights sum to {fmt(total, 3)}; softmax weights always sum to 1")
+        return Feedback(False, words["sum"].format(total=fmt(total, 3)))
     for j in range(scores.size):
         for k in range(scores.size):
             if scores[j] > scores[k] and got[j] < got[k] - tol:
-                return Feedback(False, f"key {j} has a higher score than key {k} ({fmt(scores[j])} > "
-                                       f"{fmt(scores[k])}), so it must get more weight: exp keeps the order")
+                return Feedback(False, words["order"].format(j=j, k=k, score_j=fmt(scores[j]),
+                                                             score_k=fmt(scores[k])))
     (j,) = _first_wrong(got, exp_w, tol)
-    return Feedback(False, f"weight {j} is off: it is exp({fmt(scores[j])} − max) / Σ exp(score − max)")
+    return Feedback(False, words["entry"].format(j=j, score_j=fmt(scores[j])))
+
+
+def check_entries(answer, expected: dict, tol: float = ROUNDED_TOL) -> Feedback:
+    """The default checker of a generated kind: every part of ``expected`` entry by entry.
+
+    Parameters
+    ----------
+    answer : dict
+        Part name -> matrix (array, nested lists or typed text); anything else gets Feedback.
+    expected : dict
+        Part name -> the right matrix.
+    tol : float
+        Largest accepted difference of an entry (default: answers rounded to 2 decimals).
+    """
+    answer = _dict(answer, tuple(expected), "{" + ", ".join(f"'{k}': [[...]]" for k in expected) + "}")
+    lines, n_right = [], 0
+    for key, value in expected.items():
+        want = np.atleast_2d(np.asarray(value, dtype=float))
+        got, err = _read_matrix_part(answer, key, want.shape)
+        if err:
+            lines.append(err)
+        elif _close(got, want, tol):
+            n_right += 1
+            lines.append(f"✓ {key} = {format_matrix(want)}")
+        else:
+            i, j = _first_wrong(got, want, tol)
+            lines.append(f"✗ {key}: {_entry(key, i, j)} is off")
+    return Feedback(n_right == len(expected), "\n".join([_head(n_right, len(expected), "entries_right"), *lines]))
 
 
 # --------------------------------------------------------------------------- multiple choice
@@ -610,47 +737,118 @@ class Choice:
     explanation: str
 
 
-def _check_choice(answer, choices: tuple[Choice, ...], synonyms: dict[str, str]) -> Feedback:
+def _check_choice(answer, spec) -> Feedback:
+    choices = spec["choices"]
     keys = ", ".join(c.key for c in choices)
-    if answer is None or (isinstance(answer, str) and not answer.strip()):
-        raise _Unreadable(f"choose one of {keys}")
+    if _blank(answer):
+        raise _Unreadable(text.VERDICTS["choose"].format(keys=keys))
     if not isinstance(answer, str):
-        raise _Unreadable(f"answer with the letter of your choice ({keys}); got {_describe(answer)}")
-    text = " ".join(answer.strip().lower().split())
-    letter = re.fullmatch(r"\(?([a-z])\)?[.:]?", text) or re.match(r"\(?([a-z])[).:]\s", text)
+        raise _Unreadable(text.VERDICTS["choose_letter"].format(keys=keys, got=_describe(answer)))
+    typed = " ".join(answer.strip().lower().split())
+    letter = re.fullmatch(r"\(?([a-z])\)?[.:]?", typed) or re.match(r"\(?([a-z])[).:]\s", typed)
     if letter:  # "b", "(b)", "b)", "b. Nothing: ..." (an option pasted with its letter)
-        text = letter.group(1)
-    text = synonyms.get(text.rstrip(".!"), text)
-    by_key = {c.key: c for c in choices}
-    if text not in by_key:
-        for c in choices:  # the learner may paste the option's text
-            if text == c.text.lower():
-                text = c.key
-                break
-        else:
-            raise _Unreadable(f"{answer.strip()[:30]!r} is not one of the choices; answer {keys}")
-    c = by_key[text]
-    return Feedback(c.correct, ("Correct. " if c.correct else "Not quite. ") + c.explanation)
+        typed = letter.group(1)
+    typed = spec.get("synonyms", {}).get(typed.rstrip(".!"), typed)
+    # The learner may paste the option's text instead of its letter.
+    by_text = {c.text.lower(): c for c in choices}
+    chosen = next((c for c in choices if c.key == typed), None) or by_text.get(typed)
+    if chosen is None:
+        raise _Unreadable(text.VERDICTS["not_a_choice"].format(text=repr(answer.strip()[:30]), keys=keys))
+    verdict = text.VERDICTS["choice_right" if chosen.correct else "choice_wrong"]
+    return Feedback(chosen.correct, verdict + chosen.explanation)
 
 
-# --------------------------------------------------------------------------- questions
+# --------------------------------------------------------------------------- the lesson's questions
+
+
+@dataclass(frozen=True)
+class AnswerForm:
+    """How one form of lesson question is answered and checked.
+
+    Attributes
+    ----------
+    fields : callable(spec) -> tuple of Field
+        The answer fields for the question's data ``spec`` (a dict of :data:`helpers.questions.QUESTIONS`).
+    collect : callable(values) -> answer
+        From ``{field name: value}`` to the answer :func:`check` takes.
+    check : callable(answer, spec) -> Feedback
+        May raise on unreadable answers; :func:`check` turns that into Feedback.
+    expected : callable(spec) -> answer
+        A right answer.
+    given : callable(spec) -> tuple of Given
+        The matrices the question gives (none by default).
+    """
+
+    fields: Callable
+    collect: Callable
+    check: Callable
+    expected: Callable
+    given: Callable = lambda spec: ()
+
+
+def _one_value(values: dict):
+    (value,) = values.values()
+    return value
+
+
+def _projection_weights(spec) -> dict:
+    i = spec["inputs"]
+    return {"Q": i["W_q"], "K": i["W_k"], "V": i["W_v"]}
+
+
+def _projection_expected(spec) -> dict:
+    X = np.array(spec["inputs"]["X"], dtype=float)
+    Q, K, V = project_qkv(X, *(np.array(w, dtype=float) for w in _projection_weights(spec).values()))
+    return {"Q": Q, "K": K, "V": V}
+
+
+FORMS: dict[str, AnswerForm] = {
+    "shapes": AnswerForm(
+        fields=_shape_fields, collect=dict,
+        check=lambda a, spec: _check_shapes(a, **spec["params"]),
+        expected=lambda spec: _shape_params(**spec["params"]),
+    ),
+    "d_k pair": AnswerForm(
+        fields=lambda spec: tuple(Field(c["name"], "number", c["label"]) for c in spec["cases"]),
+        collect=lambda values: tuple(values.values()),
+        check=_check_dk_pair,
+        expected=lambda spec: tuple(head_dim(c["d_model"], c["heads"]) for c in spec["cases"]),
+    ),
+    "projection": AnswerForm(
+        fields=lambda spec: grid_fields(_projection_expected(spec)), collect=dict,
+        check=lambda a, spec: _check_projection(a, spec["inputs"]["X"], _projection_weights(spec), EXACT_TOL, exact=True),
+        expected=_projection_expected,
+        given=lambda spec: _projection_given(*(spec["inputs"][k] for k in ("X", "W_q", "W_k", "W_v"))),
+    ),
+    "count": AnswerForm(
+        fields=lambda spec: (Field(spec["field"]["name"], "number", spec["field"]["label"]),),
+        collect=_one_value, check=_check_count, expected=lambda spec: spec["expected"],
+    ),
+    "choice": AnswerForm(
+        fields=lambda spec: (Field("choice", "choice", options=tuple((c.key, c.text) for c in spec["choices"])),),
+        collect=_one_value, check=_check_choice,
+        expected=lambda spec: next(c.key for c in spec["choices"] if c.correct),
+    ),
+}
 
 
 @dataclass(frozen=True, eq=False)
 class Question:
-    """One of the lesson's practice questions.
+    """One of the lesson's practice questions, read from :data:`helpers.questions.QUESTIONS`.
 
     Attributes
     ----------
     id : str                     ``"q1"`` ... ``"q8"``
     title : str                  a short name
     text : str                   the question as the lesson asks it
-    form : str                   ``"shapes"``, ``"pair"``, ``"matrices"``, ``"number"`` or ``"choice"``
+    form : str                   a key of :data:`FORMS`
     hint : str
     solution : str               the worked solution, including the lesson's own explanation
     lesson_note : str            where the lesson's printed answer is imprecise ('' if nowhere)
     choices : tuple of Choice    for multiple-choice questions
     expected : object            a right answer, in the form :func:`check` takes
+    fields : tuple of Field      the answer fields
+    given : tuple of Given       the matrices the question gives
     """
 
     id: str
@@ -662,266 +860,30 @@ class Question:
     expected: object
     lesson_note: str = ""
     choices: tuple[Choice, ...] = ()
-    synonyms: dict = field(default_factory=dict)
-    inputs: dict = field(default_factory=dict)
+    fields: tuple[Field, ...] = ()
+    given: tuple[Given, ...] = ()
+    spec: dict = field(default_factory=dict, repr=False)
 
     def check(self, answer) -> Feedback:
-        return check(self.id, answer)
+        return _safe(lambda a: FORMS[self.form].check(a, self.spec), answer)
+
+    def answer_from(self, values: dict):
+        """The answer :meth:`check` takes, from ``{field name: what the field holds}``."""
+        return FORMS[self.form].collect(values)
 
 
-_Q5_X = np.array([[2.0, 1.0], [0.0, 3.0]])
-_Q5_W = {
-    "Q": np.array([[1.0, 0.0], [0.0, 1.0]]),
-    "K": np.array([[0.0, 1.0], [1.0, 0.0]]),
-    "V": np.array([[0.5, 0.5], [0.5, 0.5]]),
-}
-
-_Q1_PARAMS = {"batch": 8, "seq_len": 20, "d_model": 768, "heads": 12}
-
-
-def _q5_solution() -> str:
-    lines = ["Each entry of X·W is a row of X times a column of W (rows of X are the tokens)."]
-    for key, wname in (("Q", "W^Q"), ("K", "W^K"), ("V", "W^V")):
-        lines.append("")
-        lines += matmul_lines(_Q5_X, _Q5_W[key], key, "X", wname)
-    lines += [
-        "",
-        "So Q = [[2, 1], [0, 3]], K = [[1, 2], [3, 0]], V = [[1.5, 1.5], [1.5, 1.5]], as the lesson says.",
-        "W^Q is the identity, so Q = X; W^K swaps the two columns, so K is X with its columns swapped.",
-        "Notice V: both rows are [1.5, 1.5] (2 + 1 = 0 + 3 = 3, halved). Every output row, whatever the weights, "
-        "is then [1.5, 1.5]: when all values are equal, attention cannot tell the tokens apart.",
-    ]
-    return "\n".join(lines)
+def _question(qid: str, data: dict) -> Question:
+    spec = dict(data)
+    spec["choices"] = tuple(Choice(c["key"], c["text"], c["correct"], c["explanation"])
+                            for c in data.get("choices", ()))
+    form = FORMS[data["form"]]
+    return Question(id=qid, title=data["title"], text=data["text"], form=data["form"], hint=data["hint"],
+                    solution="\n".join(data["solution"]), expected=form.expected(spec),
+                    lesson_note=data.get("lesson_note", ""), choices=spec["choices"], fields=form.fields(spec),
+                    given=form.given(spec), spec=spec)
 
 
-_QUESTION_LIST = [
-    Question(
-        id="q1",
-        title="Shapes with batch and heads",
-        text="What is the shape of Q, K, V for a batch of 8 sequences, each of length 20, d_model=768, and 12 heads? "
-             "Give d_k, the shapes of Q, K and V after splitting into heads, of the attention weights, and of the "
-             "output after the heads are combined.",
-        form="shapes",
-        hint="First d_k = d_model / heads. After splitting, every tensor is (batch, heads, tokens, per-head width). "
-             "The weights compare every query with every key of the same sequence.",
-        solution="\n".join([
-            "d_k = d_model / heads = 768 / 12 = 64.",
-            "Projection: (8, 20, 768) × (768, 64) = (8, 20, 64) for one head. All 12 heads are stacked on a new "
-            "axis after the batch: Q is (8, 12, 20, 64) = (batch, heads, seq_len, d_k).",
-            "(In code one usually multiplies by a single (768, 768) matrix, giving (8, 20, 768), reshapes to (8, "
-            "20, 12, 64) and swaps axes 1 and 2: the same numbers.)",
-            "K: same as Q, (8, 12, 20, 64).  V: same, (8, 12, 20, 64) (here d_v = d_k = 64).",
-            "Weights: Q·Kᵀ per head is (20, 64) × (64, 20) = (20, 20), so (8, 12, 20, 20): one row per query, one "
-            "column per key.",
-            "Output: weights·V per head is (20, 20) × (20, 64) = (20, 64), so (8, 12, 20, 64); combining the "
-            "heads (concatenating their 12 × 64 = 768 columns) gives (8, 20, 768), which the output projection "
-            "W^O (768 × 768) keeps at (8, 20, 768).",
-        ]),
-        lesson_note="The lesson writes \"(8, 20, 768) × (768, 64) = (8, 20, 64) per head → after splitting: "
-                    "(8, 12, 20, 64)\". The product is the shape for one head; the arrow then stacks the 12 heads. "
-                    "Its other arrows (per-head output (8, 12, 20, 64) → combined (8, 20, 768)) are right.",
-        expected={"d_k": 64, "Q": (8, 12, 20, 64), "K": (8, 12, 20, 64), "V": (8, 12, 20, 64),
-                  "weights": (8, 12, 20, 20), "output": (8, 20, 768)},
-        inputs=dict(_Q1_PARAMS),
-    ),
-    Question(
-        id="q2",
-        title="The per-head dimension d_k",
-        text="If d_model=256, h=8, what is d_k? What if d_model=1024, h=16?",
-        form="pair",
-        hint="The model's width is shared out equally between the heads.",
-        solution="\n".join([
-            "Each head gets an equal share of the model width: d_k = d_model / h.",
-            "Case 1: d_k = 256 / 8 = 32.  Case 2: d_k = 1024 / 16 = 64.",
-            "The per-head dimension typically stays between 32 and 128 in most architectures: more heads on a "
-            "wider model, not wider heads.",
-        ]),
-        expected=(32, 64),
-    ),
-    Question(
-        id="q3",
-        title="Why the decoder is causal",
-        text="Why can't the decoder use bidirectional attention during training?",
-        form="choice",
-        hint="During training the whole target sentence is fed in at once. What could position 2 read if nothing "
-             "were masked, and what is it supposed to predict?",
-        solution="\n".join([
-            "If the decoder could attend to future tokens during training, it would \"cheat\" by looking at the "
-            "correct next token instead of learning to predict it. Training to predict the third word \"sat\" in "
-            "\"The cat sat\":",
-            "• without a mask, the model sees \"sat\" as a key and uses its value directly: a trivial prediction;",
-            "• with the causal mask, it must predict \"sat\" from \"The\" and \"cat\" only: actual learning.",
-            "During training the whole target is present at once (teacher forcing), so the future keys exist and "
-            "must be masked. At generation time the future tokens do not exist yet; keeping the mask makes every "
-            "position see, in training, exactly the context it will have when generating.",
-        ]),
-        lesson_note="The lesson says that during inference \"the mask naturally prevents looking at non-existent "
-                    "tokens\". Strictly, at inference there is nothing to prevent: the future tokens have not been "
-                    "generated. The mask matters in training, where the whole target is fed in at once.",
-        choices=(
-            Choice("a", "Bidirectional attention costs more to compute, and decoders must be fast.", False,
-                   "Masked or not, the scores are an n × n matrix: the mask does not save work (usually all n² "
-                   "scores are computed and the blocked ones set to −∞). The reason is what the model may see."),
-            Choice("b", "Position i would see the very token it is trained to predict (and everything after it), "
-                        "so it could copy instead of learning to predict; when generating, those tokens do not "
-                        "exist yet.", True,
-                   "Training predicts each next token from the tokens before it. Without the causal mask, "
-                   "\"cat\" could read \"sat\" from its key and value, a trivial copy that is impossible at "
-                   "generation time, when \"sat\" has not been produced yet."),
-            Choice("c", "Without the mask the rows of the attention weights would not sum to 1.", False,
-                   "Softmax makes every row sum to 1 with or without a mask; the mask only decides which keys "
-                   "share that 1."),
-            Choice("d", "During training the decoder has no keys for future positions, so there is nothing to "
-                        "attend to.", False,
-                   "It is the other way round: in training the whole target sentence is fed at once (teacher "
-                   "forcing), so future keys do exist. That is exactly why they must be masked."),
-        ),
-        expected="b",
-    ),
-    Question(
-        id="q4",
-        title="Cross-attention: who asks, who answers",
-        text="In cross-attention, why does Q come from the decoder while K and V come from the encoder?",
-        form="choice",
-        hint="The output of attention has one row per query. Which sequence needs one new vector per position?",
-        solution="\n".join([
-            "Q represents \"what the decoder needs to know next\". The decoder asks: \"given what I have generated "
-            "so far, what part of the input should I look at to generate the next token?\"",
-            "K and V from the encoder represent \"what the input contains\": the encoder has already processed the "
-            "full input into rich representations.",
-            "Shapes make the same point: the weights are (n_target × n_source) and the output (n_target × d_v), "
-            "one updated vector per decoder position, which is what the decoder needs for its next prediction.",
-            "If the roles were reversed (Q from the encoder, K and V from the decoder), the output would have one "
-            "row per source token, and the encoder would be querying a sequence that is built incrementally.",
-        ]),
-        choices=(
-            Choice("a", "The encoder's outputs are longer, and the longer sequence must supply the keys.", False,
-                   "Lengths decide nothing: the source can be shorter or longer than the target. The weights are "
-                   "simply n_target × n_source."),
-            Choice("b", "It is arbitrary: attention is symmetric, so swapping the roles gives the same result.", False,
-                   "Attention is not symmetric: the softmax runs over the keys, and the output has one row per "
-                   "query. Swapping gives one row per source token, which is not what the decoder needs."),
-            Choice("c", "So that a causal mask stops the decoder from seeing later source tokens.", False,
-                   "Cross-attention has no causal mask: the source sentence is known in full, and every decoder "
-                   "position may look at all of it."),
-            Choice("d", "The decoder is the one looking for information: its queries are matched against the "
-                        "keys of the source, and the output has one row per query, i.e. one vector per target "
-                        "position, built from the source's values.", True,
-                   "Q asks \"what do I need next?\", K says \"what each source token is about\", V carries its "
-                   "content. The output is (n_target × d_v): one updated vector per decoder position."),
-        ),
-        expected="d",
-    ),
-    Question(
-        id="q5",
-        title="Compute Q, K, V by hand",
-        text="Compute Q, K, V for X = [[2, 1], [0, 3]] with W^Q = [[1, 0], [0, 1]], W^K = [[0, 1], [1, 0]], "
-             "W^V = [[0.5, 0.5], [0.5, 0.5]].",
-        form="matrices",
-        hint="Q = X·W^Q: entry (i, j) is row i of X times column j of W^Q. X is 2×2 and every W is 2×2, so Q, K "
-             "and V are 2×2. Which W is the identity?",
-        solution=_q5_solution(),
-        expected={"Q": _Q5_X @ _Q5_W["Q"], "K": _Q5_X @ _Q5_W["K"], "V": _Q5_X @ _Q5_W["V"]},
-        inputs={"X": _Q5_X, "W_q": _Q5_W["Q"], "W_k": _Q5_W["K"], "W_v": _Q5_W["V"]},
-    ),
-    Question(
-        id="q6",
-        title="Adding a constant to every score",
-        text="What happens to attention weights if we add a constant C to all scores before softmax?",
-        form="choice",
-        hint="Write one weight as e^(x_i + C) / Σ_j e^(x_j + C) and split each exponential.",
-        solution="\n".join([
-            "Nothing. Adding a constant to all elements of a row before softmax does not change the result: "
-            "softmax(x_i + C) = e^(x_i + C) / Σ_j e^(x_j + C) = e^(x_i)·e^C / (e^C·Σ_j e^(x_j)) = softmax(x_i).",
-            "But adding a constant to a single element (keeping the others) does change the distribution.",
-            "This is also why a stable softmax may subtract the row's maximum first: same weights, no overflow.",
-            "Masked entries stay −∞ (−∞ + C = −∞), so masks are unaffected.",
-        ]),
-        lesson_note="The lesson's \"all scores\" means the same C for every score of a row (or of the whole "
-                    "matrix). A different constant per key (per column) does change the weights.",
-        choices=(
-            Choice("a", "Every weight is multiplied by e^C.", False,
-                   "e^C appears in the numerator and in the denominator (the sum), so it cancels."),
-            Choice("b", "Nothing: the weights stay exactly the same.", True,
-                   "softmax(x + C) = e^(x_i)·e^C / (e^C·Σ_j e^(x_j)) = softmax(x): the factor e^C cancels."),
-            Choice("c", "For C > 0 the weights become more uniform.", False,
-                   "That is what dividing the scores by a number greater than 1 does (like dividing by √d_k). "
-                   "Adding shifts every score equally; only differences between scores matter."),
-            Choice("d", "The weights no longer sum to 1.", False,
-                   "Softmax divides by the sum of its exponentials, so its weights always sum to 1."),
-        ),
-        synonyms={"nothing": "b", "no change": "b", "unchanged": "b", "they stay the same": "b",
-                  "stay the same": "b", "same": "b", "nothing happens": "b"},
-        expected="b",
-    ),
-    Question(
-        id="q7",
-        title="Counting comparisons",
-        text="For a sequence of length n, how many pairwise attention comparisons are made in self-attention? "
-             "Give the number for n = 100.",
-        form="number",
-        hint="One score for every (query, key) pair. How many queries? How many keys does each one meet?",
-        solution="\n".join([
-            "n² comparisons: every token (as a query) compares against every token (as a key), itself included.",
-            "For n = 100 that is 100 · 100 = 10,000 comparisons.",
-            "This quadratic growth is the reason Transformers are computationally expensive for long sequences: "
-            "doubling the length quadruples the scores.",
-            "(Not n(n−1)/2: q_i·k_j and q_j·k_i differ, because queries and keys are different projections.)",
-        ]),
-        expected=10000,
-    ),
-    Question(
-        id="q8",
-        title="Content-based vs position-based attention",
-        text="What is the difference between \"content-based\" attention and \"position-based\" attention?",
-        form="choice",
-        hint="Take the token \"bank\". Does its score with another token depend on what that token is, or on "
-             "where it is?",
-        solution="\n".join([
-            "Content-based attention: the score depends on what the tokens represent (the q·k dot product "
-            "measures how well one token's query matches another token's key). \"bank\" attends to \"money\" "
-            "because its query matches \"money\"'s key.",
-            "Position-based attention: the score depends on where the tokens are. A head may learn to always "
-            "attend to the token at position i−1 (the previous token) regardless of content.",
-            "Multi-head attention can capture both: some heads learn content-based patterns, others "
-            "position-based ones. The learned projections decide which kind each head specializes in.",
-        ]),
-        lesson_note="The lesson says \"bank\" attends to \"money\" \"because their representations are similar\". "
-                    "More precisely the score is q_bank·k_money, after the learned projections W^Q and W^K: the "
-                    "two tokens' own vectors need not be similar, their query and key must match.",
-        choices=(
-            Choice("a", "Content-based attention scores with the keys K; position-based attention scores with the "
-                        "values V.", False,
-                   "Both compute scores from queries and keys and both mix the values. The difference is what the "
-                   "scores respond to: what a token is, or where it is."),
-            Choice("b", "Content-based attention happens in the encoder, position-based attention in the decoder "
-                        "(because of the causal mask).", False,
-                   "Both kinds appear in any layer; heads specialise. A causal mask limits which keys may be seen, "
-                   "it does not make the scores depend on position."),
-            Choice("c", "Content-based: the score depends on what the tokens are (e.g. \"bank\" → \"money\"); "
-                        "position-based: it depends on where they are (e.g. always the previous token), "
-                        "whatever the words.", True,
-                   "Content-based heads match meanings through q·k; position-based heads match positions, like a "
-                   "previous-token head. Different heads of one model learn different kinds."),
-            Choice("d", "Position-based attention uses fixed weights that are not learned.", False,
-                   "Position-based patterns are learned too: the projections pick up positional information in "
-                   "the token vectors, so a head can learn \"look one to the left\"."),
-        ),
-        expected="c",
-    ),
-]
-
-QUESTIONS: dict[str, Question] = {q.id: q for q in _QUESTION_LIST}
-
-_CHECKERS = {
-    "q1": lambda a: _check_shapes(a, **_Q1_PARAMS),
-    "q2": _check_pair,
-    "q5": lambda a: _check_projection(a, _Q5_X, _Q5_W, EXACT_TOL, exact=True),
-    "q7": _check_count,
-}
-for _q in _QUESTION_LIST:
-    if _q.form == "choice":
-        _CHECKERS[_q.id] = (lambda q: lambda a: _check_choice(a, q.choices, q.synonyms))(_q)
+QUESTIONS: dict[str, Question] = {qid: _question(qid, data) for qid, data in text.QUESTIONS.items()}
 
 
 def check(qid: str, answer) -> Feedback:
@@ -945,24 +907,54 @@ def check(qid: str, answer) -> Feedback:
         If ``qid`` is not a question id.
     """
     key = qid.strip().lower() if isinstance(qid, str) else qid
-    if key not in _CHECKERS:
+    if key not in QUESTIONS:
         raise KeyError(f"unknown question id {qid!r}; the questions are {', '.join(QUESTIONS)}")
-    return _safe(_CHECKERS[key])(answer)
+    return QUESTIONS[key].check(answer)
 
 
 # --------------------------------------------------------------------------- generated problems
 
 
-def _matrix_text(name: str, M) -> str:
-    """A labelled matrix, one row per line, numbers aligned."""
-    M = np.atleast_2d(np.asarray(M))
-    if M.dtype == bool:
-        cells = [["✓" if v else "✗" for v in row] for row in M]
-    else:
-        cells = [[fmt(v) for v in row] for row in M]
-    width = max(len(c) for row in cells for c in row)
-    rows = ["  [" + "  ".join(c.rjust(width) for c in row) + "]" for row in cells]
-    return f"{name} ({M.shape[0]}×{M.shape[1]}) =\n" + "\n".join(rows)
+@dataclass(frozen=True, eq=False)
+class Generated:
+    """What a kind's generator returns.
+
+    Attributes
+    ----------
+    inputs : dict         the problem's numbers
+    answer : dict         the right answer, part name -> value
+    instruction : str     what to do (without the title)
+    solution : str        the worked solution
+    given : tuple of Given  the given matrices, as tables and as text in the prompt
+    """
+
+    inputs: dict
+    answer: dict
+    instruction: str
+    solution: str
+    given: tuple = ()
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of generated problem: everything :func:`generate` and the practice widget need.
+
+    Attributes
+    ----------
+    name : str
+    generate : callable(rng, difficulty) -> Generated
+        ``rng`` is a ``numpy.random.Generator`` seeded with the problem number.
+    check : callable(problem, answer) -> Feedback
+        May raise on unreadable answers (:meth:`Problem.check` turns that into Feedback).
+        Default: :func:`check_entries` against ``problem.answer``.
+    fields : callable(problem) -> tuple of Field
+        Default: one matrix grid per part of ``problem.answer`` (:func:`grid_fields`).
+    """
+
+    name: str
+    generate: Callable
+    check: Callable = lambda problem, answer: check_entries(answer, problem.answer)
+    fields: Callable = lambda problem: grid_fields(problem.answer)
 
 
 @dataclass(frozen=True, eq=False)
@@ -979,10 +971,18 @@ class Problem:
     answer : dict
         projection: Q, K, V | attention, masked: weights, output (scaled) | softmax: weights |
         shapes: d_k, Q, K, V, weights, output (as in q1).
-    prompt : str
-        The question, with every input.
+    title : str
+        ``"Problem 42 (attention, easy)"``.
+    instruction : str
+        What to do.
+    given : tuple of Given
+        The given matrices.
     solution : str
         The worked solution, every step with its numbers.
+    fields : tuple of Field
+        The answer fields.
+    entry : Kind
+        The registry entry that made it (and checks it).
     """
 
     kind: str
@@ -990,27 +990,29 @@ class Problem:
     difficulty: str
     inputs: dict
     answer: dict
-    prompt: str
+    title: str
+    instruction: str
     solution: str
+    given: tuple = ()
+    entry: Kind | None = field(default=None, repr=False)
 
     @property
-    def title(self) -> str:
-        return f"Problem {self.seed} ({self.kind}, {self.difficulty})"
+    def fields(self) -> tuple[Field, ...]:
+        """The answer fields (from the kind: they may depend on the answer's shapes)."""
+        return tuple(self.entry.fields(self))
+
+    @property
+    def prompt(self) -> str:
+        """The whole problem as text: title, instruction and every given matrix."""
+        return "\n\n".join([f"{self.title}. {self.instruction}", *(g.text for g in self.given)])
 
     def check(self, answer) -> Feedback:
         """Check an answer; any input gives Feedback, never an exception."""
-        return _safe(self._check)(answer)
+        return _safe(lambda a: self.entry.check(self, a), answer)
 
-    def _check(self, answer) -> Feedback:
-        i = self.inputs
-        if self.kind == "projection":
-            W = {"Q": i["W_q"], "K": i["W_k"], "V": i["W_v"]}
-            return _check_projection(answer, i["X"], W, ROUNDED_TOL, exact=False)
-        if self.kind in ("attention", "masked"):
-            return _check_attention(answer, i["Q"], i["K"], i["V"], i.get("mask"), ROUNDED_TOL, _output_tol(i["V"]))
-        if self.kind == "softmax":
-            return _check_softmax(answer, i["scores"], ROUNDED_TOL)
-        return _check_shapes(answer, i["batch"], i["seq_len"], i["d_model"], i["heads"])
+    def answer_from(self, values: dict) -> dict:
+        """The answer :meth:`check` takes, from ``{field name: what the field holds}``."""
+        return dict(values)
 
     def __repr__(self) -> str:
         return f"Problem(kind={self.kind!r}, seed={self.seed}, difficulty={self.difficulty!r})"
@@ -1026,9 +1028,6 @@ class Problem:
         return hash((self.kind, self.seed, self.difficulty))
 
 
-_ROUNDING = "Answers rounded to 2 decimals are accepted."
-
-
 def _ints(rng, low, high, shape) -> np.ndarray:
     return rng.integers(low, high + 1, size=shape).astype(float)
 
@@ -1042,7 +1041,7 @@ def _nonzero_rows(rng, low, high, shape) -> np.ndarray:
     return M
 
 
-def _gen_projection(rng, difficulty):
+def _gen_projection(rng, difficulty) -> Generated:
     if difficulty == "easy":
         n, d_model, d_k = 2, 2, 2
         X = _nonzero_rows(rng, 0, 3, (n, d_model))
@@ -1055,19 +1054,15 @@ def _gen_projection(rng, difficulty):
         n, d_model, d_k = 3, 4, 3
         X = _nonzero_rows(rng, -4, 6, (n, d_model)) / 2  # halves: one decimal
         Ws = [_nonzero_rows(rng, -2, 2, (d_model, d_k)) for _ in range(3)]
-    inputs = {"X": X, "W_q": Ws[0], "W_k": Ws[1], "W_v": Ws[2]}
     Q, K, V = project_qkv(X, *Ws)
-    answer = {"Q": Q, "K": K, "V": V}
-    prompt = "\n\n".join([
-        f"Compute Q = X·W^Q, K = X·W^K and V = X·W^V (each {n}×{d_k}). Rows of X are tokens. {_ROUNDING}",
-        _matrix_text("X", X), _matrix_text("W^Q", Ws[0]), _matrix_text("W^K", Ws[1]), _matrix_text("W^V", Ws[2]),
-    ])
-    lines = [f"X is {n}×{d_model} and each W is {d_model}×{d_k}, so Q, K and V are {n}×{d_k}.",
-             "Entry (i, j) is row i of X times column j of W."]
+    words = text.KINDS["projection"]
+    sizes = {"n": n, "d_model": d_model, "d_k": d_k}
+    lines = [line.format(**sizes) for line in words["solution"]]
     for name, wname, W in (("Q", "W^Q", Ws[0]), ("K", "W^K", Ws[1]), ("V", "W^V", Ws[2])):
-        lines.append("")
-        lines += matmul_lines(X, W, name, "X", wname)
-    return inputs, answer, prompt, "\n".join(lines)
+        lines += ["", *matmul_lines(X, W, name, "X", wname)]
+    return Generated({"X": X, "W_q": Ws[0], "W_k": Ws[1], "W_v": Ws[2]}, {"Q": Q, "K": K, "V": V},
+                     words["instruction"].format(rounding=text.ROUNDING, **sizes), "\n".join(lines),
+                     _projection_given(X, *Ws))
 
 
 def _gen_qkv(rng, difficulty):
@@ -1089,61 +1084,59 @@ def _gen_qkv(rng, difficulty):
     return Q, K, V
 
 
-def _attention_solution(Q, K, V, mask):
-    n_q, n_k, d_k = Q.shape[0], K.shape[0], Q.shape[1]
+def _attention_sizes(Q, K, V) -> dict:
+    return {"n_q": Q.shape[0], "n_k": K.shape[0], "d_k": Q.shape[1], "d_v": V.shape[1]}
+
+
+def _attention_given(Q, K, V) -> tuple[Given, ...]:
+    # V's columns are the output's columns: the same names, so "column d0" means one thing.
+    return (given_matrix("Q", Q, "query"), given_matrix("K", K, "key"), given_matrix("V", V, "value", "dim"))
+
+
+def _attention_solution(Q, K, V, mask) -> str:
+    words, sizes = text.ATTENTION_SOLUTION, _attention_sizes(Q, K, V)
+    n_q, n_k, d_k = sizes["n_q"], sizes["n_k"], sizes["d_k"]
     out, W = scaled_dot_product_attention(Q, K, V, mask=mask)
-    lines = [f"Scores: q_i·k_j for every query i and key j, divided by √d_k = √{d_k} = {fmt(math.sqrt(d_k))}.",
-             f"Q is {n_q}×{d_k}, Kᵀ is {d_k}×{n_k}: the scores are {n_q}×{n_k}."]
+    lines = [words["scores"].format(sqrt_d_k=fmt(math.sqrt(d_k)), **sizes), words["shapes"].format(**sizes)]
     scaled = np.empty((n_q, n_k))
     for i in range(n_q):
         for j in range(n_k):
             if mask is not None and not mask[i, j]:
-                lines.append(f"  ({i},{j}): masked: query {i} may not attend to key {j}, score −∞")
+                lines.append(words["masked"].format(i=i, j=j))
                 scaled[i, j] = -np.inf
                 continue
             entry = attention_entry_lines(Q, K, i, j)
             lines.append(f"  ({i},{j}): " + entry[0])
             lines += [f"         {t}" for t in entry[1:]]
             scaled[i, j] = Q[i] @ K[j] / math.sqrt(d_k)
-    lines.append("")
-    lines.append("Softmax of each row (each row of weights sums to 1):")
+    lines += ["", words["softmax"]]
     for i in range(n_q):
-        lines.append(f" query {i}:")
-        lines += ["   " + t for t in softmax_lines(scaled[i], labels=[f"k{j}" for j in range(n_k)])]
-    lines.append("")
-    lines.append(f"Weights ({n_q}×{n_k}, rounded) = {format_matrix(W, 2)}")
-    lines.append("")
-    lines.append("Output row i = Σ_j weight[i,j]·v_j:")
+        lines.append(words["query"].format(i=i))
+        lines += ["   " + t for t in softmax_lines(scaled[i], labels=_labels("key", n_k))]
+    lines += ["", words["weights"].format(weights=format_matrix(W, 2), **sizes), "", words["output_rule"]]
     for i in range(n_q):
-        lines += ["  " + t for t in weighted_sum_lines(W[i], V, [f"v{j}" for j in range(n_k)], name=f"out{i}")]
-    lines.append("")
-    lines.append(f"Output ({n_q}×{V.shape[1]}, rounded) = {format_matrix(out, 2)}")
+        lines += ["  " + t for t in weighted_sum_lines(W[i], V, list(_labels("value", n_k)), name=f"out{i}")]
+    lines += ["", words["output"].format(output=format_matrix(out, 2), **sizes)]
     return "\n".join(lines)
 
 
-def _gen_attention(rng, difficulty):
+def _gen_attention(rng, difficulty) -> Generated:
     Q, K, V = _gen_qkv(rng, difficulty)
     out, W = scaled_dot_product_attention(Q, K, V)
-    inputs = {"Q": Q, "K": K, "V": V}
-    n_q, n_k, d_k = Q.shape[0], K.shape[0], Q.shape[1]
-    prompt = "\n\n".join([
-        f"Compute the attention weights softmax(Q·Kᵀ / √d_k) ({n_q}×{n_k}) and the output weights·V "
-        f"({n_q}×{V.shape[1]}). d_k = {d_k}. {_ROUNDING}",
-        _matrix_text("Q", Q), _matrix_text("K", K), _matrix_text("V", V),
-    ])
-    return inputs, {"weights": W, "output": out}, prompt, _attention_solution(Q, K, V, None)
+    instruction = text.KINDS["attention"]["instruction"].format(rounding=text.ROUNDING, **_attention_sizes(Q, K, V))
+    return Generated({"Q": Q, "K": K, "V": V}, {"weights": W, "output": out}, instruction,
+                     _attention_solution(Q, K, V, None), _attention_given(Q, K, V))
 
 
-def _gen_masked(rng, difficulty):
+def _gen_masked(rng, difficulty) -> Generated:
     Q, K, V = _gen_qkv(rng, "medium" if difficulty == "easy" else difficulty)
     n_q, n_k = Q.shape[0], K.shape[0]
     if difficulty == "easy" or (difficulty == "medium" and rng.random() < 0.5):
-        mask, what = causal_mask(n_q), "a causal mask (query i may attend to keys 0..i)"
+        mask, which = causal_mask(n_q), "causal"
     elif difficulty == "medium":
-        length = n_k - 1
         mask = np.ones((n_q, n_k), dtype=bool)
-        mask[:, length:] = False
-        what = "a padding mask (the last key is padding: no query may attend to it)"
+        mask[:, n_k - 1:] = False
+        which = "padding"
     else:
         mask = rng.random((n_q, n_k)) < 0.6
         # Every query keeps at least one key (else its softmax is undefined); two, so that
@@ -1151,18 +1144,18 @@ def _gen_masked(rng, difficulty):
         for i in range(n_q):
             while mask[i].sum() < 2:
                 mask[i, rng.integers(n_k)] = True
-        what = "the mask below (✓ = may attend, ✗ = blocked)"
+        which = "random"
     out, W = scaled_dot_product_attention(Q, K, V, mask=mask)
-    inputs = {"Q": Q, "K": K, "V": V, "mask": mask}
-    prompt = "\n\n".join([
-        f"Compute the masked attention weights ({n_q}×{n_k}) and the output ({n_q}×{V.shape[1]}) with {what}. "
-        f"Blocked scores become −∞ before the softmax. Scale by √d_k, d_k = {Q.shape[1]}. {_ROUNDING}",
-        _matrix_text("Q", Q), _matrix_text("K", K), _matrix_text("V", V), _matrix_text("mask", mask),
-    ])
-    return inputs, {"weights": W, "output": out}, prompt, _attention_solution(Q, K, V, mask)
+    words = text.KINDS["masked"]
+    instruction = words["instruction"].format(mask=words["masks"][which], rounding=text.ROUNDING,
+                                              **_attention_sizes(Q, K, V))
+    shown_mask = Given(words["mask_title"], additive_mask(mask), _labels("query", n_q), _labels("key", n_k),
+                       _matrix_text("mask", mask), row_axis="Queries ↓", col_axis="Keys →")
+    return Generated({"Q": Q, "K": K, "V": V, "mask": mask}, {"weights": W, "output": out}, instruction,
+                     _attention_solution(Q, K, V, mask), (*_attention_given(Q, K, V), shown_mask))
 
 
-def _gen_softmax(rng, difficulty):
+def _gen_softmax(rng, difficulty) -> Generated:
     if difficulty == "easy":
         scores = _ints(rng, 0, 3, 3)
     elif difficulty == "medium":
@@ -1170,13 +1163,14 @@ def _gen_softmax(rng, difficulty):
     else:
         scores = _ints(rng, -20, 20, 5) / 10  # one decimal
     W = softmax(scores)
-    prompt = "\n\n".join([
-        f"Turn this row of {scores.size} scores into attention weights with softmax. {_ROUNDING}",
-        "scores = [" + ", ".join(fmt(s) for s in scores) + "]",
-    ])
+    words = text.KINDS["softmax"]
     lines = softmax_lines(scores, labels=[f"key {j}" for j in range(scores.size)])
-    lines.append(f"weights (rounded) = {format_matrix(W, 2)[1:-1]}")
-    return {"scores": scores}, {"weights": W}, prompt, "\n".join(lines)
+    lines.append(words["solution_end"].format(weights=format_matrix(W, 2)[1:-1]))
+    shown = Given(None, scores.reshape(1, -1), (text.SCORES_ROW,), _labels("key", scores.size),
+                  "scores = [" + ", ".join(fmt(s) for s in scores) + "]")
+    return Generated({"scores": scores}, {"weights": W}, words["instruction"].format(n=scores.size,
+                                                                                     rounding=text.ROUNDING),
+                     "\n".join(lines), (shown,))
 
 
 _SHAPE_CHOICES = {
@@ -1186,7 +1180,7 @@ _SHAPE_CHOICES = {
 }
 
 
-def _gen_shapes(rng, difficulty):
+def _gen_shapes(rng, difficulty) -> Generated:
     c = _SHAPE_CHOICES[difficulty]
     # Distinct sizes keep every diagnosis unambiguous ("you swapped d_k and seq_len" must mean just that).
     while True:
@@ -1198,30 +1192,68 @@ def _gen_shapes(rng, difficulty):
         if len({heads, d_k, batch, seq_len, d_model}) == 5:
             break
     inputs = {"batch": batch, "seq_len": seq_len, "d_model": d_model, "heads": heads}
-    answer = _shape_params(batch, seq_len, d_model, heads)
-    prompt = (f"A batch of {batch} sequences, each of length {seq_len}, d_model = {d_model}, {heads} heads. "
-              "Give d_k, the shapes of Q, K and V after splitting into heads, of the attention weights, and of "
-              "the output after the heads are combined.")
-    B, n, D, h = batch, seq_len, d_model, heads
-    solution = "\n".join([
-        f"d_k = d_model / heads = {D} / {h} = {d_k}.",
-        f"One head: ({B}, {n}, {D}) × ({D}, {d_k}) = ({B}, {n}, {d_k}); the {h} heads stacked after the batch: "
-        f"Q = {_fmt_shape(answer['Q'])} (batch, heads, seq_len, d_k).",
-        f"K and V: the same, {_fmt_shape(answer['K'])} (d_v = d_k = {d_k}).",
-        f"Weights: per head ({n}, {d_k}) × ({d_k}, {n}) = ({n}, {n}), so {_fmt_shape(answer['weights'])}.",
-        f"Output: per head ({n}, {n}) × ({n}, {d_k}) = ({n}, {d_k}), so ({B}, {h}, {n}, {d_k}); "
-        f"combining {h} heads × {d_k} = {D} columns gives {_fmt_shape(answer['output'])}.",
-    ])
-    return inputs, answer, prompt, solution
+    answer = _shape_params(**inputs)
+    words = text.KINDS["shapes"]
+    shapes = {k: _fmt_shape(v) for k, v in answer.items() if k != "d_k"}
+    shapes["per_head_output"] = _fmt_shape((batch, heads, seq_len, d_k))
+    solution = "\n".join(line.format(d_k=d_k, **inputs, **shapes) for line in words["solution"])
+    return Generated(inputs, answer, words["instruction"].format(**inputs), solution)
 
 
-_GENERATORS = {
-    "projection": _gen_projection,
-    "attention": _gen_attention,
-    "masked": _gen_masked,
-    "softmax": _gen_softmax,
-    "shapes": _gen_shapes,
-}
+def _check_generated_projection(p: Problem, answer) -> Feedback:
+    i = p.inputs
+    return _check_projection(answer, i["X"], {"Q": i["W_q"], "K": i["W_k"], "V": i["W_v"]}, ROUNDED_TOL, exact=False)
+
+
+def _check_generated_attention(p: Problem, answer) -> Feedback:
+    i = p.inputs
+    return _check_attention(answer, i["Q"], i["K"], i["V"], i.get("mask"), ROUNDED_TOL, _output_tol(i["V"]))
+
+
+def _softmax_fields(p: Problem) -> tuple[Field, ...]:
+    n = p.inputs["scores"].size
+    return (Field("weights", "matrix", label="weights", shape=(1, n), row_labels=(text.WEIGHTS_ROW,),
+                  col_labels=_labels("key", n)),)
+
+
+_KINDS: dict[str, Kind] = {}
+
+
+def register_kind(kind: Kind) -> None:
+    """Add a kind of generated problem: :func:`generate` and the practice widget offer it from now on.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not a :class:`Kind` or its name is taken.
+    """
+    if not isinstance(kind, Kind):
+        raise ValueError(f"kind must be a Kind; got {type(kind).__name__}")
+    if kind.name in _KINDS:
+        raise ValueError(f"a kind named {kind.name!r} is registered already")
+    _KINDS[kind.name] = kind
+
+
+def unregister_kind(name: str) -> None:
+    """Remove a kind added by :func:`register_kind` (KeyError if there is none of that name)."""
+    del _KINDS[name]
+
+
+def kinds() -> tuple[str, ...]:
+    """The names of every registered kind, the built-in ones (:data:`KINDS`) first."""
+    return tuple(_KINDS)
+
+
+for _kind in (
+    Kind("projection", _gen_projection, _check_generated_projection),
+    Kind("attention", _gen_attention, _check_generated_attention),
+    Kind("masked", _gen_masked, _check_generated_attention),
+    Kind("softmax", _gen_softmax, lambda p, a: _check_softmax(a, p.inputs["scores"], ROUNDED_TOL), _softmax_fields),
+    Kind("shapes", _gen_shapes, lambda p, a: _check_shapes(a, **p.inputs), _shape_fields),
+):
+    register_kind(_kind)
+
+KINDS = kinds()  # the built-in kinds
 
 
 def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
@@ -1230,8 +1262,8 @@ def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
     Parameters
     ----------
     kind : str
-        One of :data:`KINDS`: ``"projection"``, ``"attention"``, ``"masked"``, ``"softmax"``,
-        ``"shapes"``.
+        One of :func:`kinds`: ``"projection"``, ``"attention"``, ``"masked"``, ``"softmax"``,
+        ``"shapes"`` and any added by :func:`register_kind`.
     seed : int
         Non-negative; the same (kind, seed, difficulty) always gives the same problem.
     difficulty : str
@@ -1246,13 +1278,16 @@ def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
     ValueError
         For an unknown kind or difficulty, or a seed that is not a non-negative integer.
     """
-    if kind not in _GENERATORS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
+    if kind not in _KINDS:
+        raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {kind!r}")
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}; got {difficulty!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
-    rng = np.random.default_rng(int(seed))
-    inputs, answer, prompt, solution = _GENERATORS[kind](rng, difficulty)
-    title = f"Problem {int(seed)} ({kind}, {difficulty})."
-    return Problem(kind, int(seed), difficulty, inputs, answer, f"{title} {prompt}", solution)
+    entry = _KINDS[kind]
+    made = entry.generate(np.random.default_rng(int(seed)), difficulty)
+    if not isinstance(made, Generated):
+        raise ValueError(f"the generator of kind {kind!r} must return a Generated; got {type(made).__name__}")
+    title = text.TITLE.format(seed=int(seed), kind=kind, difficulty=difficulty)
+    return Problem(kind, int(seed), difficulty, made.inputs, made.answer, title, made.instruction, made.solution,
+                   tuple(made.given), entry=entry)

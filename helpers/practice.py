@@ -11,20 +11,27 @@ In a notebook::
 All of these belong to one :class:`PracticeSession` per kernel, so the instructor switch and
 the progress summary cover every widget of the notebook. Tests create their own session.
 
-Every handler is guarded: whatever is typed, the learner sees a message in the feedback
-area, never a traceback. All checking is done by :mod:`helpers.exercises`; this module only
-reads the widgets and shows the verdict.
+This module only shows things and reads what the learner typed: the questions' words, their
+answer fields, the given matrices and every verdict come from :mod:`helpers.exercises` (and
+its data, :mod:`helpers.questions`). Each answer field is built by the entry of
+:data:`FIELD_WIDGETS` for its kind, so a new kind of problem needs nothing here. Every handler
+is registered through :class:`helpers.live.LiveWidget`: whatever is typed, the learner sees a
+message next to the field, never a traceback.
 """
 
 from __future__ import annotations
 
 import html as _html
+from dataclasses import dataclass
+from typing import Callable
 
 import ipywidgets as widgets
 import numpy as np
 
-from helpers.attention import additive_mask
-from helpers.exercises import DIFFICULTIES, KINDS, QUESTIONS, Feedback, Problem, check, generate
+from helpers import theme
+from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, Problem, generate, kinds
+from helpers.live import LiveWidget, close_tree
+from helpers.parsing import ParseError, parse_count, quote
 from helpers.render import matrix_html
 from helpers.widgets import MatrixEditor
 
@@ -33,6 +40,7 @@ __all__ = [
     "GeneratedPractice",
     "ProgressTracker",
     "PracticeSession",
+    "FIELD_WIDGETS",
     "session",
     "question",
     "all_questions",
@@ -41,50 +49,102 @@ __all__ = [
     "progress",
 ]
 
-# Column names of the given tables, with a no-break space: narrow table columns would wrap "col 1" in two lines.
-_NB_COLS = [f"col\u00a0{c + 1}" for c in range(8)]
-
-_OK = "#1b7f3b"    # green border: correct
-_BAD = "#c62828"   # red border: not yet
-_INFO = "#5b6b7a"  # grey border: a message about the input, not a verdict
+# One description width for a column of typed fields, so that their input boxes line up.
+_ALIGNED_LABELS = "17em"
+_BOX_BORDER = f"1px solid {theme.BORDER}"
 
 
-def _feedback_html(fb: Feedback | None, note: str = "") -> str:
-    """A verdict as HTML; text colour is inherited so it reads in light and dark themes."""
-    if fb is None:
-        body, colour = "<br>".join(_html.escape(line) for line in note.splitlines()), _INFO
-    else:
-        colour = _OK if fb.correct else _BAD
-        lines = [_html.escape(line) for line in str(fb).splitlines()]
-        body = "<br>".join(lines)
-    if not body:
-        return ""
-    return (f'<div style="border-left:4px solid {colour};padding:2px 8px;margin:2px 0;'
-            f'line-height:1.45;white-space:normal">{body}</div>')
+# --------------------------------------------------------------------------- answer fields
 
 
-def _editor_problems(editors: dict) -> str:
+@dataclass(frozen=True)
+class _FieldWidget:
+    """How one kind of answer field is built, read and checked for unfinished input.
+
+    build(field, aligned, large) -> widget; read(widget) -> what it holds;
+    pending(field, widget) -> lines naming the input that is not usable yet;
+    row: True for widgets that sit side by side (grids), False for a column (typed fields).
+    """
+
+    build: Callable
+    read: Callable
+    pending: Callable = lambda field, w: []
+    row: bool = False
+
+
+def _text_builder(width: str, width_alone: str) -> Callable:
+    def build(field: Field, aligned: bool, large: bool) -> widgets.Text:
+        style = {"description_width": _ALIGNED_LABELS if aligned else "initial"}
+        if large:
+            style["font_size"] = theme.sizes(large).font
+        return widgets.Text(value="", description=field.label, placeholder=field.placeholder,
+                            continuous_update=False, style=style,
+                            layout=widgets.Layout(width=width if aligned else width_alone))
+
+    return build
+
+
+def _grid(field: Field, aligned: bool, large: bool) -> MatrixEditor:
+    return MatrixEditor(np.zeros(field.shape), row_labels=list(field.row_labels), col_labels=list(field.col_labels),
+                        title=field.label, large=large, buttons=False)
+
+
+def _grid_pending(field: Field, editor: MatrixEditor) -> list[str]:
     """One line per cell that is not a number, named by its grid and the labels on screen:
     ``Q (token 1, col 2): '2,5': write decimals with a point (2.5)``."""
-    lines = []
-    for name, ed in editors.items():
-        rows, cols = ed.row_labels, ed.col_labels
-        lines += [f"{name} ({rows[i]}, {cols[j]}): {reason}" for (i, j), reason in sorted(ed.errors.items())]
-    return "\n".join(lines)
+    rows, cols = editor.row_labels, editor.col_labels
+    return [f"{field.name} ({rows[i]}, {cols[j]}): {reason}" for (i, j), reason in sorted(editor.errors.items())]
 
 
-def _pre(text: str) -> str:
-    return (f'<pre style="white-space:pre-wrap;font-size:0.92em;line-height:1.4;margin:4px 0">'
-            f"{_html.escape(text)}</pre>")
+def _choice(field: Field, aligned: bool, large: bool) -> widgets.RadioButtons:
+    return widgets.RadioButtons(options=[key for key, _ in field.options], value=None, orientation="horizontal",
+                                description="Your answer:", style={"description_width": "initial"})
 
 
-def _prose(text: str) -> str:
-    """Line breaks kept (lists, arithmetic), but in the text font: solutions are read, not run."""
-    return f'<div style="white-space:pre-wrap;line-height:1.5;margin:4px 0">{_html.escape(text)}</div>'
+FIELD_WIDGETS: dict[str, _FieldWidget] = {
+    "number": _FieldWidget(_text_builder("24em", "26em"), lambda w: w.value),
+    "shape": _FieldWidget(_text_builder("31em", "31em"), lambda w: w.value),
+    "matrix": _FieldWidget(_grid, lambda ed: ed.value, _grid_pending, row=True),
+    "choice": _FieldWidget(_choice, lambda w: w.value),
+}
 
 
-def _solution_html(q) -> str:
-    parts = [_prose(q.solution)]
+def _options_html(fields, large: bool) -> str:
+    """The options of choice fields, each with its letter."""
+    items = "".join(f"<li style='margin:2px 0'><b>{_html.escape(key)})</b> {_html.escape(option)}</li>"
+                    for f in fields for key, option in f.options)
+    if not items:
+        return ""
+    return (f"<ul style='list-style:none;padding-left:4px;margin:4px 0;font-size:{theme.sizes(large).font}'>"
+            f"{items}</ul>")
+
+
+def _given_html(given, large: bool) -> str:
+    """The given matrices as tables, side by side."""
+    def cols(labels):
+        # A no-break space: narrow table columns would wrap "col 1" in two lines.
+        return None if labels is None else [str(c).replace(" ", "\u00a0") for c in labels]
+
+    tables = [matrix_html(g.value, row_labels=g.row_labels, col_labels=cols(g.col_labels), title=g.title,
+                          row_axis=g.row_axis, col_axis=g.col_axis, large=large) for g in given]
+    return "".join(f'<div style="display:inline-block;margin-right:14px;vertical-align:top">{t}</div>'
+                   for t in tables)
+
+
+def _prose_html(text: str, large: bool) -> str:
+    """Line breaks kept (lists, arithmetic), in the text font: solutions are read, not run."""
+    return (f'<div style="white-space:pre-wrap;line-height:1.5;margin:4px 0;font-size:{theme.sizes(large).font}">'
+            f"{_html.escape(text)}</div>")
+
+
+def _trace_html(text: str, large: bool) -> str:
+    """A worked solution full of aligned arithmetic, in the monospaced trace font."""
+    return (f'<pre style="white-space:pre-wrap;{theme.MONO}font-size:{theme.sizes(large).trace};'
+            f'line-height:1.4;margin:4px 0">{_html.escape(text)}</pre>')
+
+
+def _solution_html(q, large: bool) -> str:
+    parts = [_prose_html(q.solution, large)]
     if q.choices:
         items = "".join(
             f"<li><b>{c.key})</b> {'✓ right' if c.correct else '✗ wrong'}: {_html.escape(c.explanation)}</li>"
@@ -93,7 +153,7 @@ def _solution_html(q) -> str:
         parts.append(f"<p style='margin:4px 0'><b>Every option:</b></p><ul style='margin:0'>{items}</ul>")
     if q.lesson_note:
         parts.append(
-            f'<div style="border-left:4px solid {_INFO};padding:2px 8px;margin-top:6px">'
+            f'<div style="border-left:4px solid {theme.MUTED_FG};padding:2px 8px;margin-top:6px">'
             f"<b>About the lesson's printed answer.</b> {_html.escape(q.lesson_note)}</div>"
         )
     return "".join(parts)
@@ -112,53 +172,80 @@ def _collapsible(title: str, body: widgets.Widget) -> widgets.Accordion:
     return acc
 
 
-def _text(description: str, placeholder: str = "", width: str = "22em",
-          description_width: str = "initial") -> widgets.Text:
-    return widgets.Text(
-        value="", description=description, placeholder=placeholder, continuous_update=False,
-        style={"description_width": description_width}, layout=widgets.Layout(width=width),
-    )
+def _button(description: str, large: bool, **kw) -> widgets.Button:
+    b = widgets.Button(description=description, **kw)
+    if theme.sizes(large).button:
+        b.style.font_size = theme.sizes(large).button
+    return b
 
 
-# One description width for a column of fields, so that their input boxes line up.
-_LABELS = "17em"
+class _AnswerPanel(LiveWidget):
+    """What the question and the generator share: answer fields, the Check button, the verdict.
 
-
-def _shape_fields() -> dict:
-    """d_k and the five shapes of Q1 and of the generated "shapes" problems, input boxes aligned."""
-    fields = {"d_k": _text("d_k =", "a number", "24em", _LABELS)}
-    for key, label in (("Q", "Q shape"), ("K", "K shape"), ("V", "V shape"),
-                       ("weights", "attention weights shape"), ("output", "output shape (heads combined)")):
-        fields[key] = _text(f"{label}:", "e.g. (1, 2, 3)", "31em", _LABELS)
-    return fields
-
-
-
-def _press_check(panel, pending_cells, judge, record) -> Feedback | None:
-    """What pressing Check does on any practice panel.
-
-    ``pending_cells()`` lists invalid editor cells ('' when none), ``judge()`` returns the
-    Feedback and ``record(correct)`` counts it in the progress. The editors keep their last
-    valid matrix while a cell is invalid; judging that would judge numbers the learner no
-    longer sees, so the learner is asked to fix the cell first. A learner never sees a
-    traceback: anything unforeseen becomes a short message.
+    Subclasses set ``self.tracker``, ``self.feedback_html`` and ``self.check_button`` and
+    implement :meth:`_item` (the Question or Problem on screen) and :meth:`_record`.
     """
-    try:
-        pending = pending_cells()
+
+    def _build_answer(self, item, box: widgets.Box) -> None:
+        """Answer widgets for ``item.fields`` in ``box`` (the widgets there before are closed)."""
+        fields = item.fields
+        typed = [f for f in fields if not FIELD_WIDGETS[f.widget].row]
+        aligned = len(typed) > 1
+        self.answer_fields = {f.name: f for f in fields}
+        self.answer_widgets = {f.name: FIELD_WIDGETS[f.widget].build(f, aligned, self._live_large) for f in fields}
+        grids = [self.answer_widgets[f.name] for f in fields if FIELD_WIDGETS[f.widget].row]
+        parts = []
+        if grids:
+            parts.append(widgets.HBox(grids, layout=widgets.Layout(flex_flow="row wrap")))
+        options = _options_html(fields, self._live_large)
+        if options:
+            parts.append(widgets.HTML(options))
+        parts += [self.answer_widgets[f.name] for f in typed]
+        old = list(box.children)
+        box.children = parts
+        for w in old:
+            close_tree(w)
+
+    def answer(self):
+        """The current answer, in the form the question's or problem's ``check`` takes."""
+        item = self._item()
+        return item.answer_from({name: FIELD_WIDGETS[self.answer_fields[name].widget].read(w)
+                                 for name, w in self.answer_widgets.items()})
+
+    def _pending(self) -> str:
+        lines = []
+        for name, w in self.answer_widgets.items():
+            f = self.answer_fields[name]
+            lines += FIELD_WIDGETS[f.widget].pending(f, w)
+        return "\n".join(lines)
+
+    def check(self) -> Feedback | None:
+        """Press Check: read the answer, show the verdict, record progress.
+
+        Returns the Feedback, or None when the answer could not be judged (a grid cell that
+        is not a number yet: the grids keep their last valid matrix, and judging numbers the
+        learner no longer sees would mislead; or an unforeseen error, shown as a message).
+        """
+        self.last_feedback = None
+        return self.guarded(self._judge, self.feedback_html, skip_when_paused=False)()
+
+    def _judge(self) -> Feedback:
+        pending = self._pending()
         if pending:
-            panel.last_feedback = None
-            panel.feedback_html.value = _feedback_html(None, "Fix the marked cells first:\n" + pending)
-            return None
-        fb = judge()
-    except Exception as err:  # noqa: BLE001 - a learner never sees a traceback
-        panel.last_feedback = None
-        panel.feedback_html.value = _feedback_html(None, f"Could not check this answer ({type(err).__name__}).")
-        return None
-    panel.last_feedback = fb
-    panel.feedback_html.value = _feedback_html(fb)
-    if panel.tracker is not None:
-        record(fb.correct)
-    return fb
+            raise ValueError("Fix the marked cells first:\n" + pending)
+        fb = self._item().check(self.answer())
+        self.last_feedback = fb
+        self.feedback_html.value = theme.verdict_html(str(fb), fb.correct, self._live_large)
+        if self.tracker is not None:
+            self._record(fb.correct)
+        return fb
+
+    def _update(self) -> None:  # nothing is recomputed while typing: answers are judged on Check
+        pass
+
+
+# --------------------------------------------------------------------------- progress
+
 
 class _ProgressHTML(widgets.HTML):
     """The progress line; its text form (what a notebook viewer without widgets shows) is the summary."""
@@ -169,13 +256,6 @@ class _ProgressHTML(widgets.HTML):
 
     def __repr__(self) -> str:
         return f"Progress: {self._tracker.summary}"
-
-
-class _InstructorSwitch(widgets.Checkbox):
-    """The instructor's checkbox, with a short text form instead of the Checkbox's full state."""
-
-    def __repr__(self) -> str:
-        return f"Instructor switch: show all solutions ({'on' if self.value else 'off'})"
 
 
 class ProgressTracker:
@@ -193,10 +273,11 @@ class ProgressTracker:
         The summary, kept up to date.
     """
 
-    def __init__(self):
+    def __init__(self, large: bool = False):
         self.solved: set[str] = set()
         self.solved_problems: set[tuple] = set()
         self.attempts = 0
+        self._large = large
         self.widget = _ProgressHTML(self, value=self._html())
         self.widget.add_class("practice-progress")
 
@@ -210,7 +291,8 @@ class ProgressTracker:
         return text
 
     def _html(self) -> str:
-        return f'<div style="padding:4px 0"><b>Progress:</b> {_html.escape(self.summary)}</div>'
+        return (f'<div style="padding:4px 0;font-size:{theme.sizes(self._large).font}"><b>Progress:</b> '
+                f"{_html.escape(self.summary)}</div>")
 
     def record_question(self, qid: str, correct: bool) -> None:
         self.attempts += 1
@@ -225,7 +307,10 @@ class ProgressTracker:
         self.widget.value = self._html()
 
 
-class PracticeQuestion(widgets.VBox):
+# --------------------------------------------------------------------------- a lesson question
+
+
+class PracticeQuestion(widgets.VBox, _AnswerPanel):
     """One of the lesson's questions with answer fields, a Check button, a hint and a solution.
 
     Test hooks (what a learner does, as code):
@@ -236,113 +321,53 @@ class PracticeQuestion(widgets.VBox):
     * ``show_hint()``, ``show_solution()``; ``hint_visible``, ``solution_visible``
 
     CSS classes: ``practice-question`` and ``practice-<qid>`` (e.g. ``practice-q7``) on the whole question;
-    ``practice-question-text``, ``practice-answer``, ``practice-check``, ``practice-feedback``,
-    ``practice-hint`` and ``practice-solution`` on its parts.
+    ``practice-question-text``, ``practice-given``, ``practice-answer``, ``practice-check``,
+    ``practice-feedback``, ``practice-hint`` and ``practice-solution`` on its parts.
     """
 
-    def __init__(self, qid: str, tracker: ProgressTracker | None = None):
+    def __init__(self, qid: str, tracker: ProgressTracker | None = None, large: bool = False):
         if qid not in QUESTIONS:
             raise KeyError(f"unknown question id {qid!r}; the questions are {', '.join(QUESTIONS)}")
         self.qid = qid
-        self.question = QUESTIONS[qid]
+        self.question = q = QUESTIONS[qid]
         self.tracker = tracker
         self.last_feedback: Feedback | None = None
-        q = self.question
-        number = qid[1:]
+        sz = theme.sizes(large)
         header = widgets.HTML(
-            f'<div style="margin:4px 0"><b>Q{number} · {_html.escape(q.title)}</b><br>{_html.escape(q.text)}</div>'
+            f'<div style="margin:4px 0;font-size:{sz.font}"><b>Q{qid[1:]} · {_html.escape(q.title)}</b><br>'
+            f"{_html.escape(q.text)}</div>"
         )
-        self.answer_widgets: dict[str, widgets.Widget] = self._make_answer_widgets()
-        self.check_button = widgets.Button(description="Check", button_style="primary",
-                                           tooltip="check your answer", layout=widgets.Layout(width="7em"))
+        given = widgets.HTML(_given_html(q.given, large))
+        answer_box = widgets.VBox()
+        self.check_button = _button("Check", large, button_style="primary", tooltip="check your answer",
+                                    layout=widgets.Layout(width="7em"))
         self.feedback_html = widgets.HTML("")
-        self.check_button.on_click(lambda _b: self.check())
-        self.hint_accordion = _collapsible("Hint", widgets.HTML(f"<div>{_html.escape(q.hint)}</div>"))
-        self.solution_accordion = _collapsible("Worked solution", widgets.HTML(_solution_html(q)))
+        self.hint_accordion = _collapsible("Hint", widgets.HTML(_prose_html(q.hint, large)))
+        self.solution_accordion = _collapsible("Worked solution", widgets.HTML(_solution_html(q, large)))
+        self._live_setup(large)
+        self._build_answer(q, answer_box)
         super().__init__(
             children=[
                 header,
-                self._answer_box(),
+                given,
+                answer_box,
                 widgets.HBox([self.check_button, self.feedback_html], layout=widgets.Layout(align_items="flex-start")),
                 self.hint_accordion,
                 self.solution_accordion,
             ],
-            layout=widgets.Layout(border="1px solid rgba(128,128,128,0.4)", padding="6px 10px", margin="6px 0"),
+            layout=widgets.Layout(border=_BOX_BORDER, padding="6px 10px", margin="6px 0"),
         )
+        self.on_click(self.check_button, lambda _b: self.check(), where=self.feedback_html)
         _classes((self, "practice-question"), (self, f"practice-{qid}"), (header, "practice-question-text"),
-                 (self.children[1], "practice-answer"), (self.check_button, "practice-check"),
+                 (given, "practice-given"), (answer_box, "practice-answer"), (self.check_button, "practice-check"),
                  (self.feedback_html, "practice-feedback"), (self.hint_accordion, "practice-hint"),
                  (self.solution_accordion, "practice-solution"))
 
-    # -- building
+    def _item(self):
+        return self.question
 
-    def _make_answer_widgets(self) -> dict:
-        q = self.question
-        if q.form == "shapes":
-            return _shape_fields()
-        if q.form == "pair":
-            return {"case1": _text("d_model = 256, h = 8:  d_k =", "", "24em", _LABELS),
-                    "case2": _text("d_model = 1024, h = 16:  d_k =", "", "24em", _LABELS)}
-        if q.form == "number":
-            return {"count": _text("n = 100:  number of comparisons =", "", "26em")}
-        if q.form == "matrices":
-            shape = (2, 2)
-            rows, cols = ["token 1", "token 2"], ["col 1", "col 2"]
-            return {name: MatrixEditor(np.zeros(shape), row_labels=rows, col_labels=cols, title=name, buttons=False)
-                    for name in ("Q", "K", "V")}
-        radio = widgets.RadioButtons(options=[c.key for c in q.choices], value=None, orientation="horizontal",
-                                     description="Your answer:", style={"description_width": "initial"})
-        return {"choice": radio}
-
-    def _answer_box(self) -> widgets.Widget:
-        q = self.question
-        if q.form == "matrices":
-            i = q.inputs
-            # The same row/column names as the answer grids, so "row 2, column 1" means one place.
-            labels = {"X": ["token 1", "token 2"]}
-            tables = [
-                matrix_html(i[k], title=t, row_labels=labels.get(k, ["row 1", "row 2"]), col_labels=_NB_COLS[:2])
-                for k, t in (("X", "X"), ("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))
-            ]
-            given = "".join(f'<div style="display:inline-block;margin-right:14px;vertical-align:top">{t}</div>'
-                            for t in tables)
-            return widgets.VBox([widgets.HTML(given), widgets.HBox(list(self.answer_widgets.values()))])
-        if q.form == "choice":
-            items = "".join(f"<li style='margin:2px 0'><b>{c.key})</b> {_html.escape(c.text)}</li>"
-                            for c in q.choices)
-            listing = widgets.HTML(f"<ul style='list-style:none;padding-left:4px;margin:4px 0'>{items}</ul>")
-            return widgets.VBox([listing, self.answer_widgets["choice"]])
-        return widgets.VBox(list(self.answer_widgets.values()))
-
-    # -- reading and checking
-
-    def answer(self):
-        """The current answer, in the form :func:`helpers.exercises.check` takes."""
-        w = self.answer_widgets
-        form = self.question.form
-        if form == "shapes":
-            return {k: t.value for k, t in w.items()}
-        if form == "pair":
-            return (w["case1"].value, w["case2"].value)
-        if form == "number":
-            return w["count"].value
-        if form == "matrices":
-            return {k: ed.value for k, ed in w.items()}
-        return w["choice"].value
-
-    def _editor_problems(self) -> str:
-        if self.question.form != "matrices":
-            return ""
-        return _editor_problems(self.answer_widgets)
-
-    def check(self) -> Feedback | None:
-        """Press Check: read the answer, show the verdict, record progress."""
-        return _press_check(
-            self,
-            self._editor_problems,
-            lambda: check(self.qid, self.answer()),
-            lambda correct: self.tracker.record_question(self.qid, correct),
-        )
+    def _record(self, correct: bool) -> None:
+        self.tracker.record_question(self.qid, correct)
 
     # -- hint and solution
 
@@ -361,54 +386,30 @@ class PracticeQuestion(widgets.VBox):
         return self.solution_accordion.selected_index == 0
 
     @property
+    def hint_text(self) -> str:
+        """The hint's HTML (shown when the Hint fold is open)."""
+        return self.hint_accordion.children[0].value
+
+    @property
     def solution_text(self) -> str:
+        """The worked solution's HTML (shown when its fold is open)."""
         return self.solution_accordion.children[0].value
 
     def __repr__(self) -> str:
         return f"PracticeQuestion({self.qid!r})"
 
 
-def _problem_inputs_html(p: Problem) -> str:
-    """The problem's given matrices as tables (numbers are friendly, so 2 digits show them exactly)."""
-    i = p.inputs
-    if p.kind == "shapes":
-        return ""
-    if p.kind == "softmax":
-        return matrix_html(i["scores"].reshape(1, -1), row_labels=["scores"],
-                           col_labels=[f"k{j}" for j in range(i["scores"].size)])
-    if p.kind == "projection":
-        # Counted from 1, like the answer grids and the feedback ("row 2, column 1 of K").
-        n, d = i["X"].shape
-        cols = [f"col\u00a0{c + 1}" for c in range(d)]
-        tables = [matrix_html(i["X"], row_labels=[f"token {r + 1}" for r in range(n)], col_labels=cols, title="X")]
-        tables += [matrix_html(i[k], title=t, row_labels=[f"row {r + 1}" for r in range(d)],
-                               col_labels=[f"col\u00a0{c + 1}" for c in range(i[k].shape[1])])
-                   for k, t in (("W_q", "W^Q"), ("W_k", "W^K"), ("W_v", "W^V"))]
-    else:
-        nq, nk = i["Q"].shape[0], i["K"].shape[0]
-        tables = [
-            matrix_html(i["Q"], row_labels=[f"q{r}" for r in range(nq)], title="Q"),
-            matrix_html(i["K"], row_labels=[f"k{r}" for r in range(nk)], title="K"),
-            # V's columns are the output's columns: the same names, so "column d0" means one thing.
-            matrix_html(i["V"], row_labels=[f"v{r}" for r in range(nk)],
-                        col_labels=[f"d{c}" for c in range(i["V"].shape[1])], title="V"),
-        ]
-        if "mask" in i:
-            tables.append(matrix_html(additive_mask(i["mask"]), row_labels=[f"q{r}" for r in range(nq)],
-                                      col_labels=[f"k{c}" for c in range(nk)],
-                                      title="mask (added to the scores)", row_axis="Queries ↓", col_axis="Keys →"))
-    return "".join(f'<div style="display:inline-block;margin-right:14px;vertical-align:top">{t}</div>'
-                   for t in tables)
+# --------------------------------------------------------------------------- generated problems
 
 
-class GeneratedPractice(widgets.VBox):
+class GeneratedPractice(widgets.VBox, _AnswerPanel):
     """Unlimited practice problems: pick a kind and a difficulty, answer, check, see the solution.
 
     The seed is shown and can be typed, so "problem 42" is the same problem for everybody.
 
     Test hooks: ``kind_dropdown``, ``difficulty_dropdown``, ``seed_text``, ``problem``,
     ``answer_widgets``, ``new_problem()``, ``check()``, ``show_solution()``, ``feedback_html``,
-    ``seed_message_html``, ``solution_visible``.
+    ``seed_message_html``, ``solution_visible``, ``status`` (an unforeseen problem, '' when none).
 
     CSS classes: ``practice-generator`` on the whole; ``practice-kind``, ``practice-difficulty``,
     ``practice-seed``, ``practice-seed-message``, ``practice-new``, ``practice-prompt``, ``practice-given``,
@@ -418,41 +419,41 @@ class GeneratedPractice(widgets.VBox):
     """
 
     def __init__(self, kind: str = "attention", difficulty: str = "easy", seed: int = 42,
-                 tracker: ProgressTracker | None = None, rng_seed=None):
+                 tracker: ProgressTracker | None = None, rng_seed=None, large: bool = False):
         self.tracker = tracker
         self.reveal = False  # the instructor switch: show every solution
         # Seeds for "New problem"; rng_seed makes that sequence reproducible in tests.
         self._rng = np.random.default_rng(rng_seed)
-        self.kind_dropdown = widgets.Dropdown(options=list(KINDS), value=kind, description="Kind:")
+        self.problem: Problem = generate(kind, seed, difficulty)
+        self.last_feedback: Feedback | None = None
+        self._live_setup(large)
+        self.kind_dropdown = widgets.Dropdown(options=list(kinds()), value=kind, description="Kind:")
         self.difficulty_dropdown = widgets.Dropdown(options=list(DIFFICULTIES), value=difficulty,
                                                     description="Difficulty:")
         self.seed_text = widgets.Text(value=str(seed), description="Problem no.:", continuous_update=False,
                                       style={"description_width": "initial"}, layout=widgets.Layout(width="14em"))
         self.seed_message_html = widgets.HTML("")
-        self.new_button = widgets.Button(description="New problem", tooltip="a fresh random problem number")
-        self.check_button = widgets.Button(description="Check", button_style="primary",
-                                           layout=widgets.Layout(width="7em"))
-        self.solution_button = widgets.Button(description="Show solution")
+        self.new_button = _button("New problem", large, tooltip="a fresh random problem number")
+        self.check_button = _button("Check", large, button_style="primary", layout=widgets.Layout(width="7em"))
+        self.solution_button = _button("Show solution", large)
         self.prompt_html = widgets.HTML("")
         self.inputs_html = widgets.HTML("")
-        self.answer_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.answer_box = widgets.VBox()
         self.feedback_html = widgets.HTML("")
         self.solution_html = widgets.HTML("", layout=widgets.Layout(display="none"))
         self.answer_widgets: dict[str, widgets.Widget] = {}
-        self.problem: Problem = generate(kind, seed, difficulty)
-        self.last_feedback: Feedback | None = None
 
-        self.new_button.on_click(lambda _b: self._guarded(self.new_problem))
-        self.check_button.on_click(lambda _b: self.check())
-        self.solution_button.on_click(lambda _b: self._guarded(self.toggle_solution))
-        self.kind_dropdown.observe(lambda _c: self._guarded(self._from_controls), names="value")
-        self.difficulty_dropdown.observe(lambda _c: self._guarded(self._from_controls), names="value")
-        self.seed_text.observe(lambda _c: self._guarded(self._from_controls), names="value")
+        self.on_click(self.new_button, lambda _b: self.new_problem(), where=self.seed_message_html)
+        self.on_click(self.check_button, lambda _b: self.check(), where=self.feedback_html)
+        self.on_click(self.solution_button, lambda _b: self.toggle_solution())
+        for control in (self.kind_dropdown, self.difficulty_dropdown, self.seed_text):
+            self.watch(control, self._from_controls, where=self.seed_message_html)
         self._show_problem()
         super().__init__(
             children=[
                 widgets.HBox([self.kind_dropdown, self.difficulty_dropdown]),
                 widgets.HBox([self.seed_text, self.new_button, self.seed_message_html]),
+                self.status_html,
                 self.prompt_html,
                 self.inputs_html,
                 self.answer_box,
@@ -460,7 +461,7 @@ class GeneratedPractice(widgets.VBox):
                 self.solution_button,
                 self.solution_html,
             ],
-            layout=widgets.Layout(border="1px solid rgba(128,128,128,0.4)", padding="6px 10px", margin="6px 0"),
+            layout=widgets.Layout(border=_BOX_BORDER, padding="6px 10px", margin="6px 0"),
         )
         _classes((self, "practice-generator"), (self.kind_dropdown, "practice-kind"),
                  (self.difficulty_dropdown, "practice-difficulty"), (self.seed_text, "practice-seed"),
@@ -470,36 +471,49 @@ class GeneratedPractice(widgets.VBox):
                  (self.feedback_html, "practice-feedback"), (self.solution_button, "practice-solution-button"),
                  (self.solution_html, "practice-solution"))
 
-    def _guarded(self, fn) -> None:
-        try:
-            fn()
-        except Exception as err:  # noqa: BLE001 - a learner never sees a traceback
-            self.feedback_html.value = _feedback_html(None, f"Something went wrong ({type(err).__name__}); "
-                                                            "the last problem stays.")
-            # Put the controls back to the problem on screen (their observers then find nothing to do).
-            p = self.problem
-            self.kind_dropdown.value, self.difficulty_dropdown.value = p.kind, p.difficulty
-            self.seed_text.value = str(p.seed)
+    def _item(self):
+        return self.problem
+
+    def _record(self, correct: bool) -> None:
+        self.tracker.record_problem(self.problem, correct)
 
     # -- choosing the problem
 
-    def _from_controls(self) -> None:
-        text = self.seed_text.value.strip()
+    def _seed(self) -> int:
+        """The problem number typed in the seed field; ValueError (shown next to it) if it is not one."""
+        typed = self.seed_text.value
+        still = f". That is not a problem number (a whole number ≥ 0); still showing problem {self.problem.seed}."
         try:
-            seed = int(text.replace(",", "").replace(" ", "").replace("_", ""))
-            if seed < 0:
-                raise ValueError
-        except ValueError:
-            self.seed_message_html.value = _feedback_html(
-                None, f"{text[:20]!r} is not a problem number: type a whole number ≥ 0. "
-                      f"Still showing problem {self.problem.seed}.")
-            return
-        self.seed_message_html.value = ""
+            seed = parse_count(typed)
+        except ParseError as err:
+            message = str(err)
+            raise ValueError(("Problem no. " if message.startswith("is ") else "Problem no.: ") + message + still) \
+                from None
+        if seed < 0:
+            raise ValueError(f"Problem no.: {quote(typed.strip())} is negative{still}")
+        return seed
+
+    def _from_controls(self, _change=None) -> None:
+        seed = self._seed()
+        self.clear_problem(self.seed_message_html)
+        self.clear_problem()
         p = self.problem
-        if (p.kind, p.seed, p.difficulty) == (self.kind_dropdown.value, seed, self.difficulty_dropdown.value):
+        wanted = (self.kind_dropdown.value, seed, self.difficulty_dropdown.value)
+        if (p.kind, p.seed, p.difficulty) == wanted:
             return
-        self.problem = generate(self.kind_dropdown.value, seed, self.difficulty_dropdown.value)
+        try:
+            self.problem = generate(wanted[0], seed, wanted[2])
+        except Exception:
+            # Put the controls back to the problem on screen (their handlers ignore the change), then let
+            # the guard show what went wrong.
+            with self.paused():
+                self.kind_dropdown.value, self.difficulty_dropdown.value = p.kind, p.difficulty
+                self.seed_text.value = str(p.seed)
+            raise
         self._show_problem()
+
+    def _update(self) -> None:
+        self._from_controls()
 
     def set_seed(self, seed) -> None:
         """Type a problem number into the seed field (what the learner does)."""
@@ -510,63 +524,18 @@ class GeneratedPractice(widgets.VBox):
         seed = int(self._rng.integers(0, 10_000))
         while seed == self.problem.seed:
             seed = int(self._rng.integers(0, 10_000))
-        self.seed_text.value = str(seed)  # the observer builds the problem
+        self.seed_text.value = str(seed)  # the seed field's handler builds the problem
 
     def _show_problem(self) -> None:
-        p = self.problem
-        first, _, rest = p.prompt.partition(". ")
-        text = rest.split("\n\n")[0]
-        self.prompt_html.value = (f'<div style="margin:4px 0"><b>{_html.escape(first)}.</b> '
-                                  f"{_html.escape(text)}</div>")
-        self.inputs_html.value = _problem_inputs_html(p)
-        self.answer_widgets = self._make_answer_widgets(p)
-        old = list(self.answer_box.children)
-        if p.kind == "shapes":
-            self.answer_box.children = [widgets.VBox(list(self.answer_widgets.values()))]
-        else:
-            self.answer_box.children = list(self.answer_widgets.values())
-        for w in old:
-            w.close()
+        p, large = self.problem, self._live_large
+        self.prompt_html.value = (f'<div style="margin:4px 0;font-size:{theme.sizes(large).font}">'
+                                  f"<b>{_html.escape(p.title)}.</b> {_html.escape(p.instruction)}</div>")
+        self.inputs_html.value = _given_html(p.given, large)
+        self._build_answer(p, self.answer_box)
         self.feedback_html.value = ""
         self.last_feedback = None
-        self.solution_html.value = _pre(p.solution)
+        self.solution_html.value = _trace_html(p.solution, large)
         self._set_solution_visible(self.reveal)
-
-    @staticmethod
-    def _make_answer_widgets(p: Problem) -> dict:
-        if p.kind == "shapes":
-            return _shape_fields()
-        editors = {}
-        for name, value in p.answer.items():
-            shape = np.atleast_2d(value).shape
-            if name == "weights":
-                rows = [f"q{r}" for r in range(shape[0])] if shape[0] > 1 else ["weights"]
-                cols = [f"k{c}" for c in range(shape[1])]
-            elif name == "output":
-                rows, cols = [f"q{r}" for r in range(shape[0])], [f"d{c}" for c in range(shape[1])]
-            else:  # Q, K, V of a projection problem
-                rows = [f"token {r + 1}" for r in range(shape[0])]
-                cols = [f"col {c + 1}" for c in range(shape[1])]
-            editors[name] = MatrixEditor(np.zeros(shape), row_labels=rows, col_labels=cols, title=name, buttons=False)
-        return editors
-
-    # -- checking
-
-    def answer(self):
-        """The current answer in the form ``Problem.check`` takes."""
-        w = self.answer_widgets
-        if self.problem.kind == "shapes":
-            return {k: t.value for k, t in w.items()}
-        return {k: ed.value for k, ed in w.items()}
-
-    def check(self) -> Feedback | None:
-        """Press Check: read the answer, show the verdict, record progress."""
-        return _press_check(
-            self,
-            lambda: "" if self.problem.kind == "shapes" else _editor_problems(self.answer_widgets),
-            lambda: self.problem.check(self.answer()),
-            lambda correct: self.tracker.record_problem(self.problem, correct),
-        )
 
     # -- solution
 
@@ -589,6 +558,27 @@ class GeneratedPractice(widgets.VBox):
         return f"GeneratedPractice(kind={p.kind!r}, seed={p.seed}, difficulty={p.difficulty!r})"
 
 
+# --------------------------------------------------------------------------- one session per notebook
+
+
+class _InstructorSwitch(widgets.Checkbox, LiveWidget):
+    """The instructor's checkbox, with a short text form instead of the Checkbox's full state.
+
+    ``on_change(show)`` runs, guarded, whenever it is ticked or unticked.
+    """
+
+    def __init__(self, on_change, **kw):
+        super().__init__(**kw)
+        self._live_setup()
+        self.watch(self, lambda change: on_change(change["new"]))
+
+    def __repr__(self) -> str:
+        return f"Instructor switch: show all solutions ({'on' if self.value else 'off'})"
+
+    def _update(self) -> None:  # it only opens and closes folds
+        pass
+
+
 class PracticeSession:
     """The practice widgets of one notebook: shared progress and one instructor switch.
 
@@ -605,10 +595,9 @@ class PracticeSession:
         self.progress = ProgressTracker()
         self.questions: dict[str, PracticeQuestion] = {}
         self.generators: list[GeneratedPractice] = []
-        self.instructor = _InstructorSwitch(value=False, description="Instructor: show all solutions",
+        self.instructor = _InstructorSwitch(self.reveal_all, value=False, description="Instructor: show all solutions",
                                            indent=False, layout=widgets.Layout(width="auto"))
         self.instructor.add_class("practice-instructor")
-        self.instructor.observe(lambda change: self.reveal_all(change["new"]), names="value")
 
     def question(self, qid: str) -> PracticeQuestion:
         """The widget for lesson question ``qid`` (made once; displaying it again shows the same state)."""

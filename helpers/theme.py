@@ -40,6 +40,8 @@ __all__ = [
     "table_html",
     "BAR_TRACK",
     "bar_style",
+    "OK_BORDER",
+    "verdict_html",
 ]
 
 MONO = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
@@ -168,7 +170,7 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
     return "".join(parts)
 
 
-# -- bars (added for the demos' weight charts) --------------------------------------------
+# --------------------------------------------------------------------------- bars (weight charts)
 
 BAR_TRACK = "var(--jp-layout-color3, #eeeeee)"  # the empty part of a bar
 
@@ -184,3 +186,22 @@ def bar_style(fraction: float, colour: str, width: str = "7em") -> str:
     pct = 100 * min(max(f, 0.0), 1.0) if math.isfinite(f) else 0.0
     return (f"background:linear-gradient(to right,{colour} {pct:.1f}%,{BAR_TRACK} {pct:.1f}%) "
             f"no-repeat 6px center / {width} 0.9em;padding-left:calc({width} + 12px);white-space:nowrap;")
+
+
+# --------------------------------------------------------------------------- verdicts (checked answers)
+
+OK_BORDER = "var(--jp-success-color1, #1b7f3b)"
+
+
+def verdict_html(message: str, correct: bool, large: bool = False) -> str:
+    """A checked answer's verdict: one line per ``\\n``, with a green (right) or red (not yet) bar.
+
+    The text keeps the panel's colour so that it reads in light and dark themes alike.
+    Empty ``message`` gives ``''``.
+    """
+    if not message:
+        return ""
+    lines = "".join(f"<div>{_html.escape(line)}</div>" for line in str(message).split("\n"))
+    bar = OK_BORDER if correct else ERROR_BORDER
+    return (f'<div role="status" style="border-left:4px solid {bar};padding:2px 8px;margin:2px 0;'
+            f'color:{PANEL_FG};font-size:{sizes(large).font};line-height:1.45">{lines}</div>')

@@ -11,7 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers.exercises import DIFFICULTIES, KINDS, QUESTIONS, Feedback, check, generate
+from helpers import questions as data
+from helpers.exercises import (
+    DIFFICULTIES,
+    KINDS,
+    QUESTIONS,
+    Feedback,
+    Generated,
+    Kind,
+    check,
+    generate,
+    given_matrix,
+    kinds,
+    register_kind,
+    unregister_kind,
+)
+from helpers.parsing import ParseError, parse_count, parse_matrix, parse_number
 
 QIDS = [f"q{i}" for i in range(1, 9)]
 
@@ -49,18 +64,25 @@ def test_right_answer_is_accepted(qid):
     [
         ("q1", {"d_k": "64", "Q": [8, 12, 20, 64], "K": "(8, 12, 20, 64)", "V": np.array([8, 12, 20, 64]),
                 "weights": "8 x 12 x 20 x 20", "output": (8.0, 20.0, 768.0)}),
-        ("q1", {"d_k": 64.0, "Q": "8,12,20,64", "K": "[8, 12, 20, 64]", "V": (8, 12, 20, 64),
+        ("q1", {"d_k": 64.0, "Q": "8, 12, 20, 64", "K": "[8,12,20,64]", "V": (8, 12, 20, 64),
                 "weights": "8×12×20×20", "output": [8, 20, 768]}),
+        # A fraction is a number: "768 / 12" is 64.
+        ("q1", {"d_k": "768 / 12", "Q": (8, 12, 20, 64), "K": (8, 12, 20, 64), "V": (8, 12, 20, 64),
+                "weights": (8, 12, 20, 20), "output": (8, 20, 768)}),
         ("q2", [32, 64]),
         ("q2", "32, 64"),
         ("q2", np.array([32.0, 64.0])),
         ("q2", ("32", "64")),
-        ("q2", "32 and 64"),
+        ("q2", "32; 64"),
+        ("q2", ("256/8", "64")),
         ("q3", "B"),
         ("q3", " (b) "),
         ("q4", "d)"),
         ("q5", {"Q": np.array([[2, 1], [0, 3]]), "K": ((1, 2), (3, 0)), "V": "[[1.5, 1.5], [1.5, 1.5]]"}),
         ("q5", {"Q": [[2.0000001, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]}),
+        # Typed matrices are read like matrix cells: "3/2" and "−1" are numbers everywhere.
+        ("q5", {"Q": "2 1; 0 3", "K": "[[1, 2], [3, 0]]", "V": "[[3/2, 3/2], [3/2, 3/2]]"}),
+        ("q5", {"Q": [["2", "1"], ["0", "3"]], "K": [[1, 2], [3, 0]], "V": [["3/2", "1.5"], ["1.5", "3/2"]]}),
         ("q6", "nothing"),
         ("q6", "No change"),
         ("q6", "b. Nothing: the weights stay exactly the same."),
@@ -185,7 +207,7 @@ def test_q5_tolerance_is_tight():
         (200, "n · n"),
         (12345, "one per (query, key) pair"),
         ("n^2", "n = 100"),
-        ("1,5", "could not read"),
+        ("1,5", "write decimals with a point (1.5)"),
     ],
 )
 def test_q7_wrong_counts_say_why(answer, words):
@@ -520,33 +542,175 @@ def test_a_shape_written_with_times_signs_is_read(text):
     assert fb.correct, fb.message
 
 
+def _refusal(parse, typed: str) -> str:
+    """The shared wording of helpers.parsing for ``typed``."""
+    with pytest.raises(ParseError) as err:
+        parse(typed)
+    return str(err.value)
+
+
 @pytest.mark.parametrize(
-    "qid, answer, words",
+    "qid, answer, field, parse, typed",
     [
-        ("q7", "100*100", "type the result as one number, not the calculation ('100*100')"),
-        ("q2", ("256/8", "64"), "not the calculation ('256/8')"),
-        ("q1", {"d_k": "768 / 12"}, "✗ d_k: type the result as one number"),
-        # "nan" and "None" are words, not a formula in n
-        ("q7", "nan", "should be a number"),
-        ("q7", "None", "should be a number"),
-        ("q7", "n*n", "evaluate your formula"),
-        ("q7", "n²", "evaluate your formula"),
+        ("q7", "100*100", "the number of comparisons", parse_count, "100*100"),
+        ("q7", "nan", "the number of comparisons", parse_count, "nan"),
+        ("q7", "None", "the number of comparisons", parse_count, "None"),
+        ("q7", "10000.5", "the number of comparisons", parse_count, "10000.5"),
+        ("q2", ("32", "6,4"), "d_k for case 2", parse_number, "6,4"),
+        ("q1", {"d_k": "1e999"}, "✗ d_k", parse_number, "1e999"),
+        ("q5", {"Q": "[[2, 1], [0, 1/0]]"}, "✗ Q", parse_matrix, "[[2, 1], [0, 1/0]]"),
     ],
 )
-def test_a_calculation_or_a_word_gets_its_own_message(qid, answer, words):
+def test_a_typed_answer_is_refused_in_the_shared_words_after_its_field_name(qid, answer, field, parse, typed):
     fb = check(qid, answer)
     assert not fb.correct
-    assert words in fb.message, fb.message
+    assert f"{field}: {_refusal(parse, typed)}" in fb.message, fb.message
+
+
+@pytest.mark.parametrize("typed", ["n*n", "n²", "n(n-1)", "N^2"])
+def test_a_formula_in_n_asks_for_the_number(typed):
+    fb = check("q7", typed)
+    assert not fb.correct and "evaluate your formula" in fb.message
+
+
+def test_an_empty_field_says_so_after_its_name():
+    fb = check("q1", {"d_k": "  ", "Q": "", "K": "(8, 12, 20, 64)"})
+    assert "✗ d_k: missing" in fb.message.splitlines()
+    assert "✗ Q: missing" in fb.message.splitlines()
 
 
 def test_an_unreadable_part_of_q1_names_its_field_once():
     fb = check("q1", {"d_k": "abc", "Q": "max", "K": "(8, 12, 20, 64)"})
     lines = fb.message.splitlines()
-    assert "✗ d_k should be a number, not a formula or words ('abc')" in lines
-    assert "✗ Q: entry 1 should be a number, not a formula or words ('max')" in lines
+    assert f"✗ d_k: {_refusal(parse_number, 'abc')}" in lines
+    assert f"✗ Q: entry 1: {_refusal(parse_number, 'max')}" in lines
 
 
 @pytest.mark.parametrize("text", ["100²", "100^2", "100**2", "100 * 100"])
 def test_a_power_or_product_typed_as_the_count_asks_for_the_result(text):
     fb = check("q7", text)
-    assert not fb.correct and "type the result as one number" in fb.message
+    assert not fb.correct and "is a calculation: type its result as one number" in fb.message
+
+
+def test_grouped_thousands_only_where_a_count_is_asked():
+    assert check("q7", "10,000").correct
+    assert check("q7", "10 000").correct
+    # d_k is a number, not a count: "6,4" is a decimal comma there, refused rather than guessed.
+    assert not check("q2", ("32", "6,4")).correct
+    # Shapes are lists of counts: "8,12,20,64" without spaces or brackets is refused like "1,5".
+    fb = check("q1", {**RIGHT["q1"], "Q": "8,12,20,64"})
+    assert "5 of 6 right" in fb.message and "✗ Q: entry 1:" in fb.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(qid=st.sampled_from(QIDS), answer=st.one_of(
+    st.text(max_size=40),
+    st.dictionaries(st.sampled_from(["d_k", "Q", "K", "V", "weights", "output", "case1"]),
+                    st.one_of(st.text(max_size=20), st.integers(), st.floats(), st.none(),
+                              st.lists(st.one_of(st.text(max_size=5), st.floats()), max_size=4)), max_size=6),
+    st.lists(st.one_of(st.text(max_size=8), st.integers(), st.floats()), max_size=5),
+    st.floats(), st.integers()))
+def test_check_never_raises_whatever_is_typed(qid, answer):
+    fb = check(qid, answer)
+    assert isinstance(fb, Feedback) and isinstance(fb.message, str) and fb.message.strip()
+
+
+# ---------------------------------------------------------------- the words are data
+
+
+def test_every_question_reads_its_words_from_the_data():
+    assert list(data.QUESTIONS) == QIDS
+    for qid, words in data.QUESTIONS.items():
+        q = QUESTIONS[qid]
+        for key in ("title", "text", "hint"):
+            assert isinstance(words[key], str) and words[key].strip(), (qid, key)
+        assert all(isinstance(line, str) for line in words["solution"]) and "".join(words["solution"]).strip()
+        assert (q.title, q.text, q.hint) == (words["title"], words["text"], words["hint"])
+        assert q.solution == "\n".join(words["solution"])
+        assert q.lesson_note == words.get("lesson_note", "")
+        assert [(c.key, c.text, c.correct, c.explanation) for c in q.choices] == [
+            (c["key"], c["text"], c["correct"], c["explanation"]) for c in words.get("choices", ())]
+
+
+def test_mistake_catalogues_are_the_words_of_the_diagnoses():
+    # The q7 catalogue of the data, word for word, is what check says.
+    for count, why in data.QUESTIONS["q7"]["mistakes"].items():
+        fb = check("q7", count)
+        assert not fb.correct and why in fb.message
+    # A shape mistake of the data (filled with q1's sizes) is what check says.
+    fb = check("q1", {**RIGHT["q1"], "Q": (8, 20, 64)})
+    per_head = next(m for m in data.SHAPE_MISTAKES["Q, K, V"] if m["shape"] == "batch, seq_len, d_k")
+    assert per_head["why"].format(heads=12) in fb.message
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_problem_has_a_title_and_an_instruction_and_the_prompt_joins_them(kind):
+    p = generate(kind, 7, "easy")
+    assert p.title == f"Problem 7 ({kind}, easy)"
+    assert p.instruction.strip() and p.title not in p.instruction
+    assert p.prompt.startswith(f"{p.title}. {p.instruction}")
+    for g in p.given:
+        assert g.text in p.prompt
+
+
+# ---------------------------------------------------------------- a new kind is one registry entry
+
+
+def _sum_kind(name="sum of two"):
+    """A tiny kind: add two small integers. One entry: a generator; grids and checking are the defaults."""
+
+    def make(rng, difficulty):
+        a, b = (int(v) for v in rng.integers(1, 10, size=2))
+        return Generated(inputs={"a": a, "b": b}, answer={"total": np.array([[a + b]])},
+                         instruction=f"Add {a} and {b}.", solution=f"{a} + {b} = {a + b}",
+                         given=(given_matrix("a and b", [[a, b]]),))
+
+    return Kind(name, make)
+
+
+@pytest.fixture
+def sum_kind():
+    kind = _sum_kind()
+    register_kind(kind)
+    yield kind.name
+    unregister_kind(kind.name)
+
+
+def test_a_registered_kind_is_generated_and_checked_through_the_public_functions(sum_kind):
+    assert sum_kind in kinds()
+    p = generate(sum_kind, 5, "easy")
+    a, b = p.inputs["a"], p.inputs["b"]
+    assert p.title == "Problem 5 (sum of two, easy)"
+    assert p.prompt.startswith(f"Problem 5 (sum of two, easy). Add {a} and {b}.")
+    assert [(f.name, f.widget, f.shape) for f in p.fields] == [("total", "matrix", (1, 1))]
+    assert p.check({"total": [[a + b]]}).correct
+    assert p.check({"total": f"{a + b}"}).correct
+    assert not p.check({"total": [[a + b + 1]]}).correct
+    for junk in JUNK:
+        fb = p.check(junk)
+        assert isinstance(fb, Feedback) and not fb.correct and fb.message.strip()
+    assert generate(sum_kind, 5, "easy").inputs == p.inputs
+
+
+def test_an_unregistered_kind_is_gone_and_names_are_unique(sum_kind):
+    with pytest.raises(ValueError):
+        register_kind(_sum_kind())
+    unregister_kind(sum_kind)
+    try:
+        assert sum_kind not in kinds()
+        with pytest.raises(ValueError):
+            generate(sum_kind, 1)
+    finally:
+        register_kind(_sum_kind())  # the fixture unregisters it
+
+
+def test_a_kind_whose_checker_breaks_still_gives_feedback():
+    def broken(problem, answer):
+        raise RuntimeError("boom")
+
+    register_kind(Kind("broken checker", _sum_kind().generate, check=broken))
+    try:
+        fb = generate("broken checker", 1).check({"total": [[1]]})
+    finally:
+        unregister_kind("broken checker")
+    assert not fb.correct and "could not check this answer (RuntimeError)" in fb.message

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import numpy as np
 import pytest
 
-from helpers.exercises import QUESTIONS, generate
+from helpers import questions as data
+from helpers.exercises import QUESTIONS, Generated, Kind, generate, given_matrix, register_kind, unregister_kind
 from helpers.practice import GeneratedPractice, PracticeQuestion, PracticeSession
 from helpers.widgets import MatrixEditor
+
+
+def _lines(shown: str) -> list[str]:
+    """The text lines of a message box (one <div> per line), unescaped."""
+    return [html.unescape(line) for line in re.findall(r"<div>(.*?)</div>", shown)]
 
 
 def _type_matrix(editor: MatrixEditor, M) -> None:
@@ -95,14 +104,15 @@ def test_every_invalid_cell_is_named_by_its_grid_labels_on_its_own_line(sess):
     w.answer_widgets["V"].set_text(0, 0, "one and a half")
     w.answer_widgets["K"].set_text(1, 1, "2,5")
     assert w.check() is None
-    lines = w.feedback_html.value.split("<br>")
+    lines = _lines(w.feedback_html.value)
     # Grids first to last (Q, K, V), each cell by the row and column labels the learner sees.
-    assert lines[1].startswith("K (token 2, col 2): &#x27;2,5&#x27;: write decimals with a point (2.5)")
-    assert lines[2].startswith("V (token 1, col 1): &#x27;one and a half&#x27; is not a number")
+    assert lines[0] == "Fix the marked cells first:"
+    assert lines[1].startswith("K (token 2, col 2): '2,5': write decimals with a point (2.5)")
+    assert lines[2].startswith("V (token 1, col 1): 'one and a half' is not a number")
     g = sess.generator("masked", "easy", 3)
     g.answer_widgets["weights"].set_text(1, 0, "1/0")
     assert g.check() is None
-    assert "weights (q1, k0): &#x27;1/0&#x27; divides by zero" in g.feedback_html.value
+    assert "weights (q1, k0): '1/0' divides by zero" in _lines(g.feedback_html.value)
 
 
 @pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])
@@ -214,10 +224,14 @@ def test_new_problem_picks_a_new_seed_and_shows_it(sess):
 
 def test_bad_seed_keeps_the_problem_and_says_why(sess):
     g = sess.generator("attention", "easy", 42)
-    for bad in ("abc", "-3", "4.5", ""):
+    for bad, why in (("abc", "'abc' is not a number"), ("-3", "'-3' is negative"),
+                     ("4.5", "'4.5' is not a whole number"), ("", "is empty")):
         g.set_seed(bad)
         assert g.problem.seed == 42
-        assert "not a problem number" in g.seed_message_html.value
+        shown = " ".join(_lines(g.seed_message_html.value))
+        assert why in shown and "not a problem number" in shown and "still showing problem 42" in shown, shown
+    g.set_seed("1,000")  # a problem number is a count: thousands may be grouped
+    assert g.problem.seed == 1000 and g.seed_message_html.value == ""
     g.set_seed("43")
     assert g.problem.seed == 43 and g.seed_message_html.value == ""
 
@@ -300,25 +314,93 @@ def test_unknown_question_raises(sess):
         sess.question("q9")
 
 
-def test_an_internal_error_becomes_a_message_not_a_traceback(sess, monkeypatch):
-    import helpers.practice as practice_module
+def _flaky_kind(name: str) -> Kind:
+    """A registered kind whose generator breaks for problem 43 and whose checker always breaks."""
 
-    def broken(*_args, **_kwargs):
+    def make(rng, difficulty):
+        a = int(rng.integers(0, 1000))
+        if a == int(np.random.default_rng(43).integers(0, 1000)):
+            raise RuntimeError("boom")
+        return Generated({"a": a}, {"total": np.array([[a]])}, f"Copy {a}.", f"{a}", (given_matrix("a", [[a]]),))
+
+    def broken(problem, answer):
         raise RuntimeError("boom")
 
-    w = sess.question("q7")
-    w.answer_widgets["count"].value = "10000"
-    monkeypatch.setattr(practice_module, "check", broken)
-    w.check_button.click()  # must not raise
-    assert "Could not check this answer" in w.feedback_html.value
-    assert "q7" not in sess.progress.solved
+    return Kind(name, make, check=broken)
 
-    g = sess.generator("attention", "easy", 42)
-    monkeypatch.setattr(practice_module, "generate", broken)
-    g.set_seed(43)  # must not raise; the last problem stays
+
+@pytest.fixture
+def flaky_kind():
+    register_kind(_flaky_kind("flaky"))
+    yield "flaky"
+    unregister_kind("flaky")
+
+
+def test_an_internal_error_becomes_a_message_not_a_traceback(sess, flaky_kind):
+    g = sess.generator(flaky_kind, "easy", 42)
+    g.set_seed(43)  # the generator raises: must not escape; the last problem stays
     assert g.problem.seed == 42
-    assert "the last problem stays" in g.feedback_html.value
+    assert "Something went wrong (RuntimeError: boom)" in html.unescape(g.seed_message_html.value)
     assert g.seed_text.value == "42"  # the field shows the problem that is on screen
+    g.set_seed(44)
+    assert g.problem.seed == 44 and g.seed_message_html.value == ""
+    g.check_button.click()  # the checker raises: must not escape
+    assert "could not check this answer (RuntimeError)" in g.feedback_html.value
+    assert not g.last_feedback.correct and not sess.progress.solved_problems
+
+
+def test_a_registered_kind_is_offered_and_gets_its_grids_from_its_fields(sess, flaky_kind):
+    g = sess.generator("attention", "easy", 42)
+    assert flaky_kind in g.kind_dropdown.options
+    g.kind_dropdown.value = flaky_kind
+    field = g.problem.fields[0]
+    editor = g.answer_widgets["total"]
+    assert (editor.value.shape, editor.row_labels, editor.col_labels) == (
+        field.shape, list(field.row_labels), list(field.col_labels))
+    assert g.problem.instruction in html.unescape(g.prompt_html.value)
+
+
+# ---------------------------------------------------------------- the words and grids come from the data
+
+
+@pytest.mark.parametrize("qid", list(QUESTIONS))
+def test_every_word_of_a_question_comes_from_the_data_and_is_shown(sess, qid):
+    words = data.QUESTIONS[qid]
+    w = sess.question(qid)
+    shown_text = html.unescape(_with_class(w, "practice-question-text")[0].value)
+    assert words["title"] in shown_text and words["text"] in shown_text
+    assert words["hint"] in html.unescape(w.hint_text)
+    solution = html.unescape(w.solution_text)
+    for line in words["solution"]:
+        assert line in solution
+    assert words.get("lesson_note", "") in solution
+    options = html.unescape(_with_class(w, "practice-answer")[0].children[0].value) if "choices" in words else ""
+    for c in words.get("choices", ()):
+        assert c["text"] in options and c["explanation"] in solution
+
+
+@pytest.mark.parametrize("qid", list(QUESTIONS))
+def test_answer_fields_are_the_questions_fields(sess, qid):
+    w = sess.question(qid)
+    fields = QUESTIONS[qid].fields
+    assert list(w.answer_widgets) == [f.name for f in fields]
+    for f in fields:
+        shown = w.answer_widgets[f.name]
+        if f.widget == "matrix":
+            assert (shown.value.shape, shown.row_labels, shown.col_labels) == (
+                f.shape, list(f.row_labels), list(f.col_labels))
+        elif f.widget == "choice":
+            assert list(shown.options) == [key for key, _ in f.options]
+        else:
+            assert shown.description == f.label
+
+
+def test_q5_given_matrices_are_the_datas(sess):
+    given = _with_class(sess.question("q5"), "practice-given")[0].value
+    for name, M in data.QUESTIONS["q5"]["inputs"].items():
+        for v in np.ravel(M):
+            assert f">{v:g}<" in given, (name, v)
+    assert "token 1" in given and "row 2" in given
 
 
 def _visible_buttons(root) -> list[str]:
