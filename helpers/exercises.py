@@ -63,7 +63,7 @@ from helpers.explain import (
     softmax_lines,
     weighted_sum_lines,
 )
-from helpers.parsing import ParseError, parse_count, parse_counts, parse_matrix, parse_number, parse_numbers
+from helpers.parsing import ParseError, parse_count, parse_matrix, parse_number, parse_numbers, parse_shape
 
 __all__ = [
     "Feedback",
@@ -294,15 +294,13 @@ def _count(x, what: str) -> int:
     return int(value)
 
 
-# A shape as the lesson prints it, "8×12×20×64" or "8 x 12": the × between two sizes separates them.
-_TIMES_BETWEEN_SIZES = re.compile(r"(?<=[0-9])\s*[×xX]\s*(?=[0-9])")
 
 
 def _shape(x, what: str) -> tuple[int, ...]:
-    """A shape from a tuple, list or 1-d array of counts, or text (:func:`helpers.parsing.parse_counts`)."""
+    """A shape from a tuple, list or 1-d array of counts, or text (:func:`helpers.parsing.parse_shape`)."""
     if isinstance(x, str):
         try:
-            return tuple(parse_counts(_TIMES_BETWEEN_SIZES.sub(", ", x), "entry"))
+            return parse_shape(x)
         except ParseError as err:
             raise _named(what, err) from None
     if isinstance(x, np.ndarray):

@@ -31,6 +31,7 @@ __all__ = [
     "parse_counts",
     "parse_matrix",
     "parse_names",
+    "parse_shape",
     "quote",
 ]
 
@@ -59,6 +60,9 @@ _MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe
 # Inside brackets ("[1,5]", Python's list syntax) every comma separates.
 _LIST_SEPARATOR = re.compile(r"\s*;\s*|\s*,\s*(?![0-9])|(?<![0-9]),\s*|,\s+|\s+")
 _BRACKETED_SEPARATOR = re.compile(r"\s*[;,]\s*|\s+")
+_SQUEEZED_COMMAS = re.compile(r"[+-]?[0-9.]+(?:,[0-9.]+)+")
+# A shape as the lesson prints it, "8×12×20×64" or "8 x 12": a × between two sizes separates them.
+_TIMES_BETWEEN_SIZES = re.compile(r"(?<=[0-9])\s*[×xX]\s*(?=[0-9])")
 
 
 def quote(text: str, limit: int = 20) -> str:
@@ -162,6 +166,11 @@ def parse_numbers(text: str, what: str = "value") -> list[float]:
         raise ParseError(f"is empty: type one or more numbers separated by commas (e.g. {ACCEPTED_EXAMPLES})")
     values = []
     for k, item in enumerate(items):
+        if _SQUEEZED_COMMAS.fullmatch(item):
+            parts = item.split(",")
+            decimal = f"write decimals with a point ({parts[0]}.{parts[1]}), or " if len(parts) == 2 else ""
+            raise ParseError(f"{what} {k + 1}: {quote(item)}: {decimal}put a space after each comma "
+                             f"to type {len(parts)} numbers ({', '.join(parts)})")
         try:
             values.append(parse_number(item))
         except ParseError as err:
@@ -239,3 +248,19 @@ def parse_names(text: str, what: str = "names", max_count: int | None = None) ->
         got = f"; got {len(names)}" if names else ""
         raise ParseError(f"{what}: type {limit} names separated by commas{got}")
     return names
+
+
+def parse_shape(text: str) -> tuple[int, ...]:
+    """A shape: ``"(8, 12, 20, 64)"``, ``"8 12 20 64"`` or as printed, ``"8×12×20×64"``, ``"8 x 12"``.
+
+    Returns
+    -------
+    tuple of int, one per axis.
+
+    Raises
+    ------
+    ParseError
+        ``"entry 2: ..."`` naming the first entry that is not a whole number.
+    """
+    raw, _ = _normalise(text)
+    return tuple(parse_counts(_TIMES_BETWEEN_SIZES.sub(", ", raw), "entry"))
