@@ -18,6 +18,10 @@ import math
 
 import ipywidgets as widgets
 import pytest
+
+from helpers.live import unexpected_message
+from helpers.parsing import ParseError, parse_number
+
 from conftest import (
     NOTEBOOKS,
     field_name,
@@ -25,12 +29,8 @@ from conftest import (
     is_numeric_box,
     text_fields,
     visible_state,
-    walk,
     widget_roots,
 )
-
-from helpers.live import unexpected_message
-from helpers.parsing import ParseError, parse_number
 
 LONG = "1" * 10_000
 # What a learner might type or paste into a text field. Valid-looking entries ("abc" is a fine token name)
