@@ -9,12 +9,14 @@ out of the way.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 import zipfile
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import pytest
@@ -54,9 +56,21 @@ def clean_env() -> dict:
     return env
 
 
+def can_build_wheels_offline() -> bool:
+    """setuptools builds wheels by itself from 70.1 on; before that it needs the ``wheel`` package."""
+    try:
+        major, minor = (int(x) for x in version("setuptools").split(".")[:2])
+    except (PackageNotFoundError, ValueError):
+        return False
+    return (major, minor) >= (70, 1) or importlib.util.find_spec("wheel") is not None
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     """A wheel built, without build isolation, from a copy of pyproject.toml and helpers/."""
+    assert can_build_wheels_offline(), (
+        "this environment's setuptools cannot build a wheel without the network: "
+        "`make setup` installs the one requirements.txt pins")
     src = tmp_path_factory.mktemp("src")
     shutil.copy2(ROOT / "pyproject.toml", src / "pyproject.toml")
     for extra in ("README.md", "LICENSE"):
