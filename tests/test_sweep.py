@@ -15,6 +15,8 @@ errors), so a failure says which kind it is, and lists every case as notebook / 
 from __future__ import annotations
 
 import math
+import traceback
+from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
@@ -134,7 +136,10 @@ class Sweep:
         try:
             field.value = value
         except Exception as err:  # noqa: BLE001 - every exception out of a handler is a finding
-            self.escapes.append((type(root).__name__, name, junk_label, f"{type(err).__name__}: {str(err)[:120]}"))
+            frame = traceback.extract_tb(err.__traceback__)[-1]
+            raised_at = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+            self.escapes.append((type(root).__name__, name, junk_label,
+                                 f"{type(err).__name__}: {str(err)[:120]} (raised at {raised_at})"))
             return False
         return True
 
