@@ -8,6 +8,12 @@ freeze without a word). After the original text is back, everything the widget s
 fields, images, outputs) must be as before: a message the junk caused is gone, the views show the same state.
 Finally every number cell of a widget goes to 1e300 at once, and back.
 
+To stay fast (the whole sweep takes well under 20 s), the full catalogue goes to every field that is not a
+number cell and to the first and last cell of each grid; the cells between get the parser's main refusals
+(``CELL_JUNK``), and all of them the 1e300 round. Numeric text boxes (IntText, BoundedIntText, ...) get what a
+browser can send them, numbers clamped into their bounds: those are valid values, so the box need not bring
+the old state back (a shorter token list forgets names), only raise nothing and leave no message behind.
+
 The findings of one notebook are gathered once and asserted by three tests (escapes, recovery, unexpected
 errors), so a failure says which kind it is, and lists every case as notebook / widget / field / junk.
 """
