@@ -290,3 +290,40 @@ def test_the_sweep_reaches_every_kind_of_field_in_the_course(notebook_runner):
     # Every notebook from 01 to 07 has at least one widget with a field.
     with_fields = set().union(*found.values())
     assert with_fields == {p.stem for p in WITH_WIDGETS}, found
+
+
+def toy_widget(on_text):
+    """A box with a number field and an HTML view; ``on_text(text, view)`` runs on every change."""
+    field, view = widgets.Text(value="1", description="toy"), widgets.HTML("1.0")
+    field.observe(lambda change: on_text(change["new"], view), names="value")
+    return widgets.VBox([field, view])
+
+
+def test_the_sweep_tells_an_escape_a_lost_state_and_an_unexpected_error_apart():
+    """The sweep itself: three toy widgets, each broken one way, and one that behaves."""
+
+    def escapes(text, view):
+        view.value = str(parse_number(text))  # a ParseError leaves the observer
+
+    def forgets(text, view):
+        view.value += text  # never shows the same thing twice
+
+    def hides_a_bug(text, view):
+        try:
+            view.value = str(parse_number(text))
+        except ParseError:
+            view.value = unexpected_message(KeyError(text))
+
+    def behaves(text, view):
+        try:
+            view.value = str(parse_number(text))
+        except ParseError as err:
+            view.value = f"<b>{err}</b>"
+
+    kinds = {}
+    for handler in (escapes, forgets, hides_a_bug, behaves):
+        found = Sweep("toy").run([toy_widget(handler)])
+        kinds[handler.__name__] = (bool(found.escapes), bool(found.not_recovered), bool(found.unexpected))
+        assert found.fields == 1 and found.reacted == {"VBox"}
+    assert kinds == {"escapes": (True, False, False), "forgets": (False, True, False),
+                     "hides_a_bug": (False, False, True), "behaves": (False, False, False)}
