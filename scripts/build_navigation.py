@@ -63,9 +63,8 @@ def course_map(paths: list[Path], notebooks: dict[str, object]) -> str:
         if p.name == INDEX:
             continue
         meta = notebooks[p.name].metadata.get("course", {})
-        rows.append(
-            f"| [{short_title(p, notebooks[p.name])}]({p.name}) | {meta.get('sections', '')} | {meta.get('summary', '')} |"
-        )
+        link = f"[{short_title(p, notebooks[p.name])}]({p.name})"
+        rows.append(f"| {link} | {meta.get('sections', '')} | {meta.get('summary', '')} |")
     return "\n".join(rows)
 
 

@@ -77,7 +77,7 @@ def main() -> None:
 
     arrays = {}
     tok_records = []
-    for i, text in enumerate(TOKENIZER_SENTENCES):
+    for text in TOKENIZER_SENTENCES:
         enc = fast(text)
         tokens = fast.convert_ids_to_tokens(enc["input_ids"])
         slow_tokens = slow.convert_ids_to_tokens(slow(text)["input_ids"])

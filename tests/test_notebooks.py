@@ -8,12 +8,11 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from conftest import NOTEBOOKS, ROOT
+
 LESSON = ROOT / "lesson" / "self-attention-qkv.txt"  # the source lesson, kept with the course
 EXPECTED = [
     "00_index", "01_intuition", "02_projections", "03_masking", "04_cross_attention",

@@ -1,0 +1,233 @@
+"""Shared test helpers: run a notebook's code in this process, walk the widgets it built, read them as text.
+
+Everything here goes through public behaviour only (widget traits such as ``value``, ``children`` and
+``description``), so it keeps working when the widget classes are rewritten behind the same API.
+
+* :func:`run_notebook` executes a notebook's code cells here, with the notebooks folder as working directory
+  and matplotlib's Agg backend, and returns the namespace and the value each cell displayed.
+* :func:`widget_roots`, :func:`walk` and :func:`text_fields` find the widgets a run built and, in each, the
+  fields a learner can type into.
+* :func:`html_text` reads an HTML widget (or an HTML string) as the words a learner sees.
+* The ``notebook_run`` fixture runs one notebook once per test session (indirect parametrization by path).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import html
+import io
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+
+
+# -- running a notebook in this process
+
+
+@dataclass
+class NotebookRun:
+    """What executing a notebook's code cells left behind.
+
+    Attributes
+    ----------
+    path : Path
+        The notebook.
+    namespace : dict
+        The global names after the last cell (as in the kernel after "Run all").
+    displayed : list
+        The value of each cell whose last statement is an expression (what Jupyter would display), in order;
+        ``None`` values left out.
+    """
+
+    path: Path
+    namespace: dict = field(default_factory=dict)
+    displayed: list = field(default_factory=list)
+
+
+def code_cells(path: Path) -> list[str]:
+    """The source of every code cell of the notebook at ``path``, in order (empty cells left out)."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    return [c.source for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+
+
+def without_magics(source: str) -> str:
+    """``source`` without IPython's line magics and shell escapes (``%matplotlib inline``, ``!pip ...``).
+
+    A cell magic (``%%...`` on the first line) makes the whole cell IPython-only: it becomes ''.
+    """
+    if source.lstrip().startswith("%%"):
+        return ""
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+
+
+def run_cell(source: str, namespace: dict):
+    """Execute one cell's Python in ``namespace``; returns the value of a final expression, as Jupyter shows it."""
+    tree = ast.parse(without_magics(source))
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, "<cell>", "exec"), namespace)
+    if last is not None:
+        return eval(compile(last, "<cell>", "eval"), namespace)
+    return None
+
+
+def run_notebook(path: Path) -> NotebookRun:
+    """Execute every code cell of ``path`` in this process, top to bottom, as "Run all" would.
+
+    The working directory is the notebook's folder while the cells run; matplotlib draws with Agg; what the
+    cells print is swallowed. An exception in a cell propagates (the stored notebooks run cleanly).
+    """
+    import matplotlib
+    import numpy as np
+
+    matplotlib.use("Agg")
+    run = NotebookRun(path=path, namespace={"__name__": "__main__"})
+    cwd, print_options = os.getcwd(), np.get_printoptions()
+    os.chdir(path.parent)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            for source in code_cells(path):
+                value = run_cell(source, run.namespace)
+                if value is not None:
+                    run.displayed.append(value)
+    finally:
+        # Notebooks set numpy's print options; other tests compare printed arrays.
+        os.chdir(cwd)
+        np.set_printoptions(**print_options)
+    return run
+
+
+_runs: dict[Path, NotebookRun] = {}
+
+
+@pytest.fixture(scope="session")
+def notebook_runner():
+    """A function ``path -> NotebookRun`` that runs each notebook at most once per test session."""
+
+    def get(path: Path) -> NotebookRun:
+        path = Path(path).resolve()
+        if path not in _runs:
+            _runs[path] = run_notebook(path)
+        return _runs[path]
+
+    return get
+
+
+@pytest.fixture
+def notebook_run(request, notebook_runner) -> NotebookRun:
+    """The run of the notebook given by indirect parametrization: ``@pytest.mark.parametrize("notebook_run",
+    NOTEBOOKS, indirect=True)``."""
+    return notebook_runner(request.param)
+
+
+# -- walking widgets
+
+
+def widget_roots(run: NotebookRun) -> list:
+    """The ipywidgets a notebook run put on screen or kept in a name, each once, displayed ones first."""
+    import ipywidgets as widgets
+
+    roots, seen = [], set()
+    for value in list(run.displayed) + list(run.namespace.values()):
+        if isinstance(value, widgets.Widget) and id(value) not in seen:
+            seen.add(id(value))
+            roots.append(value)
+    return roots
+
+
+def walk(root):
+    """``root`` and every widget below it through ``children``, depth first, in screen order, each once."""
+    import ipywidgets as widgets
+
+    seen, stack = set(), [root]
+    while stack:
+        w = stack.pop()
+        if not isinstance(w, widgets.Widget) or id(w) in seen:
+            continue
+        seen.add(id(w))
+        yield w
+        stack.extend(reversed(tuple(getattr(w, "children", ()) or ())))
+
+
+def text_fields(root) -> list:
+    """Every widget below ``root`` a learner can type into: Text, Textarea and the numeric text boxes.
+
+    Password and Combobox are Text subclasses and included; sliders and dropdowns are not text fields.
+    """
+    import ipywidgets as widgets
+
+    kinds = (widgets.Text, widgets.Textarea, widgets.IntText, widgets.FloatText,
+             widgets.BoundedIntText, widgets.BoundedFloatText)
+    return [w for w in walk(root) if isinstance(w, kinds) and not getattr(w, "disabled", False)]
+
+
+def is_numeric_box(w) -> bool:
+    """True for IntText, FloatText and their bounded forms: the browser sends them numbers, never text."""
+    import ipywidgets as widgets
+
+    return isinstance(w, (widgets.IntText, widgets.FloatText, widgets.BoundedIntText, widgets.BoundedFloatText))
+
+
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
+def field_name(w) -> str:
+    """A short name for a field in a report: its description, else its tooltip or placeholder, else ''.
+
+    Zero-width descriptions (used to keep grid cells aligned) count as no description.
+    """
+    for name in (getattr(w, "description", ""), getattr(w, "tooltip", ""), getattr(w, "placeholder", "")):
+        name = (name or "").strip().strip(_INVISIBLE).strip()
+        if name:
+            return name
+    return ""
+
+
+# -- reading what a learner sees
+
+_TAG = re.compile(r"<[^>]*>")
+_SPACE = re.compile(r"\s+")
+
+
+def html_text(widget_or_html) -> str:
+    """The words an HTML widget (or an HTML string) shows: tags removed, entities decoded, spaces collapsed."""
+    text = widget_or_html if isinstance(widget_or_html, str) else getattr(widget_or_html, "value", "")
+    text = _TAG.sub(" ", str(text))
+    return _SPACE.sub(" ", html.unescape(text)).strip()
+
+
+def visible_state(root) -> list[tuple[tuple, str, object]]:
+    """What ``root`` shows, as comparable data: every HTML, HTMLMath, Label, text field, Image and Output below it.
+
+    Returns
+    -------
+    list of (path, class name, value) in screen order; ``path`` is the tuple of child indices from ``root``.
+    """
+    import ipywidgets as widgets
+
+    shown = (widgets.HTML, widgets.HTMLMath, widgets.Label, widgets.Text, widgets.Textarea,
+             widgets.IntText, widgets.FloatText, widgets.BoundedIntText, widgets.BoundedFloatText)
+    state, stack = [], [((), root)]
+    while stack:
+        path, w = stack.pop()
+        if isinstance(w, shown):
+            state.append((path, type(w).__name__, w.value))
+        elif isinstance(w, widgets.Image):
+            state.append((path, "Image", bytes(w.value)))
+        elif isinstance(w, widgets.Output):
+            state.append((path, "Output", repr(w.outputs)))
+        children = getattr(w, "children", None)
+        if children:
+            stack.extend((path + (k,), c) for k, c in reversed(list(enumerate(children))))
+    return state
