@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -814,7 +814,8 @@ FORMS: dict[str, AnswerForm] = {
     ),
     "projection": AnswerForm(
         fields=lambda spec: grid_fields(_projection_expected(spec)), collect=dict,
-        check=lambda a, spec: _check_projection(a, spec["inputs"]["X"], _projection_weights(spec), EXACT_TOL, exact=True),
+        check=lambda a, spec: _check_projection(a, spec["inputs"]["X"], _projection_weights(spec), EXACT_TOL,
+                                                exact=True),
         expected=_projection_expected,
         given=lambda spec: _projection_given(*(spec["inputs"][k] for k in ("X", "W_q", "W_k", "W_v"))),
     ),

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
-from . import attention as att
-from . import explain, render, theme
+from . import attention as att, explain, render, theme
 from .live import LiveWidget
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names

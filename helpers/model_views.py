@@ -431,9 +431,12 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             children.append(self.grid)
         super().__init__(children)
         self._set_query_options(query)
+        # The token the learner chose to trace: traced again in a later sentence that has it.
+        self._chosen_query = self.output.tokens[self.query] if query is not None else None
         self._update()  # the starting values were checked: a failure here is a bug, raise it
         self.watch(self.text_box, self._on_text, where=self.message_html)
-        for w in (self.layer_picker, self.head_picker, self.query_picker):
+        self.watch(self.query_picker, self._on_query_pick)
+        for w in (self.layer_picker, self.head_picker):
             self.watch(w, lambda _c: self.request_update())
 
     # -- state ---------------------------------------------------------------------------------
@@ -509,10 +512,18 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         except ValueError as err:  # shown next to the field; the views stay
             raise ValueError(f"{err} (still showing: {quote(self.output.text, 40)})") from None
         self.clear_problem(self.message_html)
+        if out.tokens == self.output.tokens:
+            # The sentence on show typed again (e.g. after a refused one): keep the traced row.
+            return
+        keep = self._chosen_query if self._chosen_query in out.tokens else None
         with self.paused():  # new tokens in the trace menu and new weights: one redraw
             self.output = out
-            self._set_query_options(None)
+            self._set_query_options(keep)
             self.request_update()
+
+    def _on_query_pick(self, _change) -> None:
+        self._chosen_query = self.output.tokens[self.query]
+        self.request_update()
 
     def _set_query_options(self, query) -> None:
         toks = self.output.tokens

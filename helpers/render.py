@@ -266,7 +266,7 @@ def matrix_html(
     n, m = A.shape
     rows = labels_or_default(row_labels, n, "", "row_labels")
     cols = labels_or_default(col_labels, m, "", "col_labels")
-    table = _palette_table(palette)
+    _palette_table(palette)  # an unknown palette is refused before any work
     lo, hi = _scale_limits(A, vmin, vmax)
     idx = _colour_indices(A, lo, hi)
     sz = theme.sizes(large)
@@ -303,7 +303,8 @@ def matrix_html(
             f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{esc(str(col_axis))}</th></tr>'
         )
     corner = esc(str(row_axis)) if row_axis else ""
-    head = [f'<tr><th style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;color:{_MUTED_FG}">{corner}</th>']
+    head = [f'<tr><th style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
+            f'color:{_MUTED_FG}">{corner}</th>']
     head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
     if extra_column is not None:
         head.append(f'<th style="{lab}text-align:center;{separator}">{esc(str(extra_column[0]))}</th>')

@@ -371,8 +371,10 @@ def test_attention_stages_agree_with_the_lesson_worked_numbers():
 @pytest.mark.parametrize(
     "args, kwargs, words",
     [
-        ((np.full((2, 2), 1e300), None, np.eye(2) * 1e10, np.eye(2), np.eye(2)), {}, ["Q overflowed", "smaller entries"]),
-        ((np.full((2, 2), 1e200), None, np.eye(2), np.eye(2), np.eye(2)), {}, ["the scores overflowed", "smaller entries"]),
+        ((np.full((2, 2), 1e300), None, np.eye(2) * 1e10, np.eye(2), np.eye(2)), {},
+         ["Q overflowed", "smaller entries"]),
+        ((np.full((2, 2), 1e200), None, np.eye(2), np.eye(2), np.eye(2)), {},
+         ["the scores overflowed", "smaller entries"]),
         ((np.ones((2, 2)), None, np.eye(2), np.full((2, 2), 1e308), np.eye(2)), {},
          ["K overflowed"]),
         ((np.ones((2, 2)), np.ones((3, 2)), np.eye(2), np.eye(2), np.eye(2)), {"mask": "causal"},
@@ -394,6 +396,9 @@ def test_attention_stages_refuse_what_they_cannot_compute(args, kwargs, words):
 
 # --- refusing bad arguments ----------------------------------------------------------------------
 
+ones = np.ones
+sdpa = scaled_dot_product_attention
+
 @pytest.mark.parametrize(
     "call, words",
     [
@@ -404,16 +409,17 @@ def test_attention_stages_refuse_what_they_cannot_compute(args, kwargs, words):
         (lambda: softmax(3.0), ["scalar"]),
         (lambda: softmax([1.0, 2.0], axis=3), ["axis 3"]),
         (lambda: softmax(["a", "b"]), ["x must be an array of numbers"]),
-        (lambda: project_qkv(np.ones((3, 4)), np.ones((5, 2)), np.ones((4, 2)), np.ones((4, 2))), ["W_q", "(5, 2)", "(3, 4)"]),
-        (lambda: project_qkv(np.ones((3, 4)), np.ones((4, 2)), np.ones((4, 3)), np.ones((4, 2))), ["W_q", "W_k", "d_k"]),
-        (lambda: project_qkv(np.ones(4), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2))), ["X", "(4,)"]),
-        (lambda: project_qkv(np.ones((3, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones(4)), ["W_v", "(4,)"]),
-        (lambda: scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 4))), ["Q", "(2, 3)", "K", "(2, 4)"]),
-        (lambda: scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((5, 3))), ["K", "V", "(5, 3)"]),
-        (lambda: scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), mask=np.ones((2, 2))), ["boolean", "float64"]),
-        (lambda: scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), mask=np.ones((3, 3), bool)), ["(3, 3)", "(2, 2)"]),
-        (lambda: scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), mask=np.array([[True, True], [False, False]])), ["query row 1", "nothing to attend to"]),
-        (lambda: scaled_dot_product_attention(np.ones((2, 2, 3)), np.ones((3, 2, 3)), np.ones((3, 2, 3))), ["batch", "broadcast"]),
+        (lambda: project_qkv(ones((3, 4)), ones((5, 2)), ones((4, 2)), ones((4, 2))), ["W_q", "(5, 2)", "(3, 4)"]),
+        (lambda: project_qkv(ones((3, 4)), ones((4, 2)), ones((4, 3)), ones((4, 2))), ["W_q", "W_k", "d_k"]),
+        (lambda: project_qkv(ones(4), ones((4, 2)), ones((4, 2)), ones((4, 2))), ["X", "(4,)"]),
+        (lambda: project_qkv(ones((3, 4)), ones((4, 2)), ones((4, 2)), ones(4)), ["W_v", "(4,)"]),
+        (lambda: sdpa(ones((2, 3)), ones((2, 4)), ones((2, 4))), ["Q", "(2, 3)", "K", "(2, 4)"]),
+        (lambda: sdpa(ones((2, 3)), ones((2, 3)), ones((5, 3))), ["K", "V", "(5, 3)"]),
+        (lambda: sdpa(ones((2, 3)), ones((2, 3)), ones((2, 3)), mask=ones((2, 2))), ["boolean", "float64"]),
+        (lambda: sdpa(ones((2, 3)), ones((2, 3)), ones((2, 3)), mask=ones((3, 3), bool)), ["(3, 3)", "(2, 2)"]),
+        (lambda: sdpa(ones((2, 3)), ones((2, 3)), ones((2, 3)), mask=np.array([[True, True], [False, False]])),
+         ["query row 1", "nothing to attend to"]),
+        (lambda: sdpa(ones((2, 2, 3)), ones((3, 2, 3)), ones((3, 2, 3))), ["batch", "broadcast"]),
         (lambda: causal_mask(0), ["n", "positive integer"]),
         (lambda: causal_mask(2.5), ["n", "2.5"]),
         (lambda: split_heads(np.ones((2, 10)), 3), ["d_model = 10", "h = 3"]),

@@ -144,7 +144,7 @@ def every_cell(editor):
 def test_builder_with_every_weight_at_1e300_says_so_and_recovers():
     b = PatternBuilder(pattern="diagonal", strength=3.0)
     typed = {name: {c: ed.cell_text(*c) for c in every_cell(ed)} for name, ed in b.editors.items()}
-    for name, ed in b.editors.items():
+    for ed in b.editors.values():
         for c in every_cell(ed):
             ed.set_text(*c, "1e300")  # each a valid number: the editors take them
     assert b.editors["W_q"].message == "" and b.editors["W_k"].message == ""
@@ -167,7 +167,7 @@ def test_builder_with_every_weight_at_1e300_says_so_and_recovers():
 
 def test_builder_status_clears_when_a_pattern_is_loaded_over_huge_weights():
     b = PatternBuilder(pattern="long_range")
-    for name, ed in b.editors.items():
+    for ed in b.editors.values():
         for c in every_cell(ed):
             ed.set_text(*c, "1e300")
     assert b.status

@@ -252,9 +252,17 @@ def test_typing_a_sentence_reruns_the_model(explorer, model):
     assert explorer.text == BANK_RIVER
     np.testing.assert_array_equal(explorer.weights, model(BANK_RIVER).attentions[0, 4])
     assert "river" in explorer.table.value and "deposit" not in explorer.table.value
-    assert explorer.query == 1 and len(explorer.query_picker.options) == 8
-    explorer.query = "bank"
+    assert len(explorer.query_picker.options) == 8
+    # The traced token chosen for the first sentence stays traced in the new one.
+    assert explorer.tokens[explorer.query] == "bank"
     assert "<b>bank</b>" in explorer.trace_html.value and "river 0.86" in explorer.trace_html.value
+
+
+def test_a_new_sentence_without_the_chosen_token_traces_its_first_word(explorer, model):
+    explorer.set_text("the cat sat")
+    assert explorer.query == 1 and explorer.tokens[1] == "the"
+    explorer.set_text(BANK_RIVER)  # "bank" is back: so is the chosen row
+    assert explorer.tokens[explorer.query] == "bank"
 
 
 @pytest.mark.parametrize("bad, words", [("word " * 600, "602 tokens"), ("   ", "empty")])

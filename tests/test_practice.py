@@ -10,7 +10,7 @@ import pytest
 
 from helpers import questions as data
 from helpers.exercises import QUESTIONS, Generated, Kind, generate, given_matrix, register_kind, unregister_kind
-from helpers.practice import GeneratedPractice, PracticeQuestion, PracticeSession
+from helpers.practice import PracticeQuestion, PracticeSession
 from helpers.widgets import MatrixEditor
 
 

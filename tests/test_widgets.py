@@ -11,8 +11,7 @@ import re
 import ipywidgets
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer, MatrixEditor, parse_number
@@ -684,7 +683,8 @@ def test_cross_attention_token_counts_change_independently(cross):
     assert cross.editors["X_dec"].value.shape == (5, 3) and cross.editors["X_enc"].value.shape == (2, 3)
     e = cross.editors
     assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
-    assert [label for label, _ in part(cross, "attn-trace-query").options] == ["0: le", "1: chat", "2: dort", "3: t3", "4: t4"]
+    labels = [label for label, _ in part(cross, "attn-trace-query").options]
+    assert labels == ["0: le", "1: chat", "2: dort", "3: t3", "4: t4"]
     assert [label for label, _ in part(cross, "attn-trace-key").options] == ["0: the", "1: cat"]
     part(cross, "attn-encoder-names").value = "a,b,c,d"
     assert cross.key_tokens == ["a", "b", "c", "d"] and cross.result.weights.shape == (5, 4)

@@ -250,8 +250,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.views = {name: widgets.HTML() for name in ("weights", "Q", "K", "X")}
         W_q, W_k = pattern_weights(pattern, len(self.tokens), strength)
         self.editors = {
-            "W_q": MatrixEditor(W_q, row_labels=self._features, col_labels=self._dims(W_q), title="W^Q (d_model × d_k)"),
-            "W_k": MatrixEditor(W_k, row_labels=self._features, col_labels=self._dims(W_k), title="W^K (d_model × d_k)"),
+            name: MatrixEditor(W, row_labels=self._features, col_labels=self._dims(W), title=f"{title} (d_model × d_k)")
+            for name, title, W in (("W_q", "W^Q", W_q), ("W_k", "W^K", W_k))
         }
         super().__init__(
             [

@@ -312,5 +312,6 @@ class OverflowDemo(LiveWidget, widgets.VBox):
             + bar_chart_html(self.stable, labels, title=f"stable: exp({shifted}) / Σ exp({shifted})")
             + "</div>"
             + f"<div style='margin-top:4px;font-size:{theme.sizes().font}'>{html.escape(naive_note)}; "
-            f"naive sum = {_num(float(np.sum(self.naive)), 4)}, stable sum = {_num(float(np.sum(self.stable)), 4)}</div>"
+            f"naive sum = {_num(float(np.sum(self.naive)), 4)}, "
+            f"stable sum = {_num(float(np.sum(self.stable)), 4)}</div>"
         )
