@@ -38,6 +38,7 @@ __all__ = [
 ACCEPTED_EXAMPLES = "3, -2.5, 1/2, 1e-3"
 MAX_NUMBER_LENGTH = 40
 MAX_MATRIX_LENGTH = 4000
+MAX_COUNT = 10**15  # beyond any count the course asks for; keeps a typo like 1e300 from becoming a huge int
 
 
 class ParseError(ValueError):
@@ -118,6 +119,9 @@ def parse_number(text: str) -> float:
         return _finite(num / den, raw)
     if _NON_FINITE.fullmatch(text):
         raise ParseError(f"{quote(raw)} is not a finite number")
+    if _GROUPED.fullmatch(text) and "," in text:
+        raise ParseError(f"{quote(raw)}: type a number without thousands separators ({_GROUP_SEPARATORS.sub('', text)}),"
+                         f" and decimals with a point")
     if _DECIMAL_COMMA.fullmatch(text):
         raise ParseError(f"{quote(raw)}: write decimals with a point ({text.replace(',', '.')})")
     if _CALCULATION.fullmatch(text):
@@ -139,6 +143,8 @@ def parse_count(text: str) -> int:
     value = parse_number(text)
     if value != int(value):
         raise ParseError(f"{quote(raw)} is not a whole number")
+    if abs(value) > MAX_COUNT:
+        raise ParseError(f"{quote(raw)} is too large for a count")
     return int(value)
 
 

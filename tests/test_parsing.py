@@ -13,7 +13,16 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from helpers.parsing import ParseError, parse_count, parse_counts, parse_matrix, parse_number, parse_numbers
+from helpers.parsing import (
+    ParseError,
+    parse_count,
+    parse_counts,
+    parse_matrix,
+    parse_names,
+    parse_number,
+    parse_numbers,
+    parse_shape,
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,7 @@ CATALOGUE = [
     (parse_number, "10**4", Refused("calculation")),
     (parse_number, "768 * 12", Refused("calculation")),
     (parse_number, "1,5", Refused("'1,5'", "point", "1.5")),
-    (parse_number, "10,000", Refused("'10,000'")),
+    (parse_number, "10,000", Refused("'10,000'", "without thousands separators (10000)")),
     (parse_number, "10 000", Refused("'10 000'")),
     (parse_number, "__import__('os')", Refused("not a number")),
     (parse_number, "[1]", Refused("not a number")),
@@ -87,6 +96,8 @@ CATALOGUE = [
     (parse_count, "ten", Refused("'ten'", "not a number")),
     (parse_count, "1e999", Refused("too large")),
     (parse_count, "100^2", Refused("calculation")),
+    (parse_count, "1e300", Refused("'1e300'", "too large for a count")),
+    (parse_count, "768/12", 64),
     # -- lists of numbers
     (parse_numbers, "1000, 999, 998", [1000.0, 999.0, 998.0]),
     (parse_numbers, "1 2 3", [1.0, 2.0, 3.0]),
@@ -104,6 +115,17 @@ CATALOGUE = [
     (parse_counts, "3 5 2", [3, 5, 2]),
     (parse_counts, "3, 2.5", Refused("value 2", "whole")),
     (parse_counts, "3, x", Refused("value 2", "'x'")),
+    (parse_counts, "8,12,20,64", Refused("value 1", "space after each comma", "(8, 12, 20, 64)")),
+    # -- shapes, as typed or as the lesson prints them
+    (parse_shape, "(8, 12, 20, 64)", (8, 12, 20, 64)),
+    (parse_shape, "8×12×20×64", (8, 12, 20, 64)),
+    (parse_shape, "8 x 12", (8, 12)),
+    (parse_shape, "[32, 64]", (32, 64)),
+    (parse_shape, "8 x 2.5", Refused("entry 2", "whole")),
+    (parse_shape, "", Refused("empty")),
+    # -- names
+    (parse_names, "the, cat , sat", ["the", "cat", "sat"]),
+    (parse_names, " , ", Refused("names separated by commas")),
     # -- matrices
     (parse_matrix, "[[2, 1], [0, 3]]", [[2.0, 1.0], [0.0, 3.0]]),
     (parse_matrix, "2 1; 0 3", [[2.0, 1.0], [0.0, 3.0]]),
@@ -154,6 +176,6 @@ def test_typed_input(fn, text, expected):
 
 def test_the_catalogue_covers_every_parser_both_ways():
     """Each parser has rows it accepts and rows it refuses: a table that only accepts proves little."""
-    for fn in (parse_number, parse_count, parse_numbers, parse_counts, parse_matrix):
+    for fn in (parse_number, parse_count, parse_numbers, parse_counts, parse_matrix, parse_shape, parse_names):
         kinds = {isinstance(expected, Refused) for f, _, expected in CATALOGUE if f is fn}
         assert kinds == {True, False}, fn.__name__
