@@ -121,7 +121,8 @@ def parse_number(text: str) -> float:
         raise ParseError(f"{quote(raw)} is not a finite number")
     if _GROUPED.fullmatch(text) and "," in text:
         plain = _GROUP_SEPARATORS.sub("", text)
-        raise ParseError(f"{quote(raw)}: type a number without thousands separators ({plain}), and decimals with a point")
+        raise ParseError(f"{quote(raw)}: type a number without thousands separators ({plain}), "
+                         "and decimals with a point")
     if _DECIMAL_COMMA.fullmatch(text):
         raise ParseError(f"{quote(raw)}: write decimals with a point ({text.replace(',', '.')})")
     if _CALCULATION.fullmatch(text):
