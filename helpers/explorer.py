@@ -183,7 +183,7 @@ class _Shown:
     scale: bool
 
 
-class Explorer(widgets.VBox, LiveWidget):
+class Explorer(LiveWidget, widgets.VBox):
     """Attention, live, between a query side and a key side of tokens (the same side for self-attention).
 
     Use :class:`AttentionExplorer` or :class:`CrossAttentionExplorer`; this class holds

@@ -26,7 +26,14 @@ import ipywidgets as widgets
 
 from . import theme
 
-__all__ = ["LiveWidget", "close_tree", "unexpected_message"]
+__all__ = ["LiveWidget", "TextForm", "close_tree", "text_form", "unexpected_message"]
+
+RUN_TO_SHOW = "a live widget: run this cell to show it"
+
+
+def text_form(description: str) -> str:
+    """What a page shows for a widget that is not live: what it is, and how to bring it to life."""
+    return f"{description}  ({RUN_TO_SHOW})"
 
 
 def unexpected_message(err: BaseException) -> str:
@@ -36,8 +43,23 @@ def unexpected_message(err: BaseException) -> str:
             "The views show the last valid state; change the value back or re-run the cell.")
 
 
-class LiveWidget:
-    """Mixin for an ipywidgets container that reacts to input.
+class TextForm:
+    """Mixin (listed before the ipywidgets class) whose text form says what the widget is and to run its cell.
+
+    A stored notebook keeps no widget state (it would change on every run), so JupyterLab shows a
+    widget's text form until its cell runs: ``AttentionExplorer(tokens=6, ...)  (a live widget: run
+    this cell to show it)`` instead of a bare repr.
+    """
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle and "text/plain" in bundle:
+            bundle["text/plain"] = text_form(bundle["text/plain"])
+        return bundle
+
+
+class LiveWidget(TextForm):
+    """Mixin for an ipywidgets container that reacts to input (listed before the ipywidgets class).
 
     Call :meth:`_live_setup` in ``__init__`` before registering handlers. Subclasses
     implement :meth:`_update` (recompute and redraw from the current inputs; raise

@@ -52,7 +52,7 @@ def _as_matrix(M, name: str) -> np.ndarray:
     return A
 
 
-class MatrixEditor(widgets.VBox, LiveWidget):
+class MatrixEditor(LiveWidget, widgets.VBox):
     """An editable matrix: a grid of text cells with token and dimension labels.
 
     Parameters

@@ -30,7 +30,7 @@ import numpy as np
 
 from helpers import theme
 from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, Problem, generate, kinds
-from helpers.live import LiveWidget, close_tree
+from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.parsing import ParseError, parse_count, quote
 from helpers.render import matrix_html
 from helpers.widgets import MatrixEditor
@@ -247,7 +247,7 @@ class _AnswerPanel(LiveWidget):
 # --------------------------------------------------------------------------- progress
 
 
-class _ProgressHTML(widgets.HTML):
+class _ProgressHTML(TextForm, widgets.HTML):
     """The progress line; its text form (what a notebook viewer without widgets shows) is the summary."""
 
     def __init__(self, tracker: ProgressTracker, **kw):
@@ -310,7 +310,7 @@ class ProgressTracker:
 # --------------------------------------------------------------------------- a lesson question
 
 
-class PracticeQuestion(widgets.VBox, _AnswerPanel):
+class PracticeQuestion(_AnswerPanel, widgets.VBox):
     """One of the lesson's questions with answer fields, a Check button, a hint and a solution.
 
     Test hooks (what a learner does, as code):
@@ -402,7 +402,7 @@ class PracticeQuestion(widgets.VBox, _AnswerPanel):
 # --------------------------------------------------------------------------- generated problems
 
 
-class GeneratedPractice(widgets.VBox, _AnswerPanel):
+class GeneratedPractice(_AnswerPanel, widgets.VBox):
     """Unlimited practice problems: pick a kind and a difficulty, answer, check, see the solution.
 
     The seed is shown and can be typed, so "problem 42" is the same problem for everybody.
@@ -561,7 +561,7 @@ class GeneratedPractice(widgets.VBox, _AnswerPanel):
 # --------------------------------------------------------------------------- one session per notebook
 
 
-class _InstructorSwitch(widgets.Checkbox, LiveWidget):
+class _InstructorSwitch(LiveWidget, widgets.Checkbox):
     """The instructor's checkbox, with a short text form instead of the Checkbox's full state.
 
     ``on_change(show)`` runs, guarded, whenever it is ticked or unticked.

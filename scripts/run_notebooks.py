@@ -1,32 +1,91 @@
-"""Re-run notebooks fresh, top to bottom, in place, so the stored outputs are one clean run.
+"""Re-run notebooks fresh, top to bottom, and store them so that a re-run changes no byte.
 
-Usage: ``python scripts/run_notebooks.py [notebooks/NN_name.ipynb ...]`` (default: all).
+Usage: ``python scripts/run_notebooks.py [notebooks/NN_name.ipynb ...]`` (default: all), or
+``python scripts/run_notebooks.py --to DIR notebooks/NN_name.ipynb`` to write the results into DIR instead of in place.
+
+What a run would otherwise change every time is left out of the stored file (:func:`reproducible`):
+
+* the execution timestamps nbclient writes into each cell's metadata;
+* how a cell's printed text happened to be cut into stream messages: consecutive pieces of one stream are joined;
+* nothing else: but figures are stored as 256-colour PNGs (:func:`smaller_png`), which look the same and take a
+  third of the room (nbval does not compare images; a re-run in JupyterLab draws them at full colour);
+* the saved widget state (``metadata.widgets``) and the widget views in the outputs: their model ids are random,
+  and the state is most of a notebook's size. JupyterLab then shows each widget's text form until its cell runs,
+  and every course widget's text form says what it is and to run the cell (``helpers.live``).
 """
 
 from __future__ import annotations
 
+import argparse
+import base64
+import io
 import sys
 import time
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "widgets"
 
 
-def run(path: Path) -> float:
+def smaller_png(encoded: str) -> str:
+    """A base64 PNG figure as a 256-colour PNG (median cut, no dithering: the same input gives the same bytes)."""
+    image = Image.open(io.BytesIO(base64.b64decode(encoded)))
+    quantized = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    quantized.save(buffer, format="PNG", optimize=True)
+    smaller = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return smaller if len(smaller) < len(encoded) else encoded
+
+
+def reproducible(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """``nb`` without what changes from run to run (timestamps, widget ids and state); changed in place."""
+    nb.metadata.pop(WIDGET_STATE, None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        if cell.cell_type != "code":
+            continue
+        outputs = []
+        for output in cell.outputs:
+            data = output.get("data")
+            if data is not None and WIDGET_VIEW in data:
+                del data[WIDGET_VIEW]
+            if data is not None and "image/png" in data:
+                data["image/png"] = smaller_png(data["image/png"])
+            previous = outputs[-1] if outputs else None
+            if (output.output_type == "stream" and previous is not None and previous.output_type == "stream"
+                    and previous.name == output.name):
+                previous.text += output.text  # the order of outputs stays as the learner sees it
+            else:
+                outputs.append(output)
+        cell.outputs = outputs
+    return nb
+
+
+def run(path: Path, target: Path) -> float:
+    """Execute the notebook at ``path`` fresh and write the reproducible result to ``target``; returns seconds."""
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    nbformat.write(nb, path)
+    nbformat.write(reproducible(nb), target)
     return time.perf_counter() - start
 
 
 def main(argv: list[str]) -> int:
-    paths = [Path(a) for a in argv] or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
+    parser.add_argument("--to", type=Path, help="write the executed notebooks into this folder instead of in place")
+    args = parser.parse_args(argv)
+    if args.to:
+        args.to.mkdir(parents=True, exist_ok=True)
+    paths = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     for p in paths:
-        print(f"{p.name}: {run(p):.1f} s", flush=True)
+        target = args.to / p.name if args.to else p
+        print(f"{p.name}: {run(p, target):.1f} s", flush=True)
     return 0
 
 
