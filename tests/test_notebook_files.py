@@ -1,0 +1,73 @@
+"""The stored notebook files: small, reproducible byte for byte, and readable before they run.
+
+An author reviews a notebook change as a diff, so a re-run of an unchanged notebook must give the same bytes, and a
+notebook opened before its cells run must still say what each widget is.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers.live import RUN_TO_SHOW
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+MAX_BYTES = 200 * 1024
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# A notebook with live widgets, a figure-free explorer and printed checks: quick to run, and it would show any
+# random id, timestamp or stream split that the storing step lets through.
+RERUN = ROOT / "notebooks" / "02_projections.ipynb"
+
+
+def outputs(path: Path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        for output in cell.get("outputs", ()):
+            yield cell, output
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_file_is_at_most_200_kb(path):
+    assert path.stat().st_size <= MAX_BYTES, f"{path.name} is {path.stat().st_size / 1024:.0f} KB"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_file_holds_nothing_that_changes_between_runs(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    assert "widgets" not in nb["metadata"], "saved widget state (random model ids) is stored"
+    for cell in nb["cells"]:
+        assert "execution" not in cell["metadata"], "execution timestamps are stored"
+    for _cell, output in outputs(path):
+        assert WIDGET_VIEW not in output.get("data", {}), "a widget view (random model id) is stored"
+
+
+@pytest.mark.parametrize("notebook_run", NOTEBOOKS, indirect=True, ids=lambda p: p.stem)
+def test_every_widget_a_notebook_shows_says_what_it_is_and_to_run_its_cell(notebook_run):
+    """Without saved widget state, JupyterLab shows a widget's text form until its cell runs."""
+    import ipywidgets as widgets
+
+    shown = [v for v in notebook_run.displayed if isinstance(v, widgets.Widget)]
+    for w in shown:
+        text = w._repr_mimebundle_()["text/plain"]
+        assert text.endswith(f"({RUN_TO_SHOW})"), f"{notebook_run.path.name}: the text form {text!r}"
+    stored = ["".join(o["data"]["text/plain"]) for _c, o in outputs(notebook_run.path)
+              if RUN_TO_SHOW in "".join(o.get("data", {}).get("text/plain", ""))]
+    assert len(stored) == len(shown), "the stored notebook is not the run of the current code: make notebooks"
+
+
+def test_a_re_run_of_an_unchanged_notebook_gives_the_same_bytes(tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "run_notebooks.py"), "--to", str(tmp_path), str(RERUN)],
+                   check=True, capture_output=True, cwd=ROOT)
+    again = (tmp_path / RERUN.name).read_bytes()
+    stored = RERUN.read_bytes()
+    if again != stored:
+        old, new = stored.decode().splitlines(), again.decode().splitlines()
+        first = next((k for k, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+        pytest.fail(f"{RERUN.name} changes when re-run (first at line {first + 1}): "
+                    f"{old[first][:100] if first < len(old) else '<end>'!r} -> "
+                    f"{new[first][:100] if first < len(new) else '<end>'!r}; run `make notebooks` and commit")
