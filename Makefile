@@ -9,11 +9,12 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-fast lint notebooks navigation present bench clean
+.PHONY: help setup lab test test-fast test-binder lint notebooks navigation present bench clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
 	@echo "make test       set up if needed, then ruff and every test: helpers, widgets, notebooks (strict nbval), browser"
+	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it"
 	@echo "make lint       ruff over helpers, tests and scripts (settings in pyproject.toml)"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
@@ -22,7 +23,7 @@ help:
 setup: $(STAMP)
 
 $(STAMP): requirements.txt requirements-model.txt pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "Python 3.10 or newer is needed (found $$($(PYTHON) --version))"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python 3.11 or newer is needed (found $$($(PYTHON) --version))"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
@@ -65,3 +66,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV)
+
+# The Binder/JupyterHub environment built from scratch as repo2docker does (about a minute, installs from PyPI).
+# Not part of `make test`; CI runs it after `make test`.
+test-binder: $(STAMP)
+	RUN_SLOW=1 $(PY) -m pytest -q -m slow tests/test_binder.py
