@@ -6,7 +6,7 @@ Two kinds of tools:
   token attends to, how much attention every head gives from one token to others, how
   "previous-token", "[CLS]-parking" or position-bound each head is, and how similar the
   last-layer vectors of a word are across sentences;
-* :class:`HeadExplorer`, the widget of notebook 05: type a sentence, pick a layer and a
+* :class:`HeadExplorer`, the widget of notebook 09: type a sentence, pick a layer and a
   head, read the weights between the tokens, and see all 6 × 12 heads at a glance.
 
 A claim about one head needs a control. The head that always looks at the previous

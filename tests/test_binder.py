@@ -6,7 +6,7 @@ and runs ``binder/postBuild`` from the repository root. The slow test here does 
 virtual environment (not the course's ``.venv``, no editable install, no ``PYTHONPATH``), the same pip command,
 then ``postBuild`` run from a copy of the repository's files (so nothing in this checkout's ``.venv/`` or
 ``build/`` can help). In that environment it imports every ``helpers`` module, loads the pretrained model and
-runs notebooks 02 (widgets) and 05 (the model) under strict nbval.
+runs notebooks 02 (widgets), 05 (the patterns) and 09 (the model) under strict nbval.
 
 The build installs from PyPI and takes minutes, so it runs only with ``RUN_SLOW=1``; CI sets it. The fast
 tests below run always.
@@ -28,7 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BINDER = ROOT / "binder"
 # One notebook whose widgets every other notebook's explorer shares, and the one that uses the pretrained model.
-NBVAL_NOTEBOOKS = ["02_projections.ipynb", "05_patterns.ipynb"]
+NBVAL_NOTEBOOKS = ["02_projections.ipynb", "05_patterns.ipynb", "09_real_model.ipynb"]
 RUN_SLOW = os.environ.get("RUN_SLOW") == "1"
 
 
