@@ -312,10 +312,16 @@ def thumbnails_figure(out: MiniLMOutput, selected=None, width: float = 11.0):
     -------
     matplotlib.figure.Figure (not pyplot; safe inside widgets). Each thumbnail has the
     queries down and the keys across, like the big heatmap, with the colour scale fixed to
-    [0, 1]. All thumbnails are drawn in one image, which keeps redrawing fast.
+    [0, 1]. All thumbnails are drawn in one image, which keeps redrawing fast. Drawn in
+    :func:`helpers.theme.figure_style` (light paper, dark text, grey border), so the image
+    reads in JupyterLab's light and dark themes alike.
     """
+    with theme.figure_style():  # light paper, dark text: readable in light and dark themes (see theme)
+        return _thumbnails_figure(out, selected, width)
+
+
+def _thumbnails_figure(out: MiniLMOutput, selected, width: float):
     from matplotlib import colormaps
-    from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
     A = out.attentions
@@ -324,7 +330,7 @@ def thumbnails_figure(out: MiniLMOutput, selected=None, width: float = 11.0):
     step = n + gap
     img = _tile(A, gap)
     height = width * img.shape[0] / img.shape[1] + 0.9
-    fig = Figure(figsize=(width, height))
+    fig = theme.new_figure(figsize=(width, height))
     # Fixed margins instead of a layout engine: laying out the tick labels again on every
     # redraw would double the time it takes.
     ax = fig.add_axes((0.4 / width, 0.1 / height, 1 - 0.5 / width, 1 - 0.9 / height))

@@ -8,7 +8,14 @@ export and offline.
 Colours come from a colour-blind-safe sequential palette (viridis or cividis),
 interpolated here from a few stops. Every cell carries its own background *and*
 text colour, so the tables read the same in light and dark themes, and every cell
-shows its number, so nothing depends on seeing colour.
+shows its number, so nothing depends on seeing colour. Everything else (the panel,
+labels, legend, masked cells) takes JupyterLab's theme colours from :mod:`helpers.theme`.
+
+Numbers: one format per view (:func:`number_format`): a table or a figure writes all
+its numbers as whole numbers or all with the same number of decimals, and never
+"-0.00". Attention weights are always drawn on the fixed [0, 1] colour scale, in HTML
+(:func:`attention_weights_html`) and in matplotlib (:func:`heatmap`), so that two views
+of weights compare by colour.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ __all__ = [
     "PALETTES",
     "colour_for",
     "format_number",
+    "number_format",
     "matrix_html",
     "show_matrix",
     "attention_weights_html",
@@ -46,9 +54,12 @@ PALETTES = {
 
 _LEVELS = 256  # colours per palette; quantising the scale keeps rendering a table lookup
 
-# Masked (-inf) cells: neutral grey, clearly not part of the scale.
-_MASKED_BG = "#d9d9d9"
-_MASKED_FG = "#4d4d4d"
+# Masked (-inf) cells: neutral grey, clearly not part of the scale; the theme's grey in HTML, a light
+# grey on a figure's light paper.
+_MASKED_BG = theme.MASKED_BG
+_MASKED_FG = theme.MASKED_FG
+_FIG_MASKED_BG = theme.FIGURE_MASKED
+_FIG_MASKED_FG = "#4d4d4d"
 # Panel, label and muted text colours, fonts and sizes come from helpers.theme.
 _PANEL_BG = theme.PANEL_BG
 _PANEL_FG = theme.PANEL_FG
@@ -133,6 +144,57 @@ def format_number(x: float, digits: int = 2) -> str:
     return f"{x:.{max(digits, 1)}e}"
 
 
+def _fixed_text(x: float, digits: int) -> str:
+    """``x`` with exactly ``digits`` decimals; a value that rounds to zero loses its sign."""
+    if -1e5 < x < 1e5:
+        text = f"{x:.{digits}f}"
+        if text[0] == "-" and not text.strip("-0."):
+            return text[1:]  # "-0.00" would only puzzle
+        return text
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    return f"{x:.{max(digits, 1)}e}"
+
+
+def number_format(values, digits: int = 2, fixed: bool | None = None):
+    """The one number format of a view (a table, a figure), as a function from a number to its text.
+
+    Every number of one view is written the same way, so that a column of numbers lines up
+    and "0.5" never stands next to "0.25":
+
+    - whole numbers (``2``, ``-3``, ``0``) when every finite value is a whole number and
+      ``fixed`` is not True (an input matrix of small integers stays easy to read);
+    - otherwise exactly ``digits`` decimals for every number (``0.50``, ``1.00``, ``-1.25``).
+
+    A value that rounds to zero is written without a sign (never ``-0.00``); ``±∞`` as
+    ``∞`` / ``−∞``; magnitudes from 10⁵ up in exponent notation, so a cell stays narrow.
+
+    Parameters
+    ----------
+    values : array_like
+        Every number the view shows (the format is chosen from all of them).
+    digits : int
+        Decimals of the decimal format.
+    fixed : bool, optional
+        True: always ``digits`` decimals (attention weights: ``1.00`` next to ``0.25``).
+
+    Returns
+    -------
+    callable : ``fmt(x) -> str``
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    finite = v[np.isfinite(v)]
+    whole = not fixed and bool(np.all(finite == np.round(finite)))
+    places = 0 if whole else int(digits)
+
+    def fmt(x) -> str:
+        return _fixed_text(float(x), places)
+
+    return fmt
+
+
 _SUP = re.compile(r"\^([A-Za-z0-9]+)")
 
 
@@ -198,15 +260,15 @@ def _colour_indices(A: np.ndarray, lo: float, hi: float) -> np.ndarray:
     return np.rint(np.clip(t, 0.0, 1.0) * (_LEVELS - 1)).astype(int)
 
 
-def _legend_html(lo: float, hi: float, palette: str, digits: int, sz: theme.Sizes) -> str:
+def _legend_html(lo: float, hi: float, palette: str, fmt, sz: theme.Sizes) -> str:
     stops = ", ".join(PALETTES[palette])
     return (
         f'<div style="display:flex;align-items:center;gap:6px;margin-top:4px;font-size:{sz.small};'
         f'color:{_MUTED_FG}">'
-        f"<span>{_html.escape(format_number(lo, digits))}</span>"
+        f"<span>{_html.escape(fmt(lo))}</span>"
         f'<span style="display:inline-block;width:7em;height:0.8em;border:1px solid {theme.BORDER};'
         f'background:linear-gradient(to right, {stops})"></span>'
-        f"<span>{_html.escape(format_number(hi, digits))}</span>"
+        f"<span>{_html.escape(fmt(hi))}</span>"
         "</div>"
     )
 
@@ -227,6 +289,7 @@ def matrix_html(
     extra_column=None,
     legend: bool = True,
     note=None,
+    fixed: bool | None = None,
 ) -> str:
     """A matrix as an HTML table: every number printed over a colour scale.
 
@@ -242,7 +305,9 @@ def matrix_html(
     row_axis, col_axis : str, optional
         Axis captions, e.g. ``"Queries ↓"`` and ``"Keys →"``.
     digits : int
-        Decimals kept (trailing zeros dropped).
+        Decimals shown. The table has one number format (:func:`number_format`): whole
+        numbers when every value (and every value of ``extra_column``) is whole, else
+        exactly ``digits`` decimals everywhere, the legend's two ends included.
     large : bool
         Bigger font and cells, for a projector.
     vmin, vmax : float, optional
@@ -257,6 +322,8 @@ def matrix_html(
         Show the colour scale with its two end values under the table.
     note : str, optional
         A line of plain text under the table.
+    fixed : bool, optional
+        True: ``digits`` decimals even when every value is whole (weights: ``1.00``).
 
     Returns
     -------
@@ -312,7 +379,8 @@ def matrix_html(
     parts.append("".join(head))
 
     extra_vals = list(extra_column[1]) if extra_column is not None else None
-    fmt = format_number
+    shown = A if extra_vals is None else np.concatenate([A.ravel(), np.asarray(extra_vals, dtype=float).ravel()])
+    fmt = number_format(shown, digits, fixed)
     neg_inf = -math.inf
     for i in range(n):
         row = [f'<tr><th style="{lab}text-align:right">{esc(rows[i])}</th>']
@@ -323,18 +391,18 @@ def matrix_html(
             if v == neg_inf:
                 row.append(masked_td + "−∞</td>")
             else:
-                row.append(opening[idx_i[j]] + fmt(v, digits) + "</td>")
+                row.append(opening[idx_i[j]] + fmt(v) + "</td>")
         if hl is not None and hl[0] == i and 0 <= hl[1] < m:
             # The traced cell: the same cell with an outline added to its style.
             k = hl[1] + 1
             row[k] = row[k].replace('style="', f'style="outline:3px solid {_HIGHLIGHT};outline-offset:-3px;', 1)
         if extra_vals is not None:
-            row.append(plain_td + fmt(extra_vals[i], digits) + "</td>")
+            row.append(plain_td + fmt(extra_vals[i]) + "</td>")
         row.append("</tr>")
         parts.append("".join(row))
     parts.append("</table>")
     if legend:
-        parts.append(_legend_html(lo, hi, palette, digits, sz))
+        parts.append(_legend_html(lo, hi, palette, fmt, sz))
     if note:
         parts.append(f'<div style="margin-top:3px;font-size:{sz.small};color:{_MUTED_FG}">{esc(str(note))}</div>')
     parts.append("</div>")
@@ -365,7 +433,8 @@ def attention_weights_html(
     ----------
     weights : array_like, shape (n_q, n_k)
         Each row is one query's distribution over the keys. The colour scale is fixed
-        to [0, 1] so that tables of different weights compare directly.
+        to [0, 1] so that tables of different weights compare directly, and every
+        number (weights, row sums, the legend's ends) has ``digits`` decimals.
     q_labels : sequence of str, length n_q
     k_labels : sequence of str, length n_k
     """
@@ -387,12 +456,13 @@ def attention_weights_html(
         palette=palette,
         extra_column=("row sum", sums),
         note=note,
+        fixed=True,
     )
 
 
 def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool = True, cmap: str = "viridis",
-            digits: int = 2, vmin=None, vmax=None):
-    """Attention weights (or any matrix) as a matplotlib heatmap with token labels.
+            digits: int = 2, vmin=None, vmax=None, scale: str = "weights"):
+    """Attention weights (or, with ``scale="data"``, any matrix) as a matplotlib heatmap with token labels.
 
     Parameters
     ----------
@@ -401,51 +471,80 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     col_labels : sequence of str, length n_k (keys, along the top)
     title : str, optional
     ax : matplotlib Axes, optional
-        Draw into this axes; by default a new ``matplotlib.figure.Figure`` (no pyplot
-        state, so it is safe inside widgets and under nbval).
+        Draw into this axes (its figure gets the course's paper and border); by default a
+        new ``matplotlib.figure.Figure`` (no pyplot state, so it is safe inside widgets and
+        under nbval).
     annotate : bool
-        Print each number in its cell, in black or white for contrast.
+        Print each number in its cell, in black or white for contrast, all in one format
+        (:func:`number_format`; weights always with ``digits`` decimals).
+    scale : {"weights", "data"}
+        ``"weights"`` (the default): the colour scale is fixed to [0, 1], as for every
+        view of attention weights in the course, so two heatmaps compare by colour; a
+        finite value outside [0, 1] raises ValueError (it is not a weight). ``"data"``:
+        the scale runs from the matrix's finite minimum to its maximum (scores, inputs).
+    vmin, vmax : float, optional
+        Override the ends of the colour scale.
 
     Returns
     -------
     matplotlib.figure.Figure
+        Drawn in :func:`helpers.theme.figure_style`: opaque light paper, dark text, a grey
+        border, so it reads in JupyterLab's light and dark themes alike.
     """
     from matplotlib import colormaps
-    from matplotlib.figure import Figure
 
+    if scale not in ("weights", "data"):
+        raise ValueError(f"scale must be 'weights' or 'data'; got {scale!r}")
     A = _as_matrix(weights)
     n, m = A.shape
     rows = labels_or_default(row_labels, n, "", "row_labels")
     cols = labels_or_default(col_labels, m, "", "col_labels")
-    if ax is None:
-        fig = Figure(figsize=(max(3.0, 0.6 * m + 2.0), max(2.5, 0.5 * n + 1.5)), layout="constrained")
-        ax = fig.add_subplot()
-    else:
-        fig = ax.figure
-    cm = colormaps[cmap].with_extremes(bad=_MASKED_BG)
-    masked = np.ma.masked_invalid(A)
-    lo, hi = _scale_limits(A, vmin, vmax)
-    if hi <= lo:
-        lo, hi = lo - 0.5, hi + 0.5
-    im = ax.imshow(masked, cmap=cm, vmin=lo, vmax=hi, aspect="auto")
-    ax.set_xticks(range(m), cols, rotation=45 if max((len(c) for c in cols), default=0) > 3 else 0)
-    ax.set_yticks(range(n), rows)
-    ax.xaxis.set_ticks_position("top")
-    ax.xaxis.set_label_position("top")
-    ax.set_xlabel("Keys →")
-    ax.set_ylabel("Queries ↓")
-    if title:
-        ax.set_title(title, pad=12)
-    fig.colorbar(im, ax=ax)
-    if annotate:
-        for i in range(n):
-            for j in range(m):
-                v = A[i, j]
-                if np.isfinite(v):
-                    t = 0.5 if hi == lo else (v - lo) / (hi - lo)
-                    colour = _text_for(cm(float(np.clip(t, 0, 1)))[:3])
-                    text = format_number(v, digits)
-                else:
-                    colour, text = _MASKED_FG, format_number(v, digits)
-                ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=9)
+    is_weights = scale == "weights"
+    if is_weights:
+        finite = A[np.isfinite(A)]
+        if finite.size and (finite.min() < -1e-9 or finite.max() > 1 + 1e-9):
+            raise ValueError(
+                f"heatmap draws attention weights on the fixed [0, 1] scale, but the matrix has values from "
+                f"{format_number(finite.min())} to {format_number(finite.max())}; "
+                "pass scale='data' to draw another matrix on its own scale"
+            )
+        vmin = 0.0 if vmin is None else vmin
+        vmax = 1.0 if vmax is None else vmax
+    with theme.figure_style():
+        if ax is None:
+            fig = theme.new_figure(figsize=(max(3.0, 0.6 * m + 2.0), max(2.5, 0.5 * n + 1.5)),
+                                   layout="constrained")
+            ax = fig.add_subplot()
+        else:
+            fig = ax.figure
+            theme.add_border(fig)
+            theme.style_axes(ax)
+        cm = colormaps[cmap].with_extremes(bad=_FIG_MASKED_BG)
+        masked = np.ma.masked_invalid(A)
+        lo, hi = _scale_limits(A, vmin, vmax)
+        if hi <= lo:
+            lo, hi = lo - 0.5, hi + 0.5
+        im = ax.imshow(masked, cmap=cm, vmin=lo, vmax=hi, aspect="auto")
+        ax.set_xticks(range(m), cols, rotation=45 if max((len(c) for c in cols), default=0) > 3 else 0)
+        ax.set_yticks(range(n), rows)
+        ax.xaxis.set_ticks_position("top")
+        ax.xaxis.set_label_position("top")
+        ax.set_xlabel("Keys →")
+        ax.set_ylabel("Queries ↓")
+        if title:
+            ax.set_title(title, pad=12)
+        bar = fig.colorbar(im, ax=ax)
+        if is_weights:
+            bar.set_label("weight (0 to 1)")
+        if annotate:
+            fmt = number_format(A, digits, fixed=is_weights)
+            for i in range(n):
+                for j in range(m):
+                    v = A[i, j]
+                    if np.isfinite(v):
+                        t = 0.5 if hi == lo else (v - lo) / (hi - lo)
+                        colour = _text_for(cm(float(np.clip(t, 0, 1)))[:3])
+                    else:
+                        colour = _FIG_MASKED_FG
+                    ax.text(j, i, fmt(v), ha="center", va="center", color=colour, fontsize=9)
     return fig

@@ -5,7 +5,14 @@ or ``large``, the projector size), its panel and text colours from the constants
 below, and its error box from :func:`error_html`. Panel and text colours are
 JupyterLab's CSS variables with a light fallback (for static HTML exports, Voila and
 other front-ends that do not define them), so the look follows JupyterLab's theme
-from this one module.
+from this one module: in JupyterLab Dark every panel, table, trace and error box is
+dark with light text. Colours that have no theme variable of their own (a tinted error
+box, a readable green) are mixed from theme variables with CSS ``color-mix``.
+
+matplotlib figures are images and cannot follow a CSS theme, so they take the other
+route: :func:`figure_style` draws every figure on an opaque light "paper" with dark
+text and a mid-grey border, readable on a light page and on a dark one alike (see its
+docstring for why not a transparent figure or grey text).
 """
 
 from __future__ import annotations
@@ -42,6 +49,17 @@ __all__ = [
     "bar_style",
     "OK_BORDER",
     "verdict_html",
+    "MASKED_BG",
+    "MASKED_FG",
+    "FIGURE_FACE",
+    "FIGURE_FG",
+    "FIGURE_EDGE",
+    "FIGURE_MASKED",
+    "FIGURE_RC",
+    "figure_style",
+    "new_figure",
+    "add_border",
+    "style_axes",
 ]
 
 MONO = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
@@ -53,10 +71,18 @@ PANEL_FG = "var(--jp-ui-font-color1, #1a1a1a)"
 LABEL_FG = "var(--jp-ui-font-color1, #333333)"
 MUTED_FG = "var(--jp-ui-font-color2, #595959)"
 BORDER = "var(--jp-border-color1, #c8c8c8)"
-ERROR_BG = "var(--jp-error-color3, #fff0f0)"
-ERROR_FG = "var(--jp-ui-font-color0, #8b0000)"
 ERROR_BORDER = "var(--jp-error-color1, #d62728)"
-OK_FG = "var(--jp-success-color0, #1b5e20)"
+# The error box: the panel's colour tinted with the theme's red. Not --jp-error-color3, which is a light
+# pink in the dark theme too (white text on it would be unreadable). Light: a pale pink; dark: a dark red.
+# A browser without color-mix drops the declaration and shows the page's own background: still readable.
+ERROR_BG = "color-mix(in srgb, var(--jp-error-color1, #d62728) 14%, var(--jp-layout-color1, #ffffff))"
+ERROR_FG = "var(--jp-ui-font-color0, #8b0000)"
+# Success text: the theme's green pulled towards the text colour, so that it is darker on a light page and
+# lighter on a dark one (--jp-success-color0 alone is only 4:1 on the dark theme's panels).
+OK_FG = "color-mix(in srgb, var(--jp-success-color0, #1b5e20) 70%, var(--jp-content-font-color0, #000000))"
+# A masked (−∞) matrix cell: a neutral grey of the theme, outside every palette, with the theme's text on it.
+MASKED_BG = "var(--jp-layout-color3, #d9d9d9)"
+MASKED_FG = "var(--jp-ui-font-color1, #333333)"
 # A bad matrix cell: ipywidgets' Text style takes plain colours, not CSS variables.
 BAD_CELL_BG = "#ffd6d6"
 BAD_CELL_FG = "#8b0000"
@@ -205,3 +231,104 @@ def verdict_html(message: str, correct: bool, large: bool = False) -> str:
     bar = OK_BORDER if correct else ERROR_BORDER
     return (f'<div role="status" style="border-left:4px solid {bar};padding:2px 8px;margin:2px 0;'
             f'color:{PANEL_FG};font-size:{sizes(large).font};line-height:1.45">{lines}</div>')
+
+
+# --------------------------------------------------------------------------- matplotlib figures
+
+# A figure is a PNG: it cannot read CSS variables, so it cannot follow the theme. It is drawn on opaque light
+# "paper" with dark text instead, and a mid-grey border that marks its edge on a white page (on a dark page the
+# paper itself does). Contrast of the text on the paper: 17:1 wherever the figure is shown.
+FIGURE_FACE = "#ffffff"
+FIGURE_FG = "#1a1a1a"
+FIGURE_EDGE = "#8c8c8c"
+FIGURE_MASKED = "#d9d9d9"  # a masked (−∞) cell in a figure: light grey, clearly not on the colour scale
+
+FIGURE_RC = {
+    "figure.facecolor": FIGURE_FACE,
+    "figure.edgecolor": FIGURE_EDGE,
+    "savefig.facecolor": FIGURE_FACE,
+    "savefig.edgecolor": FIGURE_EDGE,
+    "savefig.transparent": False,
+    "axes.facecolor": FIGURE_FACE,
+    "axes.edgecolor": FIGURE_FG,
+    "axes.labelcolor": FIGURE_FG,
+    "axes.titlecolor": FIGURE_FG,
+    "text.color": FIGURE_FG,
+    "xtick.color": FIGURE_FG,
+    "ytick.color": FIGURE_FG,
+    "xtick.labelcolor": FIGURE_FG,
+    "ytick.labelcolor": FIGURE_FG,
+}
+
+
+def figure_style():
+    """A context in which matplotlib draws the course's figures: readable in light and dark themes.
+
+    Every helper that draws a figure (:func:`helpers.render.heatmap`, the model views'
+    thumbnails) creates and draws it inside this context, so figures look the same
+    whatever the learner's matplotlib style (even ``dark_background``).
+
+    Why an opaque light figure: a figure is an image, so it cannot follow JupyterLab's
+    CSS variables. A transparent background with the default black text disappears on
+    a dark page; mid-grey "theme-neutral" text reads poorly on both (about 4:1 on white
+    and on JupyterLab Dark's #111) and the colour bar and masked cells would still be
+    light. Dark text on white paper reads at 17:1 on any page, in an HTML export and on
+    a projector; the figure's grey border (see :func:`new_figure`) shows where the
+    paper ends on a white page.
+
+    Returns
+    -------
+    matplotlib's ``rc_context`` with :data:`FIGURE_RC`.
+    """
+    import matplotlib
+
+    return matplotlib.rc_context(FIGURE_RC)
+
+
+def new_figure(**kwargs):
+    """A ``matplotlib.figure.Figure`` (no pyplot state) on the course's paper, with its grey border.
+
+    Keyword arguments go to ``Figure`` (``figsize``, ``layout``, ...). Draw into it inside
+    :func:`figure_style` so that its text is dark too.
+    """
+    from matplotlib.figure import Figure
+
+    with figure_style():
+        fig = Figure(**kwargs)
+    add_border(fig)
+    return fig
+
+
+def add_border(fig) -> None:
+    """Give ``fig`` the course's paper (opaque :data:`FIGURE_FACE`) and a grey border round its edge.
+
+    The border is an artist in figure coordinates, not the figure's own edge: Jupyter shows
+    a figure cropped to its contents (``bbox_inches="tight"``), which would cut the figure's
+    edge away, whereas an artist is part of the contents and stays. Adding it twice is
+    harmless (the second call does nothing).
+    """
+    from matplotlib.patches import Rectangle
+
+    fig.set_facecolor(FIGURE_FACE)
+    if any(getattr(p, "get_gid", lambda: None)() == "course-border" for p in fig.patches):
+        return
+    # Drawn just inside the edge so that a figure saved without cropping keeps the whole line.
+    inset = 0.004
+    fig.patches.append(Rectangle((inset, inset), 1 - 2 * inset, 1 - 2 * inset, transform=fig.transFigure,
+                                 fill=False, edgecolor=FIGURE_EDGE, linewidth=1.2, gid="course-border",
+                                 figure=fig))
+
+
+def style_axes(ax) -> None:
+    """Dark text, ticks and frame on light paper for an axes made outside :func:`figure_style`.
+
+    A caller's own axes (``heatmap(..., ax=ax)``) keeps the colours of the style it was
+    created in, white ticks under ``dark_background`` for instance, which vanish on the
+    course's paper.
+    """
+    ax.set_facecolor(FIGURE_FACE)
+    ax.tick_params(colors=FIGURE_FG, labelcolor=FIGURE_FG)
+    for side in ax.spines.values():
+        side.set_edgecolor(FIGURE_FG)
+    for text in (ax.title, ax.xaxis.label, ax.yaxis.label):
+        text.set_color(FIGURE_FG)

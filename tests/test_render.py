@@ -14,6 +14,7 @@ from helpers.render import (
     format_number,
     heatmap,
     matrix_html,
+    number_format,
     show_matrix,
 )
 
@@ -65,10 +66,36 @@ def test_format_number(x, digits, text):
 def test_matrix_html_shows_every_number_and_label():
     M = np.array([[1.0, -2.5], [0.25, 3.0], [7.0, 0.0]])
     html = matrix_html(M, ["the", "cat", "sat"], ["d1", "d2"], title="X", row_axis="Queries ↓", col_axis="Keys →")
-    assert [text for _, text in cells(html)] == ["1", "-2.5", "0.25", "3", "7", "0"]
+    # One format for the whole table: two decimals everywhere, since some values are not whole.
+    assert [text for _, text in cells(html)] == ["1.00", "-2.50", "0.25", "3.00", "7.00", "0.00"]
     for label in ("the", "cat", "sat", "d1", "d2", "Queries ↓", "Keys →"):
         assert f">{label}</th>" in html
     assert "X <span" in html and "(3 × 2)" in html
+
+
+def test_a_table_of_whole_numbers_shows_whole_numbers():
+    html = matrix_html(np.array([[1.0, -2.0], [0.0, 30.0]]))
+    assert [text for _, text in cells(html)] == ["1", "-2", "0", "30"]
+    # The legend's two ends are written in the table's format too.
+    assert re.search(r"<span>-2</span>.*<span>30</span>", html)
+
+
+@pytest.mark.parametrize(
+    "values, digits, fixed, texts",
+    [
+        ([0.5, 0.25, 1.0], 2, None, ["0.50", "0.25", "1.00"]),
+        ([1.0, 0.0, 2.0], 2, None, ["1", "0", "2"]),
+        ([1.0, 0.0, 2.0], 2, True, ["1.00", "0.00", "2.00"]),
+        ([-0.001, 0.001, -1e-12], 2, None, ["0.00", "0.00", "0.00"]),  # never "-0.00"
+        ([-0.004, 1.0], 3, None, ["-0.004", "1.000"]),
+        ([-0.4, 2.6], 0, None, ["0", "3"]),  # rounds to zero: no sign either
+        ([float("-inf"), 0.5], 2, None, ["−∞", "0.50"]),
+        ([123456.0, 0.5], 2, None, ["1.23e+05", "0.50"]),
+    ],
+)
+def test_number_format_is_one_format_per_view(values, digits, fixed, texts):
+    fmt = number_format(values, digits, fixed)
+    assert [fmt(v) for v in values] == texts
 
 
 def test_every_cell_sets_its_own_background_and_text_colour():
@@ -107,7 +134,9 @@ def test_minus_infinity_is_a_grey_masked_cell_outside_the_scale():
     M = np.array([[1.0, -np.inf], [2.0, 3.0]])
     c = cells(matrix_html(M))
     assert c[1][1] == "−∞"
-    assert style_value(c[1][0], "background") == "#d9d9d9"
+    # The theme's grey (a JupyterLab variable, light grey outside JupyterLab) with the theme's text colour.
+    assert style_value(c[1][0], "background") == theme.MASKED_BG == "var(--jp-layout-color3, #d9d9d9)"
+    assert style_value(c[1][0], "color") == theme.MASKED_FG
     # The scale is set by the finite entries only: 1 is the bottom, 3 the top.
     assert style_value(c[0][0], "background") == PALETTES["viridis"][0]
     assert style_value(c[3][0], "background") == PALETTES["viridis"][-1]
@@ -152,7 +181,9 @@ def test_attention_weights_html_adds_row_sums_and_axis_captions():
     html = attention_weights_html(W, ["le", "chat"], ["the", "cat", "sat"])
     texts = [t for _, t in cells(html)]
     # Three weights then the row sum, per row.
-    assert texts == ["0.5", "0.25", "0.25", "1", "0.1", "0.2", "0.7", "1"]
+    # Weights and row sums always with two decimals, even the whole row sums.
+    assert texts == ["0.50", "0.25", "0.25", "1.00", "0.10", "0.20", "0.70", "1.00"]
+    assert re.search(r"<span>0.00</span>.*<span>1.00</span>", html)  # the legend: the fixed scale's ends
     assert ">row sum</th>" in html and "Queries ↓" in html and "Keys →" in html
     assert "Attention weights" in html and "(2 × 3)" in html
     # Weights share one fixed [0, 1] scale: 0.5 is mid-scale, not the top.
@@ -176,7 +207,60 @@ def test_heatmap_labels_axes_and_annotates():
     assert ax.get_xlabel() == "Keys →" and ax.get_ylabel() == "Queries ↓"
     assert ax.get_title() == "weights"
     assert len(fig.axes) == 2  # the colour bar
-    assert sorted(t.get_text() for t in ax.texts) == sorted(["0.5", "0.5", "0", "0.2", "0.3", "0.5"])
+    assert sorted(t.get_text() for t in ax.texts) == sorted(["0.50", "0.50", "0.00", "0.20", "0.30", "0.50"])
+
+
+def colour_scale(fig):
+    return fig.axes[0].images[0].get_clim()
+
+
+def test_heatmap_of_weights_uses_the_fixed_unit_scale():
+    # Weights that peak at 1/3 (05's block-diagonal pattern) still sit on 0..1: a third of the way up.
+    W = np.full((3, 3), 1 / 3)
+    assert colour_scale(heatmap(W, list("abc"), list("abc"))) == (0.0, 1.0)
+    # Another matrix on its own scale, on request; a matrix that cannot be weights is refused by default.
+    S = np.array([[-2.0, 5.0]])
+    assert colour_scale(heatmap(S, ["q"], ["a", "b"], scale="data")) == (-2.0, 5.0)
+    with pytest.raises(ValueError, match=r"fixed \[0, 1\] scale.*-2 to 5.*scale='data'"):
+        heatmap(S, ["q"], ["a", "b"])
+    with pytest.raises(ValueError, match="scale must be"):
+        heatmap(W, list("abc"), list("abc"), scale="auto")
+
+
+def _luminance(rgba):
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_heatmap_is_readable_on_a_dark_page_too():
+    """An opaque light paper with dark text and a border, whatever matplotlib style the learner uses."""
+    import matplotlib.style
+    from matplotlib.colors import to_rgba
+    from matplotlib.figure import Figure
+    from IPython.core.pylabtools import print_figure
+    from PIL import Image
+    import io
+
+    W = np.array([[0.5, 0.5], [0.2, 0.8]])
+    with matplotlib.style.context("dark_background"):  # white text on a black figure
+        fig = heatmap(W, ["a", "b"], ["a", "b"], title="weights")
+        host = Figure()
+        heatmap(W, ["a", "b"], ["a", "b"], ax=host.add_subplot(), annotate=False)
+    for f in (fig, host):
+        face = to_rgba(f.get_facecolor())
+        assert face[3] == 1.0 and _luminance(face) > 0.9, face
+        ax = f.axes[0]
+        texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels(), *ax.get_yticklabels()]
+        for t in texts:
+            assert _luminance(to_rgba(t.get_color())) < 0.05, (t.get_text(), t.get_color())
+    # What Jupyter shows (cropped to the contents): opaque light pixels inside a grey border on every side.
+    png = Image.open(io.BytesIO(print_figure(fig, "png", bbox_inches="tight"))).convert("RGBA")
+    px = np.asarray(png, dtype=float) / 255
+    assert px[..., 3].min() == 1.0  # nothing transparent for a dark page to show through
+    h, w = px.shape[:2]
+    grey = np.all(np.abs(px[..., :3] - to_rgba(theme.FIGURE_EDGE)[:3]) < 0.12, axis=-1)
+    assert grey[: h // 8].any(axis=0).mean() > 0.8 and grey[-h // 8:].any(axis=0).mean() > 0.8  # top and bottom
+    assert grey[:, : w // 8].any(axis=1).mean() > 0.8 and grey[:, -w // 8:].any(axis=1).mean() > 0.8  # the sides
 
 
 def test_heatmap_without_annotations_and_with_masked_cells():
@@ -184,7 +268,7 @@ def test_heatmap_without_annotations_and_with_masked_cells():
     fig = heatmap(W, ["a", "b"], ["a", "b"], annotate=False)
     assert len(fig.axes[0].texts) == 0
     fig = heatmap(W, ["a", "b"], ["a", "b"])
-    assert "−∞" in [t.get_text() for t in fig.axes[0].texts]
+    assert sorted(t.get_text() for t in fig.axes[0].texts) == ["0.50", "0.50", "1.00", "−∞"]
 
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
@@ -215,5 +299,17 @@ def test_fonts_and_sizes_come_from_the_theme():
 @settings(max_examples=60, deadline=None)
 @given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)), elements=st.floats(-0.0049, 0.0049)))
 def test_no_cell_ever_reads_minus_zero(M):
-    for _, text in cells(matrix_html(M)):
-        assert not re.fullmatch(r"-0(\.0*)?", text), text
+    for html in (matrix_html(M), matrix_html(M, digits=0), attention_weights_html(np.abs(M), None, None)):
+        for _, text in cells(html):
+            assert not re.fullmatch(r"-0(\.0*)?", text), text
+        assert not re.search(r"<span>-0(\.0*)?</span>", html)  # nor the legend
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)), elements=finite))
+def test_one_table_has_one_number_format(M):
+    """Every number in a table has the same count of decimals (or none at all)."""
+    texts = [t for _, t in cells(matrix_html(M))]
+    plain = [t for t in texts if "e" not in t]
+    decimals = {len(t.split(".")[1]) if "." in t else 0 for t in plain}
+    assert len(decimals) <= 1, texts
