@@ -307,14 +307,21 @@ def add_border(fig) -> None:
     edge away, whereas an artist is part of the contents and stays. Adding it twice is
     harmless (the second call does nothing).
     """
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
     from matplotlib.patches import Rectangle
 
     fig.set_facecolor(FIGURE_FACE)
     if any(getattr(p, "get_gid", lambda: None)() == "course-border" for p in fig.patches):
         return
-    # Drawn just inside the edge so that a figure saved without cropping keeps the whole line.
-    inset = 0.004
-    fig.patches.append(Rectangle((inset, inset), 1 - 2 * inset, 1 - 2 * inset, transform=fig.transFigure,
+    engine = fig.get_layout_engine()
+    if isinstance(engine, ConstrainedLayoutEngine):
+        # Room between the contents and the border, so that no tick label touches the line.
+        pads = engine.get()
+        engine.set(w_pad=max(pads["w_pad"], 0.09), h_pad=max(pads["h_pad"], 0.09))
+    # Drawn just inside the edge (0.01 inch) so that a figure saved without cropping keeps the whole line.
+    width, height = fig.get_size_inches()
+    dx, dy = 0.01 / width, 0.01 / height
+    fig.patches.append(Rectangle((dx, dy), 1 - 2 * dx, 1 - 2 * dy, transform=fig.transFigure,
                                  fill=False, edgecolor=FIGURE_EDGE, linewidth=1.2, gid="course-border",
                                  figure=fig))
 

@@ -78,3 +78,20 @@ def test_attention_entry_lines_divide_by_root_d_k():
 def test_matmul_lines_end_with_the_true_product(A):
     B = A.T
     assert matmul_lines(A, B)[-1].strip() == f"C = {format_matrix(A @ B)}"
+
+
+MINUS_ZERO = __import__("re").compile(r"(?<![\d.])[-−]0(?:\.0*)?(?![\d.])")
+small = st.floats(-2e-4, 2e-4, allow_nan=False) | st.integers(-3, 3).map(float) | st.floats(-5, 5)
+
+
+@given(arrays(float, st.tuples(st.integers(1, 3), st.integers(1, 3)), elements=small),
+       arrays(float, st.tuples(st.integers(1, 3), st.integers(1, 3)), elements=small))
+def test_no_trace_ever_writes_minus_zero(A, B):
+    """Every trace of the explorers (scores, softmax, weighted sum) with numbers that round to zero."""
+    n = min(A.shape[1], B.shape[1])
+    Q, K = A[:, :n], B[:, :n]
+    lines = attention_entry_lines(Q, K, 0, 0) + softmax_lines(A[0]) + matmul_lines(A, A.T)
+    w = np.abs(A[0]) / max(np.abs(A[0]).sum(), 1e-9)
+    lines += weighted_sum_lines(w, B[: w.size] if B.shape[0] >= w.size else np.resize(B, (w.size, B.shape[1])))
+    for line in lines:
+        assert not MINUS_ZERO.search(line), line

@@ -339,3 +339,31 @@ def test_picking_a_trace_row_does_not_redraw_the_thumbnails(explorer):
     assert grids == [] and "<b>money</b>" in explorer.trace_html.value
     explorer.head = 3
     assert len(grids) == 1  # a new head: the outline moves, drawn once
+
+
+def test_thumbnails_are_on_light_paper_whatever_the_style(model):
+    """The grid is a PNG in a widget: it reads on a dark page only if it is opaque light paper with dark text."""
+    import io
+
+    import matplotlib.style
+    from matplotlib.colors import to_rgba
+    from PIL import Image
+
+    from helpers import theme
+
+    with matplotlib.style.context("dark_background"):
+        fig = thumbnails_figure(model(BANK_RIVER), selected=(0, 2))
+        png = HeadExplorer(model, query="bank").grid.value  # what the widget shows
+    ax = fig.axes[0]
+    assert to_rgba(fig.get_facecolor()) == to_rgba(theme.FIGURE_FACE)
+    for t in [ax.title, ax.xaxis.label, *ax.get_xticklabels()]:
+        assert to_rgba(t.get_color()) == to_rgba(theme.FIGURE_FG), t.get_text()
+    assert ax.images[0].get_clim() == (0.0, 1.0)
+    px = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+    assert px[..., 3].min() == 255  # opaque: nothing of a dark page shows through
+    # The grey border runs round the image (checked on the middle row and column).
+    edge = np.array([int(theme.FIGURE_EDGE[k:k + 2], 16) for k in (1, 3, 5)])
+    h, w = px.shape[:2]
+    near = lambda a: (np.abs(a[..., :3].astype(int) - edge) < 30).all(axis=-1)  # noqa: E731
+    assert near(px[h // 2, :4]).any() and near(px[h // 2, -4:]).any()
+    assert near(px[:4, w // 2]).any() and near(px[-4:, w // 2]).any()
