@@ -379,7 +379,11 @@ def matrix_html(
     parts.append("".join(head))
 
     extra_vals = list(extra_column[1]) if extra_column is not None else None
-    shown = A if extra_vals is None else np.concatenate([A.ravel(), np.asarray(extra_vals, dtype=float).ravel()])
+    # The format is chosen from every number the view shows: cells, the extra column, the legend's ends.
+    shown = [A.ravel(), [lo, hi] if legend else []]
+    if extra_vals is not None:
+        shown.append(np.asarray(extra_vals, dtype=float).ravel())
+    shown = np.concatenate(shown)
     fmt = number_format(shown, digits, fixed)
     neg_inf = -math.inf
     for i in range(n):

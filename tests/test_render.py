@@ -78,6 +78,10 @@ def test_a_table_of_whole_numbers_shows_whole_numbers():
     assert [text for _, text in cells(html)] == ["1", "-2", "0", "30"]
     # The legend's two ends are written in the table's format too.
     assert re.search(r"<span>-2</span>.*<span>30</span>", html)
+    # ... and decide it: a scale from 0.5 needs decimals in the cells too.
+    html = matrix_html(np.array([[1.0, 2.0]]), vmin=0.5)
+    assert [text for _, text in cells(html)] == ["1.00", "2.00"]
+    assert re.search(r"<span>0.50</span>.*<span>2.00</span>", html)
 
 
 @pytest.mark.parametrize(
