@@ -238,12 +238,13 @@ def _luminance(rgba):
 
 def test_heatmap_is_readable_on_a_dark_page_too():
     """An opaque light paper with dark text and a border, whatever matplotlib style the learner uses."""
+    import io
+
     import matplotlib.style
+    from IPython.core.pylabtools import print_figure
     from matplotlib.colors import to_rgba
     from matplotlib.figure import Figure
-    from IPython.core.pylabtools import print_figure
     from PIL import Image
-    import io
 
     W = np.array([[0.5, 0.5], [0.2, 0.8]])
     with matplotlib.style.context("dark_background"):  # white text on a black figure
