@@ -21,7 +21,7 @@ from .live import LiveWidget
 from .parsing import ParseError, parse_number
 
 __all__ = ["MatrixEditor", "cell_text", "small_values", "TEXT_CSS", "text_style_widget", "overlay_html",
-           "OverlayMessage"]
+           "OverlayMessage", "course_box", "wrap_row"]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
 # one-line label sits on the baseline of the inputs beside it; any text that wraps inside such a widget is then
@@ -48,6 +48,19 @@ def overlay_html(inner: str) -> str:
         return ""
     return (f'<div style="position:absolute;left:0;top:0;z-index:20;width:max-content;max-width:100%;'
             f'min-width:16em;box-shadow:0 2px 6px rgba(0,0,0,0.25)">{inner}</div>')
+
+
+def course_box(box):
+    """Mark ``box`` as a course widget and give it :data:`TEXT_CSS` (normal line height); returns ``box``."""
+    box.add_class("course-widget")
+    box.children = (*box.children, text_style_widget())
+    return box
+
+
+def wrap_row(items, **layout) -> widgets.Box:
+    """A row of widgets that wraps onto more lines instead of growing wider than the notebook."""
+    style = dict(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
+    return widgets.Box(list(items), layout=widgets.Layout(**{**style, **layout}))
 
 
 class OverlayMessage:

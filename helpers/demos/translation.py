@@ -25,6 +25,7 @@ import numpy as np
 from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
 from helpers.live import LiveWidget
+from helpers.matrix_editor import course_box
 from helpers.render import attention_weights_html, matrix_html
 
 __all__ = [
@@ -202,6 +203,7 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
             self.views["cross"],  # top: as built
             self.views["reversed"],  # below it: roles reversed
         ])
+        course_box(self)  # normal line height for wrapped text
         self._update()  # the toy is the caller's: a failure here is theirs, raise it
         self.watch(self.slider, lambda _c: self.request_update())
 
