@@ -195,9 +195,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         # One Layout and one Style shared by all good cells (and one pair for bad cells)
         # instead of two extra widget models per cell: a 16 × 8 matrix builds and syncs
         # three times faster this way.
-        # The cells fill their grid column (the columns set the width, see _build_grid).
-        self._ok_layout = widgets.Layout(width="auto", min_width="0", margin="1px")
-        self._bad_layout = widgets.Layout(width="auto", min_width="0", margin="1px",
+        # The cells fill their grid column (the columns set the width, see _build_grid). A good cell's border
+        # is as wide as a bad cell's red one, so that marking a cell does not move the grid by a pixel.
+        self._ok_layout = widgets.Layout(width="auto", min_width="0", margin="0px", border="2px solid transparent")
+        self._bad_layout = widgets.Layout(width="auto", min_width="0", margin="0px",
                                           border=f"2px solid {theme.ERROR_BORDER}")
         self._ok_style = TextStyle(font_size=sz.font)
         self._bad_style = TextStyle(font_size=sz.font, background=theme.BAD_CELL_BG, text_color=theme.BAD_CELL_FG)

@@ -252,10 +252,11 @@ def test_several_bad_cells_are_all_listed_and_value_waits_for_all(ex):
 def test_bad_cell_is_marked_and_unmarked(ex):
     cell = grid_cells(ex.editors["W_q"])[2][1]
     ex.editors["W_q"].set_text(2, 1, "oops")
-    assert cell.style.background is not None and cell.layout.border
+    assert cell.style.background is not None and "transparent" not in cell.layout.border
     assert ex.editors["W_q"].message.startswith("row 'd3', column q2: 'oops'")
     ex.editors["W_q"].set_text(2, 1, "2")
-    assert cell.style.background is None and not cell.layout.border
+    # Unmarked: no colour, and a border as wide as the red one but transparent (the grid does not move).
+    assert cell.style.background is None and "transparent" in cell.layout.border
 
 
 # ------------------------------------------------------------------ the editor on its own

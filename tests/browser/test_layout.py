@@ -1,0 +1,164 @@
+"""Layout as a learner sees it in JupyterLab with the file browser open: an edit and its effect on one screen, nothing
+wider than the notebook, and error messages that do not move the editors.
+
+Two window sizes: 1400 × 900 (a laptop) and 1024 × 768 (a small screen or a projector). Each size has its own page,
+opened once for this module, with the file browser showing, as a learner's JupyterLab usually has it. Set
+LAYOUT_SHOTS=/some/folder to keep a screenshot of each measurement there.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .jupyter_servers import notebook_paths, open_lab
+from .widget_pages import editor, editor_message, explorer, notebooks_calling, projections_notebook, type_into_cell
+
+SIZES = {"1400x900": (1400, 900), "1024x768": (1024, 768)}
+SHOTS = os.environ.get("LAYOUT_SHOTS")
+
+# The notebook's scrolling area (what the learner sees of the notebook) and, for an explorer, the rectangles of its
+# first X editor and of its weights view, after the X editor's top has been scrolled to the top of that area.
+JS_EDIT_AND_EFFECT = """
+(ex) => {
+  const scroller = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
+  const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec');
+  x.scrollIntoView({block: 'start'});
+  const area = scroller.getBoundingClientRect();
+  const r = x.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+  return {area_top: area.top, area_bottom: area.bottom, x_top: r.top, x_bottom: r.bottom,
+          weights_top: w.top, weights_bottom: w.bottom};
+}
+"""
+
+# Every output area of the notebook in front that is wider than the notebook: its own content scrolls sideways
+# (scrollWidth > clientWidth), its widget root does, or an element inside reaches past its right edge (content that a
+# box cuts off counts too). Tables inside a view that scrolls on its own (a view of many tokens) are allowed.
+JS_TOO_WIDE = """
+() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const found = [];
+  panel.querySelectorAll('.jp-OutputArea-output').forEach((out) => {
+    const cell = out.closest('.jp-Cell');
+    const index = [...panel.querySelectorAll('.jp-Cell')].indexOf(cell);
+    const right = out.getBoundingClientRect().right;
+    const root = out.querySelector(':scope > .jupyter-widgets') || out;
+    for (const el of [out, root]) {
+      if (el.scrollWidth > el.clientWidth + 1) {
+        found.push(`cell ${index}: ${el.className.split(' ').slice(-2).join(' ')} scrolls sideways `
+                   + `(${el.scrollWidth} px of content in ${el.clientWidth} px)`);
+        return;
+      }
+    }
+    const scrolls = (e) => { const o = getComputedStyle(e).overflowX; return o === 'auto' || o === 'scroll'; };
+    for (const el of out.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= right + 1) continue;
+      let inside = false;
+      for (let p = el.parentElement; p && p !== out; p = p.parentElement) {
+        if (scrolls(p) && p.getBoundingClientRect().right <= right + 1) { inside = true; break; }
+      }
+      if (!inside) {
+        found.push(`cell ${index}: ${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(-1)} `
+                   + `ends ${Math.round(r.right - right)} px past the notebook`);
+        return;
+      }
+    }
+  });
+  return found;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def pages(browser, lab_server):
+    """One JupyterLab page per window size, with the file browser open; closed at the end of the module."""
+    opened = {}
+
+    def at(size: str):
+        if size not in opened:
+            lab = open_lab(browser, lab_server, viewport=SIZES[size])
+            lab.page.evaluate("async () => { await window.jupyterapp.commands.execute('filebrowser:activate'); }")
+            lab.page.locator(".jp-FileBrowser").first.wait_for(state="visible")
+            opened[size] = lab
+        return opened[size]
+
+    yield at
+    for lab in opened.values():
+        lab.close_all()
+        lab.page.context.close()
+
+
+def run(lab, path) -> None:
+    lab.run_notebook(f"notebooks/{path.name}", timeout=120)
+    problems = lab.output_problems()
+    assert not problems, "error output after Run All:\n" + "\n".join(problems)
+    report = lab.wait_widgets_rendered()
+    assert report["rendered"] == report["expected"], report
+
+
+def shot(lab, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        lab.page.screenshot(path=str(Path(SHOTS) / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"))
+
+
+EXPLORER_NOTEBOOKS = notebooks_calling(r"AttentionExplorer\(")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", EXPLORER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
+    lab = pages(size)
+    run(lab, path)
+    kind = "cross" if lab.notebook.locator(".attn-explorer-cross").count() and not lab.notebook.locator(
+        ".attn-explorer-self").count() else "self"
+    ex = explorer(lab.notebook, kind)
+    box = ex.evaluate(JS_EDIT_AND_EFFECT)
+    shot(lab, f"layout-{path.stem}-{size}")
+    visible = box["area_bottom"] - box["area_top"]
+    span = max(box["x_bottom"], box["weights_bottom"]) - min(box["x_top"], box["weights_top"])
+    assert box["x_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1, (
+        f"from the top of X to the bottom of the weights is {span:.0f} px; the notebook shows {visible:.0f} px "
+        f"({box})")
+
+
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
+def test_no_output_is_wider_than_the_notebook_at_1024(pages, path):
+    lab = pages("1024x768")
+    run(lab, path)
+    too_wide = lab.page.evaluate(JS_TOO_WIDE)
+    assert not too_wide, "wider than the notebook at 1024 px with the file browser open:\n" + "\n".join(too_wide)
+
+
+JS_BOXES = """
+(ex) => [...ex.querySelectorAll('.matrix-editor-grid, .attn-view-weights')].map(e => {
+  const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(v => Math.round(v));
+})
+"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
+def test_an_error_message_does_not_move_the_editors(pages, path, size):
+    lab = pages(size)
+    run(lab, path)
+    ex = explorer(lab.notebook, "self")
+    ex.evaluate(JS_EDIT_AND_EFFECT)  # the X editor at the top of the notebook, as while typing into it
+    x_editor = editor(ex, "X")
+    before = ex.evaluate(JS_BOXES)
+    old = x_editor.locator(":scope > .matrix-editor-grid input").first.input_value()
+
+    type_into_cell(x_editor, 0, 0, "two")
+    expect(editor_message(x_editor)).to_contain_text("two", timeout=10_000)
+    expect(editor_message(x_editor).locator("[role=alert]")).to_be_visible()  # drawn over the buttons
+    shot(lab, f"error-message-{path.stem}-{size}")
+    assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message appeared"
+
+    type_into_cell(x_editor, 0, 0, old)
+    expect(editor_message(x_editor)).to_have_text("", timeout=10_000)
+    assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message went away"
