@@ -21,7 +21,8 @@ from .live import LiveWidget
 from .parsing import ParseError, parse_number
 
 __all__ = ["MatrixEditor", "cell_text", "small_values", "TEXT_CSS", "text_style_widget", "overlay_html",
-           "OverlayMessage", "course_box", "wrap_row"]
+           "OverlayMessage", "course_box", "wrap_row",
+           "view_html"]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
 # one-line label sits on the baseline of the inputs beside it; any text that wraps inside such a widget is then
@@ -61,6 +62,12 @@ def wrap_row(items, **layout) -> widgets.Box:
     """A row of widgets that wraps onto more lines instead of growing wider than the notebook."""
     style = dict(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
     return widgets.Box(list(items), layout=widgets.Layout(**{**style, **layout}))
+
+
+def view_html() -> widgets.HTML:
+    """An HTML widget for a rendered table: a table wider than the page (many tokens) scrolls inside it
+    instead of making the page wider."""
+    return widgets.HTML(layout=widgets.Layout(max_width="100%", overflow="auto"))
 
 
 class OverlayMessage:

@@ -23,7 +23,7 @@ from helpers import theme
 from helpers.arrays import as_matrix
 from helpers.attention import softmax
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, wrap_row
+from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.render import colour_for, format_number, labels_or_default, matrix_html
 
 __all__ = [
@@ -190,7 +190,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
             tooltips=["every document contributes, weighted by softmax(score / T)",
                       "all weight on the best-scoring document"],
         )
-        self.table = widgets.HTML()
+        self.table = view_html()
         self.summary = widgets.HTML()
         controls = wrap_row([
             widgets.VBox([widgets.HTML("<b>Query</b> (what you are looking for)"), *self.sliders]),

@@ -39,7 +39,7 @@ from helpers.attention import (
     scaled_dot_product_attention,
 )
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, wrap_row
+from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.parsing import parse_counts, quote
 from helpers.render import attention_weights_html, matrix_html
 
@@ -228,7 +228,7 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         self.causal_box = widgets.Checkbox(value=bool(causal), description="causal mask too (decoder)", indent=False)
         self.picker = widgets.ToggleButtons(options=[], description="show sentence",
                                             style={"button_width": "3em", "description_width": "7em"})
-        self.views = {name: widgets.HTML() for name in ("batch", "mask", "weights")}
+        self.views = {name: view_html() for name in ("batch", "mask", "weights")}
         controls = wrap_row([self.lengths_field, self.message_html, self.causal_box])
         # wrap: at 8 tokens the two grids together are wider than a notebook column
         masks = wrap_row([self.views["mask"], self.views["weights"]])
@@ -577,7 +577,7 @@ class CheatingDemo(LiveWidget, widgets.VBox):
             value=sentence, description="sentence", continuous_update=False,
             style={"description_width": "6em"}, layout=widgets.Layout(width="26em"),
         )
-        self.table = widgets.HTML()
+        self.table = view_html()
         super().__init__([wrap_row([self.field, self.message_html]), self.table])
         course_box(self)  # normal line height for wrapped text
         self._update()  # a bad starting sentence is a programming error: raise

@@ -32,7 +32,7 @@ import numpy as np
 from helpers import theme
 from helpers.attention import attention_scores, project_qkv, softmax
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, wrap_row
+from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
 
@@ -248,7 +248,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             value=strength, min=0.0, max=6.0, step=0.5, description="strength", continuous_update=False
         )
         self.explain = widgets.HTML()
-        self.views = {name: widgets.HTML() for name in ("weights", "Q", "K", "X")}
+        self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
         W_q, W_k = pattern_weights(pattern, len(self.tokens), strength)
         self.editors = {
             name: MatrixEditor(W, row_labels=self._features, col_labels=self._dims(W), title=f"{title} (d_model × d_k)")

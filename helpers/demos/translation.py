@@ -25,7 +25,7 @@ import numpy as np
 from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box
+from helpers.matrix_editor import course_box, view_html
 from helpers.render import attention_weights_html, matrix_html
 
 __all__ = [
@@ -196,7 +196,7 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
             value=self._check_step(step, n), min=1, max=n, description="decoder step t",
             style={"description_width": "8em"}, layout=widgets.Layout(width="28em"),
         )
-        self.views = {k: widgets.HTML() for k in ("cross", "reversed")}
+        self.views = {k: view_html() for k in ("cross", "reversed")}
         super().__init__([
             self.slider,
             self.status_html,
