@@ -18,6 +18,7 @@ makes itself happen inside ``paused()``, and no exception leaves a handler.
 from __future__ import annotations
 
 import html as _html
+import os
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -28,7 +29,7 @@ from .live import LiveWidget
 from .matrix_editor import MatrixEditor, OverlayMessage, text_style_widget
 from .parsing import parse_names
 
-__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
+__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer", "lecture_mode",
            "CrossAttentionExplorer"]
 
 MAX_TOKENS = 24
@@ -59,6 +60,17 @@ DECODER_SIDE = SideSpec("X_dec", "query_tokens", "n_q", "X_dec (decoder tokens �
                         "decoder", "attn-decoder-tokens", "attn-decoder-names", 100, "12em")
 ENCODER_SIDE = SideSpec("X_enc", "key_tokens", "n_k", "X_enc (encoder tokens × d_model)", "encoder tokens",
                         "encoder", "attn-encoder-tokens", "attn-encoder-names", 200, "12em")
+
+
+def lecture_mode() -> bool:
+    """True in the lecture mode (``make present``): Voila runs each kernel with ``VOILA_KERNEL_ID`` set.
+
+    ``COURSE_LECTURE=1`` (or ``0``) in the environment says so explicitly, e.g. for another front-end on a projector.
+    """
+    flag = os.environ.get("COURSE_LECTURE", "").strip()
+    if flag:
+        return flag not in ("0", "false", "False", "no")
+    return "VOILA_KERNEL_ID" in os.environ
 
 
 def check_tokens(tokens, name: str) -> list[str]:
@@ -201,9 +213,10 @@ class Explorer(LiveWidget, widgets.VBox):
     W_q, W_k : array_like (d_model, d_k)
     W_v : array_like (d_model, d_v)
     causal, scale, large : bool
-    compact : bool
+    compact : bool or None
         Narrower editor cells and no Reset / Randomize buttons under the editors, so that an edit and
-        its effect fit a small screen (with ``large=True``, a projector at 1024 × 768).
+        its effect fit a small screen (a projector at 1024 × 768). None (the default): compact in the
+        lecture mode (:func:`lecture_mode`), not elsewhere.
     steps : bool
         Show the intermediate stages (Q, K, V, scores, scaled, mask) from the start; by default they are
         folded behind the "show the steps" button, and the weights and the output sit beside the editors.
@@ -221,7 +234,7 @@ class Explorer(LiveWidget, widgets.VBox):
     """
 
     def __init__(self, sides, W_q, W_k, W_v, causal: bool, scale: bool, large: bool, title: str, kind: str,
-                 compact: bool = False, steps: bool = False):
+                 compact: bool | None = None, steps: bool = False):
         checked = []
         for spec, tokens, X in sides:
             tokens = check_tokens(tokens, spec.tokens_arg)
@@ -242,7 +255,7 @@ class Explorer(LiveWidget, widgets.VBox):
                              f"got {len(checked[0][1])} and {len(checked[1][1])}")
         super().__init__()
         self._large = bool(large)
-        self._compact = bool(compact)
+        self._compact = lecture_mode() if compact is None else bool(compact)
         self._live_setup(large)
         self._causal = bool(causal)
         self._scale = bool(scale)
@@ -597,9 +610,9 @@ class AttentionExplorer(Explorer):
         Divide the scores by sqrt(d_k).
     large : bool
         Bigger fonts for a projector.
-    compact : bool
-        Narrower editor cells, no Reset / Randomize buttons: with ``large=True`` an edit and its effect
-        fit a projector at 1024 × 768.
+    compact : bool or None
+        Narrower editor cells, no Reset / Randomize buttons, so that an edit and its effect fit a
+        projector at 1024 × 768. None (the default): compact in the lecture mode (``make present``) only.
     steps : bool
         Show the intermediate stages (① Q, K, V, ② scores, ③ scaled, ④ mask) from the start; by default
         they are folded behind the "show the steps" button (:attr:`steps` opens and closes them).
@@ -626,7 +639,7 @@ class AttentionExplorer(Explorer):
     """
 
     def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False,
-                 compact: bool = False, steps: bool = False):
+                 compact: bool | None = None, steps: bool = False):
         super().__init__([(SELF_SIDE, tokens, X)], W_q, W_k, W_v, causal, scale, large,
                          title="Self-attention explorer", kind="self", compact=compact, steps=steps)
 
@@ -670,7 +683,7 @@ class CrossAttentionExplorer(Explorer):
     """
 
     def __init__(self, query_tokens, key_tokens, X_dec, X_enc, W_q, W_k, W_v, causal: bool = False,
-                 scale: bool = True, large: bool = False, compact: bool = False, steps: bool = False):
+                 scale: bool = True, large: bool = False, compact: bool | None = None, steps: bool = False):
         super().__init__([(DECODER_SIDE, query_tokens, X_dec), (ENCODER_SIDE, key_tokens, X_enc)],
                          W_q, W_k, W_v, causal, scale, large, title="Cross-attention explorer", kind="cross",
                          compact=compact, steps=steps)

@@ -247,7 +247,7 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
         return f"DecodingStepsDemo(step={self.step}, target={len(self.toy.target)}, source={len(self.toy.source)})"
 
 
-def translation_explorer(toy: ToyTranslation | None = None, large: bool = False):
+def translation_explorer(toy: ToyTranslation | None = None, large: bool = False, compact: bool | None = None):
     """The toy in a :class:`helpers.widgets.CrossAttentionExplorer`, rows and columns named.
 
     The rows of ``W^Q``, ``W^K``, ``W^V`` are labelled with the input dimensions
@@ -259,7 +259,7 @@ def translation_explorer(toy: ToyTranslation | None = None, large: bool = False)
 
     toy = toy_translation() if toy is None else toy
     ex = CrossAttentionExplorer(toy.target, toy.source, toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v,
-                                large=large)
+                                large=large, compact=compact)
     dims = toy.input_dims
     ex.editors["X_dec"].set_labels(row_labels=toy.target, col_labels=dims)
     ex.editors["X_enc"].set_labels(row_labels=toy.source, col_labels=dims)

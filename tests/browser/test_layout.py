@@ -162,3 +162,39 @@ def test_an_error_message_does_not_move_the_editors(pages, path, size):
     type_into_cell(x_editor, 0, 0, old)
     expect(editor_message(x_editor)).to_have_text("", timeout=10_000)
     assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message went away"
+
+
+@pytest.mark.parametrize("path", EXPLORER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(browser, voila_server, path):
+    """The lecture mode (Voila, text zoomed for the back of the room) on a 1024 × 768 projector: the explorer is
+    compact there, and X and the weights are on the screen together."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{voila_server}voila/render/{path.name}")
+        page.wait_for_function("() => { const r = document.querySelector('#rendered_cells');"
+                               " return r !== null && r.style.display !== 'none'; }")
+        kind = "attn-explorer-cross" if "cross" in path.stem else "attn-explorer-self"
+        ex = page.locator(f".{kind}, .attn-explorer").first
+        ex.locator(".attn-view-weights table").first.wait_for()
+        box = ex.evaluate("""(ex) => {
+          const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec');
+          x.scrollIntoView({block: 'start'});
+          const r = x.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+          return {x_top: r.top, weights_bottom: w.bottom, height: window.innerHeight,
+                  buttons: ex.querySelectorAll('.matrix-editor-buttons button').length,
+                  hidden_buttons: [...ex.querySelectorAll('.matrix-editor-buttons')]
+                    .filter(b => getComputedStyle(b).display === 'none').length,
+                  boxes: ex.querySelectorAll('.matrix-editor-buttons').length};
+        }""")
+        assert box["hidden_buttons"] == box["boxes"] > 0, f"the explorer is not compact in the lecture mode: {box}"
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768.png"))
+        # Chromium gives the rectangles of the zoomed page in screen pixels, as the window's height.
+        assert box["x_top"] >= -1 and box["weights_bottom"] <= box["height"] + 1, (
+            f"X starts at {box['x_top']:.0f} px and the weights end at {box['weights_bottom']:.0f} px of a "
+            f"{box['height']} px screen ({box})")
+    finally:
+        context.close()
