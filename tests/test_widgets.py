@@ -938,3 +938,17 @@ def test_attention_result_is_still_importable_from_widgets():
     from helpers.widgets import AttentionResult
 
     assert AttentionResult is FromAttention
+
+
+def test_compact_explorer_hides_the_editor_buttons_and_is_the_lecture_default(monkeypatch):
+    monkeypatch.delenv("VOILA_KERNEL_ID", raising=False)
+    monkeypatch.delenv("COURSE_LECTURE", raising=False)
+    plain = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    assert all(ed.buttons for ed in plain.editors.values())
+    compact = AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=True)
+    assert not any(ed.buttons for ed in compact.editors.values())
+    monkeypatch.setenv("VOILA_KERNEL_ID", "k")  # what Voila, the lecture mode, sets in its kernels
+    assert not any(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV).editors.values())
+    assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=False).editors.values())
+    monkeypatch.setenv("COURSE_LECTURE", "0")
+    assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV).editors.values())
