@@ -952,3 +952,13 @@ def test_compact_explorer_hides_the_editor_buttons_and_is_the_lecture_default(mo
     assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=False).editors.values())
     monkeypatch.setenv("COURSE_LECTURE", "0")
     assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV).editors.values())
+
+
+def test_a_bad_token_name_is_shown_over_the_editors_without_pushing_them(ex):
+    names, message = part(ex, "attn-token-names"), part(ex, "attn-token-names-message")
+    names.value = ""  # what typing nothing and leaving the box does
+    assert "Token names" in message.value and ex.tokens == TOKENS
+    # The message takes no room of its own (drawn over what follows), so the editors below do not move.
+    assert message.layout.height == "0px" and "position:absolute" in message.value
+    names.value = "a, b, c, d"
+    assert message.value == "" and ex.tokens == ["a", "b", "c", "d"]

@@ -35,6 +35,29 @@ JS_EDIT_AND_EFFECT = """
 }
 """
 
+# Each editor's columns have one width and each column label is centred over its column: the problems found.
+JS_UNEVEN_COLUMNS = """
+(ex) => {
+  const problems = [];
+  ex.querySelectorAll('.matrix-editor').forEach((ed) => {
+    const grid = ed.querySelector(':scope > .matrix-editor-grid');
+    const name = [...ed.classList].find(c => c.startsWith('attn-editor-')) || 'editor';
+    const inputs = [...grid.querySelectorAll('input')];
+    const m = getComputedStyle(grid).gridTemplateColumns.split(' ').length - 1;
+    const widths = inputs.map(i => i.getBoundingClientRect().width);
+    if (Math.max(...widths) - Math.min(...widths) > 1) problems.push(`${name}: cell widths ${Math.min(...widths)}`
+                                                                        + `-${Math.max(...widths)} px`);
+    const labels = [...grid.children].slice(1, m + 1);
+    labels.forEach((label, j) => {
+      const l = label.getBoundingClientRect(), c = inputs[j].getBoundingClientRect();
+      const off = (l.left + l.right) / 2 - (c.left + c.right) / 2;
+      if (Math.abs(off) > 2) problems.push(`${name}: column ${j} label ${Math.round(off)} px off centre`);
+    });
+  });
+  return problems;
+}
+"""
+
 # Every output area of the notebook in front that is wider than the notebook: its own content scrolls sideways
 # (scrollWidth > clientWidth), its widget root does, or an element inside reaches past its right edge (content that a
 # box cuts off counts too). Tables inside a view that scrolls on its own (a view of many tokens) are allowed.
@@ -125,6 +148,8 @@ def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
     assert box["x_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1, (
         f"from the top of X to the bottom of the weights is {span:.0f} px; the notebook shows {visible:.0f} px "
         f"({box})")
+    uneven = ex.evaluate(JS_UNEVEN_COLUMNS)
+    assert not uneven, "editor columns not even, or labels not centred over their columns:\n" + "\n".join(uneven)
 
 
 # Outputs drawn by code outside the explorers and demos, still too wide at 1024 px (strict: the mark must go when they
