@@ -501,8 +501,17 @@ class Explorer(LiveWidget, widgets.VBox):
                 note="−∞ where a query would see a later token (blocked)", **queries)
         else:
             v["mask"].value = self._mask_off_html()
-        v["weights"].value = render.attention_weights_html(res.weights, qt, kt, title="⑤ weights = softmax(row by row)",
-                                                           large=large, highlight=hl)
+        if self._compact:
+            # As attention_weights_html (fixed [0, 1] scale, row sums) without the colour legend: in a compact
+            # explorer every line counts for keeping X and the weights on one screen.
+            v["weights"].value = render.matrix_html(
+                res.weights, qt, kt, title="⑤ weights = softmax(row by row)", row_axis="Queries ↓",
+                col_axis="Keys →", large=large, vmin=0.0, vmax=1.0, highlight=hl, legend=False,
+                extra_column=("row sum", res.weights.sum(axis=1)))
+        else:
+            v["weights"].value = render.attention_weights_html(res.weights, qt, kt,
+                                                               title="⑤ weights = softmax(row by row)",
+                                                               large=large, highlight=hl)
         v["output"].value = render.matrix_html(res.output, qt, s.v_cols, title="⑥ output = weights·V",
                                                col_axis="d_v →", **queries)
         self._draw_trace(hl)

@@ -962,3 +962,15 @@ def test_a_bad_token_name_is_shown_over_the_editors_without_pushing_them(ex):
     assert message.layout.height == "0px" and "position:absolute" in message.value
     names.value = "a, b, c, d"
     assert message.value == "" and ex.tokens == ["a", "b", "c", "d"]
+
+
+def test_compact_weights_keep_the_fixed_scale_and_the_row_sums():
+    compact = AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=True).views["weights"].value
+    plain = AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=False).views["weights"].value
+
+    def table(html):
+        return html[html.index("<table"):html.index("</table>")]
+
+    # The same table (numbers, colours on the fixed [0, 1] scale, row sums); only the colour legend is left out.
+    assert table(compact) == table(plain) and ">row sum</th>" in compact
+    assert "linear-gradient" in plain and "linear-gradient" not in compact
