@@ -129,7 +129,7 @@ def time_edits(lab, pause: float) -> list[float]:
     ex = explorer(lab.notebook, "Self-attention explorer")
     ex.scroll_into_view_if_needed()
     x_editor = editor(ex, "X (")
-    weights_view = ex.locator(".widget-html", has_text="⑤ weights").first
+    weights_view = ex.locator(".attn-view-weights").first
     times = []
     for i, j, value in plan_edits(explorer_inputs(ex), EDITS):
         if pause:

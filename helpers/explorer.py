@@ -18,6 +18,7 @@ makes itself happen inside ``paused()``, and no exception leaves a handler.
 from __future__ import annotations
 
 import html as _html
+import os
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -25,10 +26,10 @@ import numpy as np
 
 from . import attention as att, explain, render, theme
 from .live import LiveWidget
-from .matrix_editor import MatrixEditor
+from .matrix_editor import MatrixEditor, OverlayMessage, text_style_widget
 from .parsing import parse_names
 
-__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
+__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer", "lecture_mode",
            "CrossAttentionExplorer"]
 
 MAX_TOKENS = 24
@@ -59,6 +60,17 @@ DECODER_SIDE = SideSpec("X_dec", "query_tokens", "n_q", "X_dec (decoder tokens �
                         "decoder", "attn-decoder-tokens", "attn-decoder-names", 100, "12em")
 ENCODER_SIDE = SideSpec("X_enc", "key_tokens", "n_k", "X_enc (encoder tokens × d_model)", "encoder tokens",
                         "encoder", "attn-encoder-tokens", "attn-encoder-names", 200, "12em")
+
+
+def lecture_mode() -> bool:
+    """True in the lecture mode (``make present``): Voila runs each kernel with ``VOILA_KERNEL_ID`` set.
+
+    ``COURSE_LECTURE=1`` (or ``0``) in the environment says so explicitly, e.g. for another front-end on a projector.
+    """
+    flag = os.environ.get("COURSE_LECTURE", "").strip()
+    if flag:
+        return flag not in ("0", "false", "False", "no")
+    return "VOILA_KERNEL_ID" in os.environ
 
 
 def check_tokens(tokens, name: str) -> list[str]:
@@ -111,11 +123,13 @@ class TokenSide:
     names_message : ipywidgets.HTML, what is wrong with the typed names (next to the box)
     """
 
-    def __init__(self, explorer: Explorer, spec: SideSpec, tokens: list[str], X: np.ndarray, large: bool):
+    def __init__(self, explorer: Explorer, spec: SideSpec, tokens: list[str], X: np.ndarray, large: bool,
+                 compact: bool = False):
         self.explorer = explorer
         self.spec = spec
         dims = [f"d{k + 1}" for k in range(X.shape[1])]
-        self.editor = MatrixEditor(X, tokens, dims, title=spec.title, large=large)
+        self.editor = MatrixEditor(X, tokens, dims, title=spec.title, large=large, compact=compact,
+                                   buttons=not compact)
         style = {"description_width": "initial"}
         self.count_box = widgets.BoundedIntText(value=len(tokens), min=1, max=MAX_TOKENS,
                                                 description=spec.count_label, style=style,
@@ -123,13 +137,15 @@ class TokenSide:
         self.names_box = widgets.Text(value=", ".join(tokens), continuous_update=False,
                                       description=spec.names_label, style=style,
                                       layout=widgets.Layout(width="22em"))
-        self.names_message = widgets.HTML("", layout=widgets.Layout(max_width="22em"))
+        self.names_message = widgets.HTML("", layout=widgets.Layout(width="22em"))
+        # Drawn over the editors below instead of pushing them down while the learner types a name.
+        self._names_where = OverlayMessage(self.names_message)
         self.count_box.add_class(spec.count_class)
         self.names_box.add_class(spec.names_class)
         self.names_message.add_class(f"{spec.names_class}-message")
         self.names_field = widgets.VBox([self.names_box, self.names_message])
         explorer.watch(self.count_box, self._on_count)
-        explorer.watch(self.names_box, self._on_names, where=self.names_message)
+        explorer.watch(self.names_box, self._on_names, where=self._names_where)
         # Rows renamed or added on the editor itself (set_labels, set_value): the side follows.
         self.editor.on_labels(explorer.guarded(lambda _ed: self._changed()))
 
@@ -151,7 +167,7 @@ class TokenSide:
             tokens = self.tokens
             self.count_box.value = min(len(tokens), MAX_TOKENS)
             self.names_box.value = ", ".join(tokens)
-            self.explorer.clear_problem(self.names_message)
+            self.explorer.clear_problem(self._names_where)
             self.explorer._lengths_changed()
 
     def _on_count(self, change) -> None:
@@ -197,6 +213,13 @@ class Explorer(LiveWidget, widgets.VBox):
     W_q, W_k : array_like (d_model, d_k)
     W_v : array_like (d_model, d_v)
     causal, scale, large : bool
+    compact : bool or None
+        Narrower editor cells and no Reset / Randomize buttons under the editors, so that an edit and
+        its effect fit a small screen (a projector at 1024 × 768). None (the default): compact in the
+        lecture mode (:func:`lecture_mode`), not elsewhere.
+    steps : bool
+        Show the intermediate stages (Q, K, V, scores, scaled, mask) from the start; by default they are
+        folded behind the "show the steps" button, and the weights and the output sit beside the editors.
     title : str
     kind : str, "self" or "cross" (the CSS class ``attn-explorer-<kind>``)
 
@@ -210,7 +233,8 @@ class Explorer(LiveWidget, widgets.VBox):
     status : str, why the last input could not be computed ('' when it could)
     """
 
-    def __init__(self, sides, W_q, W_k, W_v, causal: bool, scale: bool, large: bool, title: str, kind: str):
+    def __init__(self, sides, W_q, W_k, W_v, causal: bool, scale: bool, large: bool, title: str, kind: str,
+                 compact: bool | None = None, steps: bool = False):
         checked = []
         for spec, tokens, X in sides:
             tokens = check_tokens(tokens, spec.tokens_arg)
@@ -231,6 +255,7 @@ class Explorer(LiveWidget, widgets.VBox):
                              f"got {len(checked[0][1])} and {len(checked[1][1])}")
         super().__init__()
         self._large = bool(large)
+        self._compact = lecture_mode() if compact is None else bool(compact)
         self._live_setup(large)
         self._causal = bool(causal)
         self._scale = bool(scale)
@@ -241,15 +266,16 @@ class Explorer(LiveWidget, widgets.VBox):
         self.trace_text = ""
         self.views = {k: widgets.HTML("") for k in _STAGES}
 
-        side_list = [TokenSide(self, spec, tokens, X, large) for spec, tokens, X in checked]
+        side_list = [TokenSide(self, spec, tokens, X, large, self._compact) for spec, tokens, X in checked]
         self._query_side, self._key_side = side_list[0], side_list[-1]
         d_k, d_v = W_q.shape[1], W_v.shape[1]
         dims = side_list[0].editor.col_labels
         self.editors = {s.spec.editor: s.editor for s in side_list}
+        ed = dict(large=large, compact=self._compact, buttons=not self._compact)
         self.editors.update({
-            "W_q": MatrixEditor(W_q, dims, [f"q{k + 1}" for k in range(d_k)], title="W^Q", large=large),
-            "W_k": MatrixEditor(W_k, dims, [f"k{k + 1}" for k in range(d_k)], title="W^K", large=large),
-            "W_v": MatrixEditor(W_v, dims, [f"v{k + 1}" for k in range(d_v)], title="W^V", large=large),
+            "W_q": MatrixEditor(W_q, dims, [f"q{k + 1}" for k in range(d_k)], title="W^Q", **ed),
+            "W_k": MatrixEditor(W_k, dims, [f"k{k + 1}" for k in range(d_k)], title="W^K", **ed),
+            "W_v": MatrixEditor(W_v, dims, [f"v{k + 1}" for k in range(d_v)], title="W^V", **ed),
         })
         redraw = self.guarded(lambda _ed: self.request_update())
         for name, ed in self.editors.items():
@@ -274,11 +300,34 @@ class Explorer(LiveWidget, widgets.VBox):
         self.watch(self._q_drop, lambda change: setattr(self, "trace_query", change["new"]))
         self.watch(self._k_drop, lambda change: setattr(self, "trace_key", change["new"]))
 
+        self._steps_button = widgets.ToggleButton(value=bool(steps), tooltip="Q, K, V, scores, scaled, mask",
+                                                  layout=widgets.Layout(width="auto", align_self="flex-start",
+                                                                        margin="6px 0 2px 0"))
+        self._steps_box = widgets.VBox([])
+        self.watch(self._steps_button, lambda change: self._show_steps(change["new"]))
         self._layout(title, kind, side_list)
+        self._show_steps(bool(steps))
         with self.paused():
             self._lengths_changed()
         if self.result is None:
             raise ValueError(f"these inputs cannot be computed: {self.status}")
+
+    # -- the steps
+
+    @property
+    def steps(self) -> bool:
+        """Whether the intermediate stages (Q, K, V, scores, scaled, mask) are shown; settable."""
+        return self._steps_button.value
+
+    @steps.setter
+    def steps(self, value) -> None:
+        self._show_steps(bool(value))
+
+    def _show_steps(self, shown: bool) -> None:
+        with self.paused():
+            self._steps_button.value = shown
+        self._steps_button.description = "▾ hide the steps" if shown else "▸ show the steps (① Q, K, V … ④ mask)"
+        self._steps_box.layout.display = None if shown else "none"
 
     # -- the two sides
 
@@ -445,19 +494,34 @@ class Explorer(LiveWidget, widgets.VBox):
             note = "scaling is off: nothing divided"
         v["scaled"].value = render.matrix_html(res.scaled, qt, kt, title=scaled_title, col_axis="Keys →",
                                                highlight=hl, note=note, **queries)
+        # The mask is step ④ whether it is on or off, so that the numbers never jump.
         if s.causal:
             v["mask"].value = render.matrix_html(
                 res.masked, qt, kt, title="④ masked: scaled + causal mask", col_axis="Keys →", highlight=hl,
                 note="−∞ where a query would see a later token (blocked)", **queries)
-            v["mask"].layout.display = None
         else:
-            v["mask"].value = ""
-            v["mask"].layout.display = "none"
-        v["weights"].value = render.attention_weights_html(res.weights, qt, kt, title="⑤ weights = softmax(row by row)",
-                                                           large=large, highlight=hl)
+            v["mask"].value = self._mask_off_html()
+        if self._compact:
+            # As attention_weights_html (fixed [0, 1] scale, row sums) without the colour legend: in a compact
+            # explorer every line counts for keeping X and the weights on one screen.
+            v["weights"].value = render.matrix_html(
+                res.weights, qt, kt, title="⑤ weights = softmax(row by row)", row_axis="Queries ↓",
+                col_axis="Keys →", large=large, vmin=0.0, vmax=1.0, highlight=hl, legend=False,
+                extra_column=("row sum", res.weights.sum(axis=1)))
+        else:
+            v["weights"].value = render.attention_weights_html(res.weights, qt, kt,
+                                                               title="⑤ weights = softmax(row by row)",
+                                                               large=large, highlight=hl)
         v["output"].value = render.matrix_html(res.output, qt, s.v_cols, title="⑥ output = weights·V",
                                                col_axis="d_v →", **queries)
         self._draw_trace(hl)
+
+    def _mask_off_html(self) -> str:
+        sz = theme.sizes(self._large)
+        return (f'<div style="{theme.panel_style(self._large)}padding:6px 10px;margin:3px;max-width:16em">'
+                f'<div style="font-weight:700;font-size:{sz.title}">④ mask: off</div>'
+                f'<div style="font-size:{sz.small}">nothing is blocked: the scaled scores ③ go to the softmax ⑤ '
+                "as they are</div></div>")
 
     def _draw_trace(self, pair) -> None:
         s = self._shown
@@ -485,16 +549,22 @@ class Explorer(LiveWidget, widgets.VBox):
     # -- layout
 
     def _layout(self, title: str, kind: str, sides: list[TokenSide]) -> None:
-        def row(items):
+        def row(items, **extra):
+            # Rows wrap and never grow wider than the notebook.
             return widgets.Box(items, layout=widgets.Layout(display="flex", flex_flow="row wrap",
-                                                            align_items="flex-start"))
+                                                            align_items="flex-start", max_width="100%", **extra))
 
         v = self.views
+        for view in v.values():
+            # A table wider than the page (many tokens) scrolls inside its view instead of widening the page.
+            view.layout.max_width = "100%"
+            view.layout.overflow = "auto"
         header = widgets.HTML(theme.heading_html(title, self._large))
         trace_heading = widgets.HTML(f'<div style="font-weight:700;margin-top:6px;font-size:'
                                      f'{theme.sizes(self._large).font}">Trace one query and one key</div>')
         # Stable CSS classes: tests find the parts by them (not by on-screen titles, which may be reworded),
         # and a learner's or a lecturer's style sheet can address them.
+        self.add_class("course-widget")
         self.add_class("attn-explorer")
         self.add_class(f"attn-explorer-{kind}")
         header.add_class("attn-header")
@@ -504,21 +574,33 @@ class Explorer(LiveWidget, widgets.VBox):
             view.add_class("attn-trace" if name == "trace" else f"attn-view-{name}")
         for w, cls in ((self._causal_box, "attn-causal"), (self._scale_box, "attn-scale"), (self._dk_box, "attn-dk"),
                        (self.status_html, "attn-status"), (self._q_drop, "attn-trace-query"),
-                       (self._k_drop, "attn-trace-key")):
+                       (self._k_drop, "attn-trace-key"), (self._steps_button, "attn-steps-toggle"),
+                       (self._steps_box, "attn-steps")):
             w.add_class(cls)
         controls = ([self._causal_box, self._scale_box] + [s.count_box for s in sides] + [self._dk_box]
                     + [s.names_field for s in sides])
+        # Edit and effect on one screen: the weights and the output (what the learner watches) come right
+        # after the query side's X, so they sit beside it on a wide page and right under it on a narrow one;
+        # the key side's X and the weight matrices follow. The intermediate stages fold away.
+        results = widgets.VBox([v["weights"], v["output"]],
+                               layout=widgets.Layout(flex="0 1 auto", min_width="0", max_width="100%",
+                                                     margin="0 12px 0 0"))
+        results.add_class("attn-results")
+        body = row([sides[0].editor, results] + [s.editor for s in sides[1:]]
+                   + [self.editors[k] for k in ("W_q", "W_k", "W_v")], overflow="visible")
+        body.add_class("attn-body")
+        self._steps_box.children = [row([v["Q"], v["K"], v["V"]]), row([v["scores"], v["scaled"], v["mask"]])]
         self.children = [
             header,
-            row(controls),
-            row(list(self.editors.values())),
+            row(controls, overflow="visible"),
+            body,
             self.status_html,
-            row([v["Q"], v["K"], v["V"]]),
-            row([v["scores"], v["scaled"], v["mask"]]),
-            row([v["weights"], v["output"]]),
+            self._steps_button,
+            self._steps_box,
             trace_heading,
             row([self._q_drop, self._k_drop]),
             v["trace"],
+            text_style_widget(),
         ]
 
 
@@ -537,6 +619,16 @@ class AttentionExplorer(Explorer):
         Divide the scores by sqrt(d_k).
     large : bool
         Bigger fonts for a projector.
+    compact : bool or None
+        Narrower editor cells, no Reset / Randomize buttons, so that an edit and its effect fit a
+        projector at 1024 × 768. None (the default): compact in the lecture mode (``make present``) only.
+    steps : bool
+        Show the intermediate stages (① Q, K, V, ② scores, ③ scaled, ④ mask) from the start; by default
+        they are folded behind the "show the steps" button (:attr:`steps` opens and closes them).
+
+    Layout: the weights ⑤ and the output ⑥ come right after X, beside it on a wide page and under it on
+    a narrow one, so an edit and its effect are on one screen; then W^Q, W^K, W^V; then the folded steps
+    and the trace. The stages keep their numbers ①–⑥ whether the mask is on or off.
 
     Attributes
     ----------
@@ -555,9 +647,10 @@ class AttentionExplorer(Explorer):
     ``attn-trace-key`` on the controls.
     """
 
-    def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False):
+    def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False,
+                 compact: bool | None = None, steps: bool = False):
         super().__init__([(SELF_SIDE, tokens, X)], W_q, W_k, W_v, causal, scale, large,
-                         title="Self-attention explorer", kind="self")
+                         title="Self-attention explorer", kind="self", compact=compact, steps=steps)
 
     @property
     def tokens(self) -> list[str]:
@@ -585,7 +678,8 @@ class CrossAttentionExplorer(Explorer):
     causal : bool
         Off by default: a decoder's cross-attention sees the whole source. It can be
         turned on only when n_q == n_k (the checkbox is disabled otherwise).
-    scale, large : bool
+    scale, large, compact, steps : bool
+        As for :class:`AttentionExplorer`.
 
     The weights are n_q × n_k (not square in general): rows are decoder tokens
     (queries), columns encoder tokens (keys).
@@ -598,9 +692,10 @@ class CrossAttentionExplorer(Explorer):
     """
 
     def __init__(self, query_tokens, key_tokens, X_dec, X_enc, W_q, W_k, W_v, causal: bool = False,
-                 scale: bool = True, large: bool = False):
+                 scale: bool = True, large: bool = False, compact: bool | None = None, steps: bool = False):
         super().__init__([(DECODER_SIDE, query_tokens, X_dec), (ENCODER_SIDE, key_tokens, X_enc)],
-                         W_q, W_k, W_v, causal, scale, large, title="Cross-attention explorer", kind="cross")
+                         W_q, W_k, W_v, causal, scale, large, title="Cross-attention explorer", kind="cross",
+                         compact=compact, steps=steps)
 
     def set_query_tokens(self, tokens) -> None:
         """Change the decoder tokens (rows of X_dec; new rows get seeded small values)."""

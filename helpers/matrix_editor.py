@@ -9,6 +9,7 @@ is marked and named in the message under the grid until it is fixed. It is built
 
 from __future__ import annotations
 
+import html as _html
 import zlib
 
 import ipywidgets as widgets
@@ -19,7 +20,72 @@ from . import explain, render, theme
 from .live import LiveWidget
 from .parsing import ParseError, parse_number
 
-__all__ = ["MatrixEditor", "cell_text", "small_values"]
+__all__ = ["MatrixEditor", "cell_text", "small_values", "TEXT_CSS", "text_style_widget", "overlay_html",
+           "OverlayMessage", "course_box", "wrap_row",
+           "view_html"]
+
+# ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
+# one-line label sits on the baseline of the inputs beside it; any text that wraps inside such a widget is then
+# double-spaced. Widgets of the course carry the class ``course-widget`` and one copy of this rule (a hidden HTML
+# widget, see :func:`text_style_widget`), which sets a normal line height inside them only.
+TEXT_CSS = ("<style>.course-widget .widget-html > .widget-html-content,"
+            ".course-widget .jupyter-widget-html > .jupyter-widget-html-content{line-height:1.4}</style>")
+
+
+def text_style_widget() -> widgets.HTML:
+    """A hidden widget holding :data:`TEXT_CSS`; put it in a widget that has the class ``course-widget``."""
+    w = widgets.HTML(TEXT_CSS, layout=widgets.Layout(display="none"))
+    w.add_class("course-text-style")
+    return w
+
+
+def overlay_html(inner: str) -> str:
+    """``inner`` (an error box) drawn over what follows instead of pushing it down.
+
+    The message widget that shows it has zero height (see :class:`OverlayMessage`), so a message that
+    appears while the learner types never moves the grid or the editors below it.
+    """
+    if not inner:
+        return ""
+    return (f'<div style="position:absolute;left:0;top:0;z-index:20;width:max-content;max-width:100%;'
+            f'min-width:16em;box-shadow:0 2px 6px rgba(0,0,0,0.25)">{inner}</div>')
+
+
+def course_box(box):
+    """Mark ``box`` as a course widget and give it :data:`TEXT_CSS` (normal line height); returns ``box``."""
+    box.add_class("course-widget")
+    box.children = (*box.children, text_style_widget())
+    return box
+
+
+def wrap_row(items, **layout) -> widgets.Box:
+    """A row of widgets that wraps onto more lines instead of growing wider than the notebook."""
+    style = dict(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
+    return widgets.Box(list(items), layout=widgets.Layout(**{**style, **layout}))
+
+
+def view_html() -> widgets.HTML:
+    """An HTML widget for a rendered table: a table wider than the page (many tokens) scrolls inside it
+    instead of making the page wider."""
+    return widgets.HTML(layout=widgets.Layout(max_width="100%", overflow="auto"))
+
+
+class OverlayMessage:
+    """Stands for an ``HTML`` widget as the ``where`` of :meth:`LiveWidget.show_problem`: what is set on
+    ``.value`` is shown as an overlay (:func:`overlay_html`), so the message takes no room of its own."""
+
+    def __init__(self, html: widgets.HTML):
+        self.html = html
+        html.layout.height = "0px"
+        html.layout.overflow = "visible"
+
+    @property
+    def value(self) -> str:
+        return self.html.value
+
+    @value.setter
+    def value(self, inner: str) -> None:
+        self.html.value = overlay_html(inner)
 
 
 def cell_text(v: float) -> str:
@@ -74,6 +140,12 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         Show the Reset / Randomize / Copy as numpy buttons (default). ``False`` hides
         them, for answer grids where "Randomize" or "Reset" would only distract; the
         methods :meth:`reset`, :meth:`randomize` and :meth:`as_numpy_literal` still work.
+    compact : bool
+        Narrower cells (for an explorer that must fit a small screen next to its results).
+
+    The columns share one width, which shrinks (down to about three characters) when the
+    notebook is narrow, so a wide matrix fits the page instead of being cut off. A message
+    about a bad cell is drawn over the buttons under the grid, so it never moves the grid.
 
     CSS classes (stable, for tests and custom styles): ``matrix-editor`` on the whole
     editor, ``matrix-editor-title``, ``matrix-editor-grid``, ``matrix-editor-message``,
@@ -89,9 +161,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
     """
 
     def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None,
-                 buttons: bool = True):
+                 buttons: bool = True, compact: bool = False):
         A = _as_matrix(value, "value")
         self._large = bool(large)
+        self._compact = bool(compact)
         self._title = title
         self._start = A.copy()
         self._value = A.copy()
@@ -107,7 +180,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
         self._title_html = widgets.HTML(self._title_value())
         self._grid = widgets.GridBox()
-        self._message_html = widgets.HTML("", layout=widgets.Layout(max_width="34em" if large else "30em"))
+        # Zero height, drawn over what follows: a message never moves the grid (see overlay_html).
+        self._message_html = widgets.HTML("", layout=widgets.Layout(height="0px", overflow="visible",
+                                                                    width="100%"))
         self._live_setup(large, status_html=self._message_html)
         btn_layout = widgets.Layout(width="auto")
         self._reset_btn = widgets.Button(description="Reset", tooltip="back to the starting values", layout=btn_layout)
@@ -127,11 +202,14 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         # One Layout and one Style shared by all good cells (and one pair for bad cells)
         # instead of two extra widget models per cell: a 16 × 8 matrix builds and syncs
         # three times faster this way.
-        self._ok_layout = widgets.Layout(width=sz.editor_width, margin="1px")
-        self._bad_layout = widgets.Layout(width=sz.editor_width, margin="1px", border=f"2px solid {theme.ERROR_BORDER}")
+        # The cells fill their grid column (the columns set the width, see _build_grid). A good cell's border
+        # is as wide as a bad cell's red one, so that marking a cell does not move the grid by a pixel.
+        self._ok_layout = widgets.Layout(width="auto", min_width="0", margin="0px", border="2px solid transparent")
+        self._bad_layout = widgets.Layout(width="auto", min_width="0", margin="0px",
+                                          border=f"2px solid {theme.ERROR_BORDER}")
         self._ok_style = TextStyle(font_size=sz.font)
         self._bad_style = TextStyle(font_size=sz.font, background=theme.BAD_CELL_BG, text_color=theme.BAD_CELL_FG)
-        self._label_layout = widgets.Layout()
+        self._label_layout = widgets.Layout(min_width="0", overflow="hidden")
         self._label_style = HTMLStyle()
         self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
         self._build_grid()
@@ -141,10 +219,14 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             # display: none also takes the buttons out of the Tab order.
             self._button_box.layout.display = "none"
         super().__init__(
-            children=[self._title_html, self._grid, self._message_html, self._button_box, self._literal],
-            layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start"),
+            children=[self._title_html, self._grid, self._message_html, self._button_box, self._literal,
+                      text_style_widget()],
+            # May shrink below its natural width (the columns narrow) rather than overflow the page; the
+            # message overlay may reach past the editor's box.
+            layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start", flex="0 1 auto",
+                                  min_width="0", max_width="100%", overflow="visible"),
         )
-        for part, cls in ((self, "matrix-editor"), (self._title_html, "matrix-editor-title"),
+        for part, cls in ((self, "course-widget"), (self, "matrix-editor"), (self._title_html, "matrix-editor-title"),
                           (self._grid, "matrix-editor-grid"), (self._message_html, "matrix-editor-message"),
                           (self._button_box, "matrix-editor-buttons"), (self._literal, "matrix-editor-literal")):
             part.add_class(cls)
@@ -161,11 +243,29 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             f'<span style="font-weight:400;opacity:0.75">({n} × {m})</span></div>'
         )
 
+    def _label(self, text: str, align: str) -> str:
+        """A row or column label; a long one is cut with "…" when the column narrows (the full name on hover)."""
+        html = theme.label_html(text, self._large, align)
+        return html.replace("white-space:nowrap", "white-space:nowrap;overflow:hidden;text-overflow:ellipsis", 1) \
+            .replace("<div ", f'<div title="{_html.escape(str(text), quote=True)}" ', 1)
+
+    def _column_width(self) -> tuple[str, str]:
+        """The narrowest and the widest a column may be, in px of this editor's font.
+
+        Widest: the normal cell width, or more if a column label needs it; every column gets the same
+        width (even columns). Narrowest: about three characters, so that a wide matrix still fits.
+        """
+        font = float(theme.sizes(self._large).font.rstrip("px"))
+        cell_em = 3.4 if self._compact else 4.0
+        label_em = 0.62 * max((len(c) for c in self._cols), default=1) + 0.8  # bold monospace + padding
+        widest = max(cell_em, label_em) * font
+        return f"{2.6 * font:.0f}px", f"{widest:.0f}px"
+
     def _build_grid(self):
         n, m = self._cells_val.shape
         lab = dict(layout=self._label_layout, style=self._label_style)
-        self._row_label_w = [widgets.HTML(theme.label_html(r, self._large, "right"), **lab) for r in self._rows]
-        self._col_label_w = [widgets.HTML(theme.label_html(c, self._large), **lab) for c in self._cols]
+        self._row_label_w = [widgets.HTML(self._label(r, "right"), **lab) for r in self._rows]
+        self._col_label_w = [widgets.HTML(self._label(c, "center"), **lab) for c in self._cols]
         self._cells = []
         children = [widgets.HTML("", **lab)] + self._col_label_w
         for i in range(n):
@@ -181,7 +281,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         old = list(self._grid.children)
         self._grid.children = children
         gl = self._grid.layout
-        gl.grid_template_columns = f"max-content repeat({m}, max-content)"
+        narrow, wide = self._column_width()
+        gl.grid_template_columns = f"max-content repeat({m}, minmax({narrow}, {wide}))"
+        gl.max_width = "100%"
         gl.align_items = "center"
         gl.grid_gap = "0px"
         for w in old:
@@ -320,9 +422,11 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             return
         self._rows, self._cols = list(rows), list(cols)
         for w, r in zip(self._row_label_w, self._rows):
-            w.value = theme.label_html(r, self._large, "right")
+            w.value = self._label(r, "right")
         for w, c in zip(self._col_label_w, self._cols):
-            w.value = theme.label_html(c, self._large)
+            w.value = self._label(c, "center")
+        narrow, wide = self._column_width()  # longer column names may need wider columns
+        self._grid.layout.grid_template_columns = f"max-content repeat({len(self._cols)}, minmax({narrow}, {wide}))"
         self._show_message()  # the message names cells by their labels
         self._notify(self._label_listeners)
 
@@ -387,7 +491,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
                     f"{'this cell is' if len(self._errors) == 1 else 'these cells are'} fixed.")
         else:
             note = None
-        self._message_html.value = theme.error_html("\n".join(lines), self._large, note=note)
+        self._message_html.value = overlay_html(theme.error_html("\n".join(lines), self._large, note=note))
 
     def _on_randomize_click(self, _b):
         self._rand_clicks += 1

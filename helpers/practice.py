@@ -31,6 +31,7 @@ import numpy as np
 from helpers import theme
 from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, Problem, generate, kinds
 from helpers.live import LiveWidget, TextForm, close_tree
+from helpers.matrix_editor import course_box, wrap_row
 from helpers.parsing import ParseError, parse_count, quote
 from helpers.render import matrix_html
 from helpers.widgets import MatrixEditor
@@ -196,7 +197,7 @@ class _AnswerPanel(LiveWidget):
         grids = [self.answer_widgets[f.name] for f in fields if FIELD_WIDGETS[f.widget].row]
         parts = []
         if grids:
-            parts.append(widgets.HBox(grids, layout=widgets.Layout(flex_flow="row wrap")))
+            parts.append(wrap_row(grids))
         options = _options_html(fields, self._live_large)
         if options:
             parts.append(widgets.HTML(options))
@@ -351,12 +352,13 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
                 header,
                 given,
                 answer_box,
-                widgets.HBox([self.check_button, self.feedback_html], layout=widgets.Layout(align_items="flex-start")),
+                wrap_row([self.check_button, self.feedback_html]),
                 self.hint_accordion,
                 self.solution_accordion,
             ],
             layout=widgets.Layout(border=_BOX_BORDER, padding="6px 10px", margin="6px 0"),
         )
+        course_box(self)  # normal line height for wrapped text
         self.on_click(self.check_button, lambda _b: self.check(), where=self.feedback_html)
         _classes((self, "practice-question"), (self, f"practice-{qid}"), (header, "practice-question-text"),
                  (given, "practice-given"), (answer_box, "practice-answer"), (self.check_button, "practice-check"),
@@ -451,18 +453,19 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
         self._show_problem()
         super().__init__(
             children=[
-                widgets.HBox([self.kind_dropdown, self.difficulty_dropdown]),
-                widgets.HBox([self.seed_text, self.new_button, self.seed_message_html]),
+                wrap_row([self.kind_dropdown, self.difficulty_dropdown]),
+                wrap_row([self.seed_text, self.new_button, self.seed_message_html]),
                 self.status_html,
                 self.prompt_html,
                 self.inputs_html,
                 self.answer_box,
-                widgets.HBox([self.check_button, self.feedback_html], layout=widgets.Layout(align_items="flex-start")),
+                wrap_row([self.check_button, self.feedback_html]),
                 self.solution_button,
                 self.solution_html,
             ],
             layout=widgets.Layout(border=_BOX_BORDER, padding="6px 10px", margin="6px 0"),
         )
+        course_box(self)  # normal line height for wrapped text
         _classes((self, "practice-generator"), (self.kind_dropdown, "practice-kind"),
                  (self.difficulty_dropdown, "practice-difficulty"), (self.seed_text, "practice-seed"),
                  (self.seed_message_html, "practice-seed-message"), (self.new_button, "practice-new"),

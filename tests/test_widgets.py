@@ -252,10 +252,11 @@ def test_several_bad_cells_are_all_listed_and_value_waits_for_all(ex):
 def test_bad_cell_is_marked_and_unmarked(ex):
     cell = grid_cells(ex.editors["W_q"])[2][1]
     ex.editors["W_q"].set_text(2, 1, "oops")
-    assert cell.style.background is not None and cell.layout.border
+    assert cell.style.background is not None and "transparent" not in cell.layout.border
     assert ex.editors["W_q"].message.startswith("row 'd3', column q2: 'oops'")
     ex.editors["W_q"].set_text(2, 1, "2")
-    assert cell.style.background is None and not cell.layout.border
+    # Unmarked: no colour, and a border as wide as the red one but transparent (the grid does not move).
+    assert cell.style.background is None and "transparent" in cell.layout.border
 
 
 # ------------------------------------------------------------------ the editor on its own
@@ -404,12 +405,40 @@ def test_every_view_is_labelled_in_order(ex):
         assert "Queries ↓" in v[name].value and "Keys →" in v[name].value
         for tok in TOKENS:
             assert f">{tok}</th>" in v[name].value
-    shown = [w for w in widgets_below(ex) if any(w is view for view in v.values())]
-    assert shown == [v[k] for k in ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "trace")]
+    # Edit and effect together: the weights and the output come right after X, before W^Q; the steps follow.
+    shown = [w for w in widgets_below(ex) if any(w is view for view in v.values()) or w is ex.editors["W_q"]]
+    assert shown == [v["weights"], v["output"], ex.editors["W_q"]] + [
+        v[k] for k in ("Q", "K", "V", "scores", "scaled", "mask", "trace")]
+
+
+def test_steps_fold_away_by_default_and_open_on_request():
+    closed = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    steps_box, toggle = part(closed, "attn-steps"), part(closed, "attn-steps-toggle")
+    assert not closed.steps and steps_box.layout.display == "none" and "show the steps" in toggle.description
+    for name in ("Q", "scores", "scaled", "mask"):
+        assert any(w is closed.views[name] for w in widgets_below(steps_box))
+    for name in ("weights", "output"):  # the effect never folds away
+        assert not any(w is closed.views[name] for w in widgets_below(steps_box))
+    toggle.value = True  # what a click does
+    assert closed.steps and steps_box.layout.display != "none" and "hide the steps" in toggle.description
+    closed.steps = False
+    assert not toggle.value and steps_box.layout.display == "none"
+    opened = AttentionExplorer(TOKENS, X0, WQ, WK, WV, steps=True)
+    assert opened.steps and part(opened, "attn-steps").layout.display != "none"
+
+
+def test_step_numbers_do_not_jump_when_the_mask_is_off(ex):
+    order = ("Q", "scores", "scaled", "mask", "weights", "output")
+    for causal in (False, True):
+        ex.causal = causal
+        numbers = [next(c for c in ex.views[k].value if "①" <= c <= "⑥") for k in order]
+        assert numbers == ["①", "②", "③", "④", "⑤", "⑥"], (causal, numbers)
+    ex.causal = False
+    assert "④ mask: off" in ex.views["mask"].value and ex.views["mask"].layout.display != "none"
 
 
 def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
-    assert ex.views["mask"].layout.display == "none"
+    assert "−∞" not in ex.views["mask"].value
     part(ex, "attn-causal").value = True
     assert ex.causal
     w = ex.result.weights
@@ -421,7 +450,7 @@ def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
     ex.causal = False
     assert not part(ex, "attn-causal").value
     assert ex.result.weights[0, 3] > 0
-    assert ex.views["mask"].layout.display == "none"
+    assert "−∞" not in ex.views["mask"].value and "mask: off" in ex.views["mask"].value
 
 
 def test_scale_toggle(ex):
@@ -726,7 +755,7 @@ def test_editor_buttons_shown_by_default_and_hidden_for_answer_grids():
 def test_default_editor_children_unchanged_by_the_buttons_option():
     # What notebooks 01-06 store depends on the default editor: same parts, same order, same text.
     a, b = MatrixEditor(np.eye(2), title="W^Q"), MatrixEditor(np.eye(2), title="W^Q", buttons=True)
-    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "Textarea"]
+    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "Textarea", "HTML"]
     assert a.children[0].value == b.children[0].value and a.children[3].layout.display is None
 
 
@@ -909,3 +938,39 @@ def test_attention_result_is_still_importable_from_widgets():
     from helpers.widgets import AttentionResult
 
     assert AttentionResult is FromAttention
+
+
+def test_compact_explorer_hides_the_editor_buttons_and_is_the_lecture_default(monkeypatch):
+    monkeypatch.delenv("VOILA_KERNEL_ID", raising=False)
+    monkeypatch.delenv("COURSE_LECTURE", raising=False)
+    plain = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    assert all(ed.buttons for ed in plain.editors.values())
+    compact = AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=True)
+    assert not any(ed.buttons for ed in compact.editors.values())
+    monkeypatch.setenv("VOILA_KERNEL_ID", "k")  # what Voila, the lecture mode, sets in its kernels
+    assert not any(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV).editors.values())
+    assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=False).editors.values())
+    monkeypatch.setenv("COURSE_LECTURE", "0")
+    assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV).editors.values())
+
+
+def test_a_bad_token_name_is_shown_over_the_editors_without_pushing_them(ex):
+    names, message = part(ex, "attn-token-names"), part(ex, "attn-token-names-message")
+    names.value = ""  # what typing nothing and leaving the box does
+    assert "Token names" in message.value and ex.tokens == TOKENS
+    # The message takes no room of its own (drawn over what follows), so the editors below do not move.
+    assert message.layout.height == "0px" and "position:absolute" in message.value
+    names.value = "a, b, c, d"
+    assert message.value == "" and ex.tokens == ["a", "b", "c", "d"]
+
+
+def test_compact_weights_keep_the_fixed_scale_and_the_row_sums():
+    compact = AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=True).views["weights"].value
+    plain = AttentionExplorer(TOKENS, X0, WQ, WK, WV, compact=False).views["weights"].value
+
+    def table(html):
+        return html[html.index("<table"):html.index("</table>")]
+
+    # The same table (numbers, colours on the fixed [0, 1] scale, row sums); only the colour legend is left out.
+    assert table(compact) == table(plain) and ">row sum</th>" in compact
+    assert "linear-gradient" in plain and "linear-gradient" not in compact

@@ -23,6 +23,7 @@ from helpers import theme
 from helpers.arrays import as_matrix
 from helpers.attention import softmax
 from helpers.live import LiveWidget
+from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.render import colour_for, format_number, labels_or_default, matrix_html
 
 __all__ = [
@@ -189,13 +190,14 @@ class LookupDemo(LiveWidget, widgets.VBox):
             tooltips=["every document contributes, weighted by softmax(score / T)",
                       "all weight on the best-scoring document"],
         )
-        self.table = widgets.HTML()
+        self.table = view_html()
         self.summary = widgets.HTML()
-        controls = widgets.HBox([
+        controls = wrap_row([
             widgets.VBox([widgets.HTML("<b>Query</b> (what you are looking for)"), *self.sliders]),
             widgets.VBox([widgets.HTML("<b>Retrieval</b>"), self.mode, self.temperature_slider]),
         ])
         super().__init__([controls, self.status_html, self.table, self.summary])
+        course_box(self)  # normal line height for wrapped text
         self._update()  # the starting values were checked above: a failure here is a bug, raise it
         for w in (*self.sliders, self.temperature_slider, self.mode):
             self.watch(w, self._on_change)

@@ -39,6 +39,7 @@ from helpers.attention import (
     scaled_dot_product_attention,
 )
 from helpers.live import LiveWidget
+from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.parsing import parse_counts, quote
 from helpers.render import attention_weights_html, matrix_html
 
@@ -227,12 +228,12 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         self.causal_box = widgets.Checkbox(value=bool(causal), description="causal mask too (decoder)", indent=False)
         self.picker = widgets.ToggleButtons(options=[], description="show sentence",
                                             style={"button_width": "3em", "description_width": "7em"})
-        self.views = {name: widgets.HTML() for name in ("batch", "mask", "weights")}
-        controls = widgets.HBox([self.lengths_field, self.message_html, self.causal_box])
+        self.views = {name: view_html() for name in ("batch", "mask", "weights")}
+        controls = wrap_row([self.lengths_field, self.message_html, self.causal_box])
         # wrap: at 8 tokens the two grids together are wider than a notebook column
-        masks = widgets.HBox([self.views["mask"], self.views["weights"]],
-                             layout=widgets.Layout(flex_flow="row wrap"))
+        masks = wrap_row([self.views["mask"], self.views["weights"]])
         super().__init__([controls, self.status_html, self.views["batch"], self.picker, masks])
+        course_box(self)  # normal line height for wrapped text
         if not 0 <= int(selected) < len(first):
             raise ValueError(f"selected must be a sequence index 0..{len(first) - 1}; got {selected!r}")
         self._lengths, self._selected = first, int(selected)
@@ -576,8 +577,9 @@ class CheatingDemo(LiveWidget, widgets.VBox):
             value=sentence, description="sentence", continuous_update=False,
             style={"description_width": "6em"}, layout=widgets.Layout(width="26em"),
         )
-        self.table = widgets.HTML()
-        super().__init__([widgets.HBox([self.field, self.message_html]), self.table])
+        self.table = view_html()
+        super().__init__([wrap_row([self.field, self.message_html]), self.table])
+        course_box(self)  # normal line height for wrapped text
         self._update()  # a bad starting sentence is a programming error: raise
         self.watch(self.field, lambda _c: self.request_update())
 

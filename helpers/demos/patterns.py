@@ -32,6 +32,7 @@ import numpy as np
 from helpers import theme
 from helpers.attention import attention_scores, project_qkv, softmax
 from helpers.live import LiveWidget
+from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
 
@@ -241,13 +242,13 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             options=[(label, key) for key, label in PATTERNS.items()],
             value=pattern,
             description="pattern",
-            layout=widgets.Layout(width="460px"),
+            layout=widgets.Layout(width="460px", max_width="100%"),
         )
         self.strength_slider = widgets.FloatSlider(
             value=strength, min=0.0, max=6.0, step=0.5, description="strength", continuous_update=False
         )
         self.explain = widgets.HTML()
-        self.views = {name: widgets.HTML() for name in ("weights", "Q", "K", "X")}
+        self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
         W_q, W_k = pattern_weights(pattern, len(self.tokens), strength)
         self.editors = {
             name: MatrixEditor(W, row_labels=self._features, col_labels=self._dims(W), title=f"{title} (d_model × d_k)")
@@ -255,14 +256,15 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         }
         super().__init__(
             [
-                widgets.HBox([self.pattern_picker, self.strength_slider]),
+                wrap_row([self.pattern_picker, self.strength_slider]),
                 self.explain,
                 self.status_html,
-                widgets.HBox([self.views["weights"], self.views["Q"], self.views["K"]]),
-                widgets.HBox([self.editors["W_q"], self.editors["W_k"]]),
+                wrap_row([self.views["weights"], self.views["Q"], self.views["K"]]),
+                wrap_row([self.editors["W_q"], self.editors["W_k"]]),
                 self.views["X"],
             ]
         )
+        course_box(self)  # normal line height for wrapped text
         self._update()  # the starting weights were checked: a failure here is a bug, raise it
         for ed in self.editors.values():
             # guarded: an editor calls this from its own cell handler, which must not raise

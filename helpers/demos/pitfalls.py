@@ -22,6 +22,7 @@ from helpers import theme
 from helpers.attention import softmax
 from helpers.explain import fmt
 from helpers.live import LiveWidget
+from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.parsing import parse_numbers
 from helpers.render import colour_for
 
@@ -207,8 +208,9 @@ class SaturationDemo(LiveWidget, widgets.VBox):
             layout=widgets.Layout(width="420px"),
         )
         self.scale_box = widgets.Checkbox(value=scale, description="divide scores by √d_k")
-        self.view = widgets.HTML()
-        super().__init__([widgets.HBox([self.d_k_slider, self.scale_box]), self.status_html, self.view])
+        self.view = view_html()
+        super().__init__([wrap_row([self.d_k_slider, self.scale_box]), self.status_html, self.view])
+        course_box(self)  # normal line height for wrapped text
         self._update()  # the starting values are the caller's: a failure here is theirs, raise it
         self.watch(self.d_k_slider, lambda _c: self.request_update())
         self.watch(self.scale_box, lambda _c: self.request_update())
@@ -267,8 +269,9 @@ class OverflowDemo(LiveWidget, widgets.VBox):
         self.message_html = widgets.HTML()
         self._live_setup(status_html=self.message_html)  # the field is the only input
         self.field = widgets.Text(value=text, description="scores", layout=widgets.Layout(width="420px"))
-        self.view = widgets.HTML()
-        super().__init__([widgets.HBox([self.field, self.message_html]), self.view])
+        self.view = view_html()
+        super().__init__([wrap_row([self.field, self.message_html]), self.view])
+        course_box(self)  # normal line height for wrapped text
         self._update()  # a bad starting row is a programming error: raise
         self.watch(self.field, lambda _c: self.request_update())
 

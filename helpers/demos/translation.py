@@ -25,6 +25,7 @@ import numpy as np
 from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
 from helpers.live import LiveWidget
+from helpers.matrix_editor import course_box, view_html
 from helpers.render import attention_weights_html, matrix_html
 
 __all__ = [
@@ -195,13 +196,14 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
             value=self._check_step(step, n), min=1, max=n, description="decoder step t",
             style={"description_width": "8em"}, layout=widgets.Layout(width="28em"),
         )
-        self.views = {k: widgets.HTML() for k in ("cross", "reversed")}
+        self.views = {k: view_html() for k in ("cross", "reversed")}
         super().__init__([
             self.slider,
             self.status_html,
             self.views["cross"],  # top: as built
             self.views["reversed"],  # below it: roles reversed
         ])
+        course_box(self)  # normal line height for wrapped text
         self._update()  # the toy is the caller's: a failure here is theirs, raise it
         self.watch(self.slider, lambda _c: self.request_update())
 
@@ -245,7 +247,7 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
         return f"DecodingStepsDemo(step={self.step}, target={len(self.toy.target)}, source={len(self.toy.source)})"
 
 
-def translation_explorer(toy: ToyTranslation | None = None, large: bool = False):
+def translation_explorer(toy: ToyTranslation | None = None, large: bool = False, compact: bool | None = None):
     """The toy in a :class:`helpers.widgets.CrossAttentionExplorer`, rows and columns named.
 
     The rows of ``W^Q``, ``W^K``, ``W^V`` are labelled with the input dimensions
@@ -257,7 +259,7 @@ def translation_explorer(toy: ToyTranslation | None = None, large: bool = False)
 
     toy = toy_translation() if toy is None else toy
     ex = CrossAttentionExplorer(toy.target, toy.source, toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v,
-                                large=large)
+                                large=large, compact=compact)
     dims = toy.input_dims
     ex.editors["X_dec"].set_labels(row_labels=toy.target, col_labels=dims)
     ex.editors["X_enc"].set_labels(row_labels=toy.source, col_labels=dims)

@@ -1,0 +1,240 @@
+"""Layout as a learner sees it in JupyterLab with the file browser open: an edit and its effect on one screen, nothing
+wider than the notebook, and error messages that do not move the editors.
+
+Two window sizes: 1400 × 900 (a laptop) and 1024 × 768 (a small screen or a projector). Each size has its own page,
+opened once for this module, with the file browser showing, as a learner's JupyterLab usually has it. Set
+LAYOUT_SHOTS=/some/folder to keep a screenshot of each measurement there.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from .jupyter_servers import notebook_paths, open_lab
+from .widget_pages import editor, editor_message, explorer, notebooks_calling, projections_notebook, type_into_cell
+
+SIZES = {"1400x900": (1400, 900), "1024x768": (1024, 768)}
+SHOTS = os.environ.get("LAYOUT_SHOTS")
+
+# The notebook's scrolling area (what the learner sees of the notebook) and, for an explorer, the rectangles of its
+# first X editor and of its weights view, after the X editor's top has been scrolled to the top of that area.
+JS_EDIT_AND_EFFECT = """
+(ex) => {
+  const scroller = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
+  const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec');
+  x.scrollIntoView({block: 'start'});
+  const area = scroller.getBoundingClientRect();
+  const r = x.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+  return {area_top: area.top, area_bottom: area.bottom, x_top: r.top, x_bottom: r.bottom,
+          weights_top: w.top, weights_bottom: w.bottom};
+}
+"""
+
+# Each editor's columns have one width and each column label is centred over its column: the problems found.
+JS_UNEVEN_COLUMNS = """
+(ex) => {
+  const problems = [];
+  ex.querySelectorAll('.matrix-editor').forEach((ed) => {
+    const grid = ed.querySelector(':scope > .matrix-editor-grid');
+    const name = [...ed.classList].find(c => c.startsWith('attn-editor-')) || 'editor';
+    const inputs = [...grid.querySelectorAll('input')];
+    const m = getComputedStyle(grid).gridTemplateColumns.split(' ').length - 1;
+    const widths = inputs.map(i => i.getBoundingClientRect().width);
+    if (Math.max(...widths) - Math.min(...widths) > 1) problems.push(`${name}: cell widths ${Math.min(...widths)}`
+                                                                        + `-${Math.max(...widths)} px`);
+    const labels = [...grid.children].slice(1, m + 1);
+    labels.forEach((label, j) => {
+      const l = label.getBoundingClientRect(), c = inputs[j].getBoundingClientRect();
+      const off = (l.left + l.right) / 2 - (c.left + c.right) / 2;
+      if (Math.abs(off) > 2) problems.push(`${name}: column ${j} label ${Math.round(off)} px off centre`);
+    });
+  });
+  return problems;
+}
+"""
+
+# Every output area of the notebook in front that is wider than the notebook: its own content scrolls sideways
+# (scrollWidth > clientWidth), its widget root does, or an element inside reaches past its right edge (content that a
+# box cuts off counts too). Tables inside a view that scrolls on its own (a view of many tokens) are allowed.
+JS_TOO_WIDE = """
+() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const found = [];
+  panel.querySelectorAll('.jp-OutputArea-output').forEach((out) => {
+    const cell = out.closest('.jp-Cell');
+    const index = [...panel.querySelectorAll('.jp-Cell')].indexOf(cell);
+    const right = out.getBoundingClientRect().right;
+    const root = out.querySelector(':scope > .jupyter-widgets') || out;
+    for (const el of [out, root]) {
+      if (el.scrollWidth > el.clientWidth + 1) {
+        found.push(`cell ${index}: ${el.className.split(' ').slice(-2).join(' ')} scrolls sideways `
+                   + `(${el.scrollWidth} px of content in ${el.clientWidth} px)`);
+        return;
+      }
+    }
+    const scrolls = (e) => { const o = getComputedStyle(e).overflowX; return o === 'auto' || o === 'scroll'; };
+    for (const el of out.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= right + 1) continue;
+      let inside = false;
+      for (let p = el.parentElement; p && p !== out; p = p.parentElement) {
+        if (scrolls(p) && p.getBoundingClientRect().right <= right + 1) { inside = true; break; }
+      }
+      if (!inside) {
+        found.push(`cell ${index}: ${el.tagName.toLowerCase()}.${String(el.className).split(' ').slice(-1)} `
+                   + `ends ${Math.round(r.right - right)} px past the notebook`);
+        return;
+      }
+    }
+  });
+  return found;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def pages(browser, lab_server):
+    """One JupyterLab page per window size, with the file browser open; closed at the end of the module."""
+    opened = {}
+
+    def at(size: str):
+        if size not in opened:
+            lab = open_lab(browser, lab_server, viewport=SIZES[size])
+            lab.page.evaluate("async () => { await window.jupyterapp.commands.execute('filebrowser:activate'); }")
+            lab.page.locator(".jp-FileBrowser").first.wait_for(state="visible")
+            opened[size] = lab
+        return opened[size]
+
+    yield at
+    for lab in opened.values():
+        lab.close_all()
+        lab.page.context.close()
+
+
+def run(lab, path) -> None:
+    lab.run_notebook(f"notebooks/{path.name}", timeout=120)
+    problems = lab.output_problems()
+    assert not problems, "error output after Run All:\n" + "\n".join(problems)
+    report = lab.wait_widgets_rendered()
+    assert report["rendered"] == report["expected"], report
+
+
+def shot(lab, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        lab.page.screenshot(path=str(Path(SHOTS) / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"))
+
+
+EXPLORER_NOTEBOOKS = notebooks_calling(r"AttentionExplorer\(")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", EXPLORER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
+    lab = pages(size)
+    run(lab, path)
+    kind = "cross" if lab.notebook.locator(".attn-explorer-cross").count() and not lab.notebook.locator(
+        ".attn-explorer-self").count() else "self"
+    ex = explorer(lab.notebook, kind)
+    box = ex.evaluate(JS_EDIT_AND_EFFECT)
+    shot(lab, f"layout-{path.stem}-{size}")
+    visible = box["area_bottom"] - box["area_top"]
+    span = max(box["x_bottom"], box["weights_bottom"]) - min(box["x_top"], box["weights_top"])
+    assert box["x_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1, (
+        f"from the top of X to the bottom of the weights is {span:.0f} px; the notebook shows {visible:.0f} px "
+        f"({box})")
+    uneven = ex.evaluate(JS_UNEVEN_COLUMNS)
+    assert not uneven, "editor columns not even, or labels not centred over their columns:\n" + "\n".join(uneven)
+
+
+# Outputs drawn by code outside the explorers and demos, still too wide at 1024 px (strict: the mark must go when they
+# are fixed). helpers/render.py: matrix_html's outer box needs "max-width:100%;overflow-x:auto" so that a wide table
+# scrolls inside its own box; helpers/model_views.py: HeadExplorer's rows need to wrap.
+KNOWN_TOO_WIDE = {
+    "04_cross_attention": "a 10-column matrix_html table (X_enc, X_dec) printed by the notebook: helpers/render.py",
+    "05_patterns": "the 11-column matrix_html table of X printed by the notebook: helpers/render.py",
+    "09_real_model": "HeadExplorer's rows do not wrap: helpers/model_views.py",
+}
+
+
+def _known(path):
+    reason = KNOWN_TOO_WIDE.get(path.stem)
+    return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=reason)) if reason else path
+
+
+@pytest.mark.parametrize("path", [_known(p) for p in notebook_paths()], ids=lambda p: p.stem)
+def test_no_output_is_wider_than_the_notebook_at_1024(pages, path):
+    lab = pages("1024x768")
+    run(lab, path)
+    too_wide = lab.page.evaluate(JS_TOO_WIDE)
+    assert not too_wide, "wider than the notebook at 1024 px with the file browser open:\n" + "\n".join(too_wide)
+
+
+JS_BOXES = """
+(ex) => [...ex.querySelectorAll('.matrix-editor-grid, .attn-view-weights')].map(e => {
+  const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(v => Math.round(v));
+})
+"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
+def test_an_error_message_does_not_move_the_editors(pages, path, size):
+    lab = pages(size)
+    run(lab, path)
+    ex = explorer(lab.notebook, "self")
+    ex.evaluate(JS_EDIT_AND_EFFECT)  # the X editor at the top of the notebook, as while typing into it
+    x_editor = editor(ex, "X")
+    before = ex.evaluate(JS_BOXES)
+    old = x_editor.locator(":scope > .matrix-editor-grid input").first.input_value()
+
+    type_into_cell(x_editor, 0, 0, "two")
+    expect(editor_message(x_editor)).to_contain_text("two", timeout=10_000)
+    expect(editor_message(x_editor).locator("[role=alert]")).to_be_visible()  # drawn over the buttons
+    shot(lab, f"error-message-{path.stem}-{size}")
+    assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message appeared"
+
+    type_into_cell(x_editor, 0, 0, old)
+    expect(editor_message(x_editor)).to_have_text("", timeout=10_000)
+    assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message went away"
+
+
+@pytest.mark.parametrize("path", EXPLORER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(browser, voila_server, path):
+    """The lecture mode (Voila, text zoomed for the back of the room) on a 1024 × 768 projector: the explorer is
+    compact there, and X and the weights are on the screen together."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{voila_server}voila/render/{path.name}")
+        page.wait_for_function("() => { const r = document.querySelector('#rendered_cells');"
+                               " return r !== null && r.style.display !== 'none'; }")
+        kind = "attn-explorer-cross" if "cross" in path.stem else "attn-explorer-self"
+        ex = page.locator(f".{kind}, .attn-explorer").first
+        ex.locator(".attn-view-weights table").first.wait_for()
+        box = ex.evaluate("""(ex) => {
+          const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec');
+          x.scrollIntoView({block: 'start'});
+          const r = x.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+          return {x_top: r.top, weights_bottom: w.bottom, height: window.innerHeight,
+                  buttons: ex.querySelectorAll('.matrix-editor-buttons button').length,
+                  hidden_buttons: [...ex.querySelectorAll('.matrix-editor-buttons')]
+                    .filter(b => getComputedStyle(b).display === 'none').length,
+                  boxes: ex.querySelectorAll('.matrix-editor-buttons').length};
+        }""")
+        assert box["hidden_buttons"] == box["boxes"] > 0, f"the explorer is not compact in the lecture mode: {box}"
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768.png"))
+        # Chromium gives the rectangles of the zoomed page in screen pixels, as the window's height.
+        assert box["x_top"] >= -1 and box["weights_bottom"] <= box["height"] + 1, (
+            f"X starts at {box['x_top']:.0f} px and the weights end at {box['weights_bottom']:.0f} px of a "
+            f"{box['height']} px screen ({box})")
+    finally:
+        context.close()
