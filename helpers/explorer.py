@@ -25,8 +25,9 @@ import ipywidgets as widgets
 import numpy as np
 
 from . import attention as att, explain, render, theme
+from .layout import OverlayMessage, text_style_widget
 from .live import LiveWidget
-from .matrix_editor import MatrixEditor, OverlayMessage, text_style_widget
+from .matrix_editor import MatrixEditor
 from .parsing import parse_names
 
 __all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer", "lecture_mode",

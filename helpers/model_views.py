@@ -26,6 +26,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers import theme
+from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import CLS, SEP, MiniLMOutput
@@ -414,7 +415,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self.text_box = widgets.Text(
             value=text, description="Sentence", continuous_update=False,
             placeholder="type a sentence, then press Enter",
-            style={"description_width": "5em"}, layout=widgets.Layout(width="46em"),
+            style={"description_width": "5em"}, layout=widgets.Layout(width="46em", max_width="100%"),
         )
         self.message_html = widgets.HTML()
         self.layer_picker = widgets.IntSlider(value=layer, min=0, max=L - 1, description="layer",
@@ -423,12 +424,12 @@ class HeadExplorer(LiveWidget, widgets.VBox):
                                              style={"description_width": "5em"})
         self.query_picker = widgets.Dropdown(description="trace row", style={"description_width": "5em"},
                                              layout=widgets.Layout(width="18em"))
-        self.table = widgets.HTML()
+        self.table = view_html()
         self.trace_html = widgets.HTML()
         self.grid = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
         children = [
-            widgets.HBox([self.text_box, self.message_html]),
-            widgets.HBox([self.layer_picker, self.head_picker, self.query_picker]),
+            wrap_row([self.text_box, self.message_html]),
+            wrap_row([self.layer_picker, self.head_picker, self.query_picker]),
             self.status_html,
             self.table,
             self.trace_html,
@@ -436,6 +437,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         if self._show_grid:
             children.append(self.grid)
         super().__init__(children)
+        course_box(self)  # normal line height for wrapped text
         self._set_query_options(query)
         # The token the learner chose to trace: traced again in a later sentence that has it.
         self._chosen_query = self.output.tokens[self.query] if query is not None else None

@@ -30,8 +30,8 @@ import numpy as np
 
 from helpers import theme
 from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, Problem, generate, kinds
+from helpers.layout import course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
-from helpers.matrix_editor import course_box, wrap_row
 from helpers.parsing import ParseError, parse_count, quote
 from helpers.render import matrix_html
 from helpers.widgets import MatrixEditor

@@ -347,7 +347,9 @@ def matrix_html(
     masked_td = f'<td style="padding:{sz.pad};background:{_MASKED_BG};color:{_MASKED_FG}" title="masked">'
 
     parts = [
-        f'<div style="display:inline-block;vertical-align:top;background:{_PANEL_BG};color:{_PANEL_FG};'
+        # max-width and overflow: a table wider than the notebook (many tokens) scrolls inside its card.
+        f'<div style="display:inline-block;vertical-align:top;max-width:100%;overflow-x:auto;box-sizing:border-box;'
+        f'background:{_PANEL_BG};color:{_PANEL_FG};'
         f'padding:6px 10px;margin:3px;border:1px solid {theme.BORDER};border-radius:4px;font-size:{sz.font};'
         f'{theme.MONO}line-height:1.3">'
     ]

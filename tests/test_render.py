@@ -111,8 +111,8 @@ def test_every_cell_sets_its_own_background_and_text_colour():
         # WCAG AA for normal text is 4.5:1; the numbers must be readable on every colour.
         assert wcag_contrast(bg, fg) >= 4.5
     # The panel takes its colours from the theme (JupyterLab's variables with light fallbacks).
-    assert html.startswith(f'<div style="display:inline-block;vertical-align:top;background:{theme.PANEL_BG};'
-                           f'color:{theme.PANEL_FG}')
+    card = style_value(re.match(r'<div style="([^"]*)"', html).group(1), "background")
+    assert card == theme.PANEL_BG and f"color:{theme.PANEL_FG}" in html.split(">", 1)[0]
     assert "var(--jp-layout-color1, #ffffff)" in html
 
 

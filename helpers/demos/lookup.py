@@ -22,8 +22,8 @@ import numpy as np
 from helpers import theme
 from helpers.arrays import as_matrix
 from helpers.attention import softmax
+from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.render import colour_for, format_number, labels_or_default, matrix_html
 
 __all__ = [

@@ -38,8 +38,8 @@ from helpers.attention import (
     project_qkv,
     scaled_dot_product_attention,
 )
+from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.parsing import parse_counts, quote
 from helpers.render import attention_weights_html, matrix_html
 

@@ -31,8 +31,8 @@ import numpy as np
 
 from helpers import theme
 from helpers.attention import attention_scores, project_qkv, softmax
+from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
 

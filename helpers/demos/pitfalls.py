@@ -21,8 +21,8 @@ import numpy as np
 from helpers import theme
 from helpers.attention import softmax
 from helpers.explain import fmt
+from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, view_html, wrap_row
 from helpers.parsing import parse_numbers
 from helpers.render import colour_for
 

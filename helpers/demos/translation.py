@@ -24,8 +24,8 @@ import numpy as np
 
 from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
+from helpers.layout import course_box, view_html
 from helpers.live import LiveWidget
-from helpers.matrix_editor import course_box, view_html
 from helpers.render import attention_weights_html, matrix_html
 
 __all__ = [

@@ -152,22 +152,7 @@ def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
     assert not uneven, "editor columns not even, or labels not centred over their columns:\n" + "\n".join(uneven)
 
 
-# Outputs drawn by code outside the explorers and demos, still too wide at 1024 px (strict: the mark must go when they
-# are fixed). helpers/render.py: matrix_html's outer box needs "max-width:100%;overflow-x:auto" so that a wide table
-# scrolls inside its own box; helpers/model_views.py: HeadExplorer's rows need to wrap.
-KNOWN_TOO_WIDE = {
-    "04_cross_attention": "a 10-column matrix_html table (X_enc, X_dec) printed by the notebook: helpers/render.py",
-    "05_patterns": "the 11-column matrix_html table of X printed by the notebook: helpers/render.py",
-    "09_real_model": "HeadExplorer's rows do not wrap: helpers/model_views.py",
-}
-
-
-def _known(path):
-    reason = KNOWN_TOO_WIDE.get(path.stem)
-    return pytest.param(path, marks=pytest.mark.xfail(strict=True, reason=reason)) if reason else path
-
-
-@pytest.mark.parametrize("path", [_known(p) for p in notebook_paths()], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
 def test_no_output_is_wider_than_the_notebook_at_1024(pages, path):
     lab = pages("1024x768")
     run(lab, path)
