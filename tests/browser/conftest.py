@@ -31,7 +31,8 @@ from .jupyter_servers import (
     open_lab,
     start_lab,
     start_voila,
-    stop_process,
+    stop_process_soon,
+    wait_stopped,
 )
 
 FAILURES = REPO / "tests" / "browser-failures"
@@ -48,6 +49,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+def pytest_sessionfinish(session):
+    wait_stopped()  # the servers the browser tests stopped without waiting
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -114,7 +119,7 @@ def lab_server(jupyter_home, chromium_path):
     try:
         yield server
     finally:
-        server.stop()
+        server.stop(wait=False)  # the tests go on while it shuts its kernels down
 
 
 @pytest.fixture(scope="package")
@@ -146,7 +151,7 @@ def voila_server(jupyter_home, chromium_path):
     try:
         yield url
     finally:
-        stop_process(proc)  # on SIGTERM Voila stops its loop and shuts its kernels down
+        stop_process_soon(proc)  # on SIGTERM Voila stops its loop and shuts its kernels down, while the tests go on
 
 
 @pytest.fixture(scope="package")

@@ -87,6 +87,23 @@ def stop_process(proc: subprocess.Popen, timeout: float = 10.0) -> None:
         proc.wait(timeout=timeout)
 
 
+_stopping: list[subprocess.Popen] = []
+
+
+def stop_process_soon(proc: subprocess.Popen) -> None:
+    """Ask a process we started to stop (SIGTERM) and return at once: a server shutting its kernels down takes a
+    second or more, and the tests can go on meanwhile. :func:`wait_stopped` waits for it."""
+    if proc.poll() is None:
+        proc.terminate()
+        _stopping.append(proc)
+
+
+def wait_stopped(timeout: float = 10.0) -> None:
+    """Wait for every process handed to :func:`stop_process_soon` to end (SIGKILL after ``timeout`` seconds)."""
+    while _stopping:
+        stop_process(_stopping.pop(), timeout)
+
+
 def log_tail(path: Path, lines: int = 40) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
@@ -187,10 +204,14 @@ class Server:
             body = response.read()
         return json.loads(body) if body else None
 
-    def stop(self) -> None:
+    def stop(self, wait: bool = True) -> None:
+        """Stop the server; with ``wait=False`` return at once (see :func:`stop_process_soon`)."""
         # On SIGTERM the server shuts every kernel down, all at once; asking it to shut them down one by one first
         # took a second or two per handful of kernels.
-        stop_process(self.proc)
+        if wait:
+            stop_process(self.proc)
+        else:
+            stop_process_soon(self.proc)
 
 
 def start_lab(home: JupyterHome) -> Server:
