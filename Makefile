@@ -38,15 +38,21 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 RUFF := $(VENV)/bin/ruff check helpers tests scripts
+# Two pytest-xdist workers (TEST_WORKERS=auto: one per CPU). Each group of tests that shares costly state (the
+# JupyterLab tests, the lecture-mode tests, the widget sweep, one notebook's nbval cells, one test module) runs on
+# one worker; tests/conftest.py forms the groups and hands the longest out first.
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder \
+	--nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q
 
 # Lint first: a finding fails the run before the tests start.
 test: $(STAMP)
-	@TIMEFORMAT='make test took %1R s'; time { $(RUFF) && $(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q; }
+	@TIMEFORMAT='make test took %1R s'; time { $(RUFF) && $(PYTEST); }
 
 # Everything but the browser tests, for a quick check while editing.
 test-fast: $(STAMP)
 	$(RUFF)
-	$(PY) -m pytest --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q -m "not browser"
+	$(PYTEST) -m "not browser"
 
 lint: $(STAMP)
 	$(RUFF)

@@ -9,6 +9,9 @@ Everything here goes through public behaviour only (widget traits such as ``valu
   fields a learner can type into.
 * :func:`html_text` reads an HTML widget (or an HTML string) as the words a learner sees.
 * The ``notebook_run`` fixture runs one notebook once per test session (indirect parametrization by path).
+* Under pytest-xdist (``make test`` runs ``-n 2 --dist loadgroup``), :func:`pytest_xdist_make_scheduler` keeps the
+  tests that share costly state on one worker (the JupyterLab tests; each notebook's nbval cells; each test module)
+  and hands out the longest groups first.
 """
 
 from __future__ import annotations
@@ -28,6 +31,72 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 
+
+
+# -- spreading the tests over pytest-xdist workers
+
+# ``make test`` runs ``pytest -n 2 --dist loadgroup --no-loadscope-reorder``. With ``--dist loadgroup`` the tests are
+# handed to the workers in groups made here (by test id, as the controller sees only ids): each test module is a
+# group (its module fixtures are made once), each notebook's nbval cells are one (they run in order in one kernel),
+# and all JupyterLab test modules are one (they share a server, a page and one Run All per notebook). The groups that
+# take longest go first, so that the short ones fill in the end of the run on whichever worker is free.
+JUPYTERLAB_GROUP = "tests/browser (JupyterLab)"
+LECTURE_TESTS = "tests/browser/test_present.py"  # the lecture mode (Voila): its own server, its own group
+LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_TESTS, "tests/test_sweep.py")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+
+
+def xdist_group(nodeid: str) -> str:
+    """The group of tests that runs on one pytest-xdist worker with the test ``nodeid``: its file, except that every
+    browser test file but the lecture mode's shares the JupyterLab group."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("tests/browser/") and path != LECTURE_TESTS:
+        return JUPYTERLAB_GROUP
+    return path
+
+
+def without_addresses(nodeids: list[str]) -> list[str]:
+    """The test ids with memory addresses replaced (a parameter shown by its repr, ``<object object at 0x7f...>``),
+    if they stay unique: pytest-xdist requires every worker to collect the same ids, and an address differs from one
+    process to the next."""
+    stable = [_ADDRESS.sub("0xADDRESS", nodeid) for nodeid in nodeids]
+    return stable if len(set(stable)) == len(stable) else list(nodeids)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """For ``--dist loadgroup``: pytest-xdist's scheduling by scope, with :func:`xdist_group` as the scope."""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class CourseGroups(LoadScopeScheduling):
+        def add_node_collection(self, node, collection):
+            # Work is sent to a worker as positions in its own collection, so its ids need only match the others.
+            super().add_node_collection(node, without_addresses(list(collection)))
+
+        def _split_scope(self, nodeid):
+            return xdist_group(nodeid)
+
+    return CourseGroups(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """In a pytest-xdist worker, put the :data:`LONGEST_FIRST` groups first (the scheduler hands groups out in the
+    order of the collection); elsewhere keep pytest's order."""
+    if hasattr(config, "workerinput"):
+        rank = {group: k for k, group in enumerate(LONGEST_FIRST)}
+        items.sort(key=lambda item: rank.get(xdist_group(item.nodeid), len(rank)))  # stable: the rest keep order
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Repeat at the end why the browser tests were skipped, if Chromium was missing: a skip is easy to miss in
+    "-q" output. Read from the test reports, so it works under pytest-xdist too (the workers skip, this prints)."""
+    from browser.jupyter_servers import NO_CHROMIUM
+
+    if any(NO_CHROMIUM in str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])):
+        terminalreporter.write_sep("!", "browser tests SKIPPED", yellow=True, bold=True)
+        terminalreporter.write_line(NO_CHROMIUM, yellow=True, bold=True)
 
 # -- running a notebook in this process
 
@@ -207,6 +276,24 @@ def html_text(widget_or_html) -> str:
     return _SPACE.sub(" ", html.unescape(text)).strip()
 
 
+# How visible_state reads each widget class: (what it shows: "value", "image", "output" or None, has children).
+# Worked out once per class: the sweep reads every widget of a view thousands of times.
+_SHOWN_AS: dict[type, tuple[str | None, bool]] = {}
+
+
+def _shown_as(cls: type) -> tuple[str | None, bool]:
+    entry = _SHOWN_AS.get(cls)
+    if entry is None:
+        import ipywidgets as widgets
+
+        shown = (widgets.HTML, widgets.HTMLMath, widgets.Label, widgets.Text, widgets.Textarea,
+                 widgets.IntText, widgets.FloatText, widgets.BoundedIntText, widgets.BoundedFloatText)
+        read = ("value" if issubclass(cls, shown) else "image" if issubclass(cls, widgets.Image)
+                else "output" if issubclass(cls, widgets.Output) else None)
+        entry = _SHOWN_AS[cls] = (read, hasattr(cls, "children"))
+    return entry
+
+
 def visible_state(root) -> list[tuple[tuple, str, object]]:
     """What ``root`` shows, as comparable data: every HTML, HTMLMath, Label, text field, Image and Output below it.
 
@@ -214,20 +301,17 @@ def visible_state(root) -> list[tuple[tuple, str, object]]:
     -------
     list of (path, class name, value) in screen order; ``path`` is the tuple of child indices from ``root``.
     """
-    import ipywidgets as widgets
-
-    shown = (widgets.HTML, widgets.HTMLMath, widgets.Label, widgets.Text, widgets.Textarea,
-             widgets.IntText, widgets.FloatText, widgets.BoundedIntText, widgets.BoundedFloatText)
     state, stack = [], [((), root)]
     while stack:
         path, w = stack.pop()
-        if isinstance(w, shown):
+        read, has_children = _shown_as(type(w))
+        if read == "value":
             state.append((path, type(w).__name__, w.value))
-        elif isinstance(w, widgets.Image):
+        elif read == "image":
             state.append((path, "Image", bytes(w.value)))
-        elif isinstance(w, widgets.Output):
+        elif read == "output":
             state.append((path, "Output", repr(w.outputs)))
-        children = getattr(w, "children", None)
+        children = w.children if has_children else None
         if children:
-            stack.extend((path + (k,), c) for k, c in reversed(list(enumerate(children))))
+            stack.extend((path + (k,), children[k]) for k in range(len(children) - 1, -1, -1))
     return state

@@ -5,9 +5,12 @@ test-fast`` leaves them out). They need Chromium: ``apt-get install chromium`` (
 Chromium installed by ``playwright install chromium``. Without one they are skipped with that advice, except under
 ``CI=true`` where a missing browser is a failure. A failing test leaves a screenshot in tests/browser-failures/.
 
-One JupyterLab server and one headless Chromium serve the whole session. The server sees a copy of notebooks/
-in a temporary folder, so running cells never touches the committed notebooks, and it runs with its own Jupyter
-config, runtime, settings and workspace folders, so nothing the developer configured changes what is tested.
+One JupyterLab server, one Voila server and one headless Chromium serve all the browser tests; they are made when the
+first browser test starts and stopped as soon as the last one is done (package scope), not at the end of the whole
+run. Each notebook is run once in JupyterLab and opened once in the lecture mode, and every test of that notebook
+looks at the same page. The servers see a copy of notebooks/ in a temporary folder, so running cells never touches
+the committed notebooks, and they run with their own Jupyter config, runtime, settings and workspace folders, so
+nothing the developer configured changes what is tested.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import pytest
 
 from .jupyter_servers import (
     CHROMIUM_FLAGS,
+    NO_CHROMIUM,
     REPO,
     ServerError,
     find_chromium,
@@ -27,16 +31,12 @@ from .jupyter_servers import (
     open_lab,
     start_lab,
     start_voila,
-    stop_process,
+    stop_process_soon,
+    wait_stopped,
 )
 
 FAILURES = REPO / "tests" / "browser-failures"
 HERE = Path(__file__).resolve().parent
-NO_CHROMIUM = (
-    "Chromium not found, so the browser tests cannot run: apt-get install chromium "
-    "(or .venv/bin/playwright install chromium)"
-)
-_skipped_for_chromium: list[bool] = []
 
 
 def pytest_configure(config):
@@ -51,11 +51,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-def pytest_terminal_summary(terminalreporter):
-    # A skip is easy to miss in "-q" output; a missing browser should not be.
-    if _skipped_for_chromium:
-        terminalreporter.write_sep("!", "browser tests SKIPPED", yellow=True, bold=True)
-        terminalreporter.write_line(NO_CHROMIUM, yellow=True, bold=True)
+def pytest_sessionfinish(session):
+    wait_stopped()  # the servers the browser tests stopped without waiting
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -90,12 +87,11 @@ def chromium_path() -> str:
     if path is None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(NO_CHROMIUM)
-        _skipped_for_chromium.append(True)
-        pytest.skip(NO_CHROMIUM)
+        pytest.skip(NO_CHROMIUM)  # tests/conftest.py repeats the reason at the end of the run
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium_path):
     from playwright.sync_api import sync_playwright
 
@@ -107,13 +103,13 @@ def browser(chromium_path):
             b.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def jupyter_home(tmp_path_factory):
-    # Copied at session start: the session tests the notebooks on disk now.
+    # Copied when the first browser test starts: the browser tests test the notebooks on disk then.
     return make_jupyter_home(tmp_path_factory.mktemp("jupyter"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lab_server(jupyter_home, chromium_path):
     # chromium_path first: without a browser there is no point starting JupyterLab.
     try:
@@ -123,10 +119,10 @@ def lab_server(jupyter_home, chromium_path):
     try:
         yield server
     finally:
-        server.stop()
+        server.stop(wait=False)  # the tests go on while it shuts its kernels down
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lab_page(browser, lab_server):
     lab = open_lab(browser, lab_server)
     try:
@@ -145,7 +141,7 @@ def lab(request, lab_page):
         lab_page.close_current()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def voila_server(jupyter_home, chromium_path):
     """The lecture mode serving the copy's notebooks/ folder: one server, a fresh kernel per page."""
     try:
@@ -155,37 +151,58 @@ def voila_server(jupyter_home, chromium_path):
     try:
         yield url
     finally:
-        stop_process(proc)  # on SIGTERM Voila stops its loop and shuts its kernels down
+        stop_process_soon(proc)  # on SIGTERM Voila stops its loop and shuts its kernels down, while the tests go on
+
+
+@pytest.fixture(scope="package")
+def voila_pages(browser, voila_server):
+    """The lecture-mode pages opened so far, by notebook name: each notebook is rendered (and run) once."""
+    pages: dict = {}
+    yield pages
+    for page in pages.values():
+        page.context.close()  # the page's kernel lives on until the server stops
+
+
+def open_lecture_page(browser, voila_server: str, name: str):
+    """Notebook ``name`` in the lecture mode, in a page of its own, once Voila shows its cells."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    # Every request for something outside this machine, kept for the offline check of the lecture mode.
+    page.external_requests = []
+    page.on(
+        "request",
+        lambda req: None if re.match(r"(https?|wss?)://(127\.0\.0\.1|localhost)[:/]|(data|blob):", req.url)
+        else page.external_requests.append(req.url),
+    )
+    page.goto(f"{voila_server}voila/render/{name}")
+    # Voila shows the cells once every one has run; until then only its spinner.
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#rendered_cells');"
+        " return r !== null && r.style.display !== 'none'; }",
+        timeout=60_000,
+        polling=100,
+    )
+    return page
 
 
 @pytest.fixture
-def voila(request, browser, voila_server):
-    """Open a notebook in the lecture mode in a fresh page: ``page = voila("02_projections.ipynb")``."""
-    contexts = []
+def voila(request, browser, voila_server, voila_pages):
+    """Notebook ``name`` in the lecture mode: ``page = voila("02_projections.ipynb")``. Every test of a notebook gets
+    the same page (one Voila run per notebook); after a failure that page is closed, so the next test of the notebook
+    gets a fresh one."""
+    used: dict = {}
 
     def open_notebook(name: str):
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        # Every request for something outside this machine, kept for the offline check of the lecture mode.
-        page.external_requests = []
-        page.on(
-            "request",
-            lambda req: None if re.match(r"(https?|wss?)://(127\.0\.0\.1|localhost)[:/]|(data|blob):", req.url)
-            else page.external_requests.append(req.url),
-        )
-        page.goto(f"{voila_server}voila/render/{name}")
-        # Voila shows the cells once every one has run; until then only its spinner.
-        page.wait_for_function(
-            "() => { const r = document.querySelector('#rendered_cells');"
-            " return r !== null && r.style.display !== 'none'; }",
-            timeout=60_000,
-        )
-        return page
+        if name not in voila_pages:
+            voila_pages[name] = open_lecture_page(browser, voila_server, name)
+        used[name] = voila_pages[name]
+        return used[name]
 
     yield open_notebook
-    for context in contexts:
-        for page in context.pages:
-            screenshot_on_failure(request, page)
-        context.close()  # the page's kernel lives on until the server stops at the end of the session
+    for page in used.values():
+        screenshot_on_failure(request, page)
+    if test_failed(request):
+        for name, page in used.items():
+            voila_pages.pop(name, None)
+            page.context.close()

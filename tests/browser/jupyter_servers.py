@@ -33,6 +33,10 @@ CHROMIUM_FLAGS = [
     "--disable-dev-shm-usage",
 ]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+NO_CHROMIUM = (
+    "Chromium not found, so the browser tests cannot run: apt-get install chromium "
+    "(or .venv/bin/playwright install chromium)"
+)
 
 
 class ServerError(RuntimeError):
@@ -81,6 +85,23 @@ def stop_process(proc: subprocess.Popen, timeout: float = 10.0) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=timeout)
+
+
+_stopping: list[subprocess.Popen] = []
+
+
+def stop_process_soon(proc: subprocess.Popen) -> None:
+    """Ask a process we started to stop (SIGTERM) and return at once: a server shutting its kernels down takes a
+    second or more, and the tests can go on meanwhile. :func:`wait_stopped` waits for it."""
+    if proc.poll() is None:
+        proc.terminate()
+        _stopping.append(proc)
+
+
+def wait_stopped(timeout: float = 10.0) -> None:
+    """Wait for every process handed to :func:`stop_process_soon` to end (SIGKILL after ``timeout`` seconds)."""
+    while _stopping:
+        stop_process(_stopping.pop(), timeout)
 
 
 def log_tail(path: Path, lines: int = 40) -> str:
@@ -183,20 +204,14 @@ class Server:
             body = response.read()
         return json.loads(body) if body else None
 
-    def shutdown_kernels(self) -> None:
-        for kernel in self.api("GET", "api/kernels") or []:
-            try:
-                self.api("DELETE", f"api/kernels/{kernel['id']}")
-            except urllib.error.HTTPError:
-                pass  # already gone
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self.shutdown_kernels()
-            except (urllib.error.URLError, OSError):
-                pass
-        stop_process(self.proc)
+    def stop(self, wait: bool = True) -> None:
+        """Stop the server; with ``wait=False`` return at once (see :func:`stop_process_soon`)."""
+        # On SIGTERM the server shuts every kernel down, all at once; asking it to shut them down one by one first
+        # took a second or two per handful of kernels.
+        if wait:
+            stop_process(self.proc)
+        else:
+            stop_process_soon(self.proc)
 
 
 def start_lab(home: JupyterHome) -> Server:
@@ -292,7 +307,8 @@ JS_RUN_STATE = """
     if (cell.model.type !== 'code') return;
     const prompt = cell.node.querySelector('.jp-InputPrompt');
     if (cell.model.executionCount === null || (prompt && prompt.textContent.includes('*'))) pending.push(index);
-    if (cell.model.outputs.toJSON().some(o => o.output_type === 'error')) failed = true;
+    const outputs = cell.model.outputs;
+    for (let k = 0; k < outputs.length; k++) if (outputs.get(k).type === 'error') failed = true;
   });
   const idle = !!k && k.status === 'idle';
   // Done: the kernel is idle after Run All, and every code cell has run, or one failed (Run All stops there).
@@ -405,11 +421,21 @@ class Lab:
 
     def open(self, rel_path: str, timeout: float = 30.0) -> None:
         self.page.evaluate(JS_OPEN, rel_path)
-        self.page.wait_for_function(f"() => ({JS_KERNEL_STATUS})() === 'idle'", timeout=timeout * 1000)
+        self.page.wait_for_function(
+            f"() => ({JS_KERNEL_STATUS})() === 'idle'", timeout=timeout * 1000, polling=50
+        )
 
     def run_all(self, timeout: float = 60.0) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         self.page.evaluate(JS_RUN_ALL)
         deadline = time.monotonic() + timeout
+        # Run All's promise settles when every cell has answered (or one failed); the page checks that cheaply, and
+        # the full state (every cell run, kernel idle) is read once it has.
+        try:
+            self.page.wait_for_function("() => window.__runAll.done", timeout=timeout * 1000, polling=50)
+        except PlaywrightTimeout:
+            pass  # the state below says what is still running
         state = self.page.evaluate(JS_RUN_STATE)
         while not state["done"]:
             if time.monotonic() > deadline:
@@ -417,10 +443,16 @@ class Lab:
                     f"Run All not finished after {timeout:.0f} s: kernel {state['kernel']}, "
                     f"Run All {state['runAll']}, code cells not run: {state['pending']}"
                 )
-            time.sleep(0.1)
+            time.sleep(0.05)
             state = self.page.evaluate(JS_RUN_STATE)
         error = state["runAll"].get("error")
         assert error is None, f"Run All failed: {error}"
+
+    def wait_idle(self, timeout: float = 10.0) -> None:
+        """Wait until the current notebook's kernel is idle. Called once the page shows the first effect of an action
+        (so the kernel is known to have started on it): the kernel says "idle" after every update the action caused,
+        on the same channel, so then the page has them all (a widget's parts update one message at a time)."""
+        self.page.wait_for_function(f"() => ({JS_KERNEL_STATUS})() === 'idle'", timeout=timeout * 1000, polling=50)
 
     def output_problems(self) -> list[str]:
         return self.page.evaluate(JS_OUTPUT_PROBLEMS)

@@ -1,7 +1,9 @@
 """What a learner does with the widgets, in JupyterLab: type into a matrix, change a length, check an answer.
 
-Each test runs over the notebooks that build the widget it drives (read from the committed notebook's code), so
-a new notebook with an explorer is covered without editing this file.
+Each test drives its widget in one notebook that builds it (read from the committed notebook's code: the projections
+notebook for the self-attention explorer, else the first one), on the page test_notebooks.py checks too: the notebook
+runs once per session. Copies of the same widget class in other notebooks are drawn and checked in the browser by
+test_notebooks.py and swept with junk in this process by tests/test_sweep.py; a new widget class needs a test here.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from .widget_pages import (
     editor_values,
     explorer,
     explorer_inputs,
+    first_notebook_calling,
     most_telling_edit,
-    notebooks_calling,
     projections_notebook,
     shown,
     type_into_cell,
@@ -51,7 +53,7 @@ def run_notebook(lab, path) -> None:
     assert report["rendered"] == report["expected"] > 0, report
 
 
-@pytest.mark.parametrize("path", notebooks_calling(r"(?<!Cross)AttentionExplorer\("), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
 def test_typing_into_x_updates_the_weights(lab, path):
     run_notebook(lab, path)
     ex = explorer(lab.notebook, "self")
@@ -75,12 +77,13 @@ def test_typing_into_x_updates_the_weights(lab, path):
     # use_inner_text: before_text is innerText; compared with the default textContent it would differ at once
     # (no tabs between cells), and the wait would end before the kernel has answered.
     expect(view_table(ex, "weights")).not_to_have_text(before_text, timeout=10_000, use_inner_text=True)
+    lab.wait_idle()
     np.testing.assert_array_equal(editor_values(x_editor), X_new)
     np.testing.assert_allclose(weights_shown(ex), expected, atol=SHOWN_ATOL,
                                err_msg=f"after typing {X_new[i, j]:g} into X[{i}, {j}]")
 
 
-@pytest.mark.parametrize("path", notebooks_calling(r"\bCrossAttentionExplorer\("), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_notebook_calling(r"\bCrossAttentionExplorer\("), ids=lambda p: p.stem)
 def test_longer_source_gives_the_weights_one_more_column(lab, path):
     run_notebook(lab, path)
     ex = explorer(lab.notebook, "cross")
@@ -94,6 +97,7 @@ def test_longer_source_gives_the_weights_one_more_column(lab, path):
     length.press("Enter")
 
     wait_until(lambda: weights_shown(ex).shape == (n_q, n_k + 1), what=f"a {n_q} × {n_k + 1} weights table")
+    lab.wait_idle()  # the editors may be drawn after the weights
     assert editor_shape(x_enc)[0] == n_k + 1
     # The new encoder row is part of the computation, not only of the table's size.
     inputs = explorer_inputs(ex, cross=True)
@@ -101,7 +105,7 @@ def test_longer_source_gives_the_weights_one_more_column(lab, path):
     np.testing.assert_allclose(weights_shown(ex), attention_weights(**inputs), atol=SHOWN_ATOL)
 
 
-@pytest.mark.parametrize("path", notebooks_calling(r"question\(\s*['\"]q7['\"]"), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_notebook_calling(r"question\(\s*['\"]q7['\"]"), ids=lambda p: p.stem)
 def test_practice_question_checks_the_answer(lab, path):
     run_notebook(lab, path)
     box = lab.notebook.locator(".practice-question.practice-q7").first
@@ -146,7 +150,7 @@ def test_bad_input_shows_a_message_and_keeps_the_last_weights(lab, path):
     np.testing.assert_allclose(weights_shown(ex), weights, atol=1e-12)
 
 
-@pytest.mark.parametrize("path", notebooks_calling(r"practice\.generator\("), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_notebook_calling(r"practice\.generator\("), ids=lambda p: p.stem)
 def test_generated_problem_comes_back_by_its_number(lab, path):
     run_notebook(lab, path)
     g = lab.notebook.locator(".practice-generator").first
@@ -160,6 +164,7 @@ def test_generated_problem_comes_back_by_its_number(lab, path):
     seed.fill("17")
     seed.press("Enter")
     expect(prompt).to_contain_text("Problem 17 (", timeout=10_000)
+    lab.wait_idle()  # the given matrices are drawn after the prompt
     first = given.inner_text()
     g.locator(".practice-new").click()
     expect(prompt).not_to_contain_text("Problem 17 (", timeout=10_000)
@@ -171,6 +176,7 @@ def test_generated_problem_comes_back_by_its_number(lab, path):
     seed.fill("17")
     seed.press("Enter")
     expect(prompt).to_contain_text("Problem 17 (", timeout=10_000)
+    lab.wait_idle()
     assert given.inner_text() == first
     seed.fill("seventeen")
     seed.press("Enter")

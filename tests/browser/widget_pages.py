@@ -9,10 +9,10 @@ shows, never with the course's own code, so a wrong formula or a view that does 
 
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 
-import nbformat
 import numpy as np
 
 from .jupyter_servers import notebook_paths
@@ -144,27 +144,51 @@ def explorer_inputs(root, cross: bool = False) -> dict:
 # ------------------------------------------------------------------------------------------ choosing what to test
 
 
+def code_texts(path) -> list[str]:
+    """Every code cell's source and the text form of its stored outputs, for :func:`notebooks_calling`; read once
+    per notebook file (the tests are chosen at collection, by each pytest-xdist worker too)."""
+    key = (str(path), path.stat().st_mtime_ns)
+    if key not in _CODE_TEXTS:
+        # Plain JSON: nbformat's schema validation of these files would take most of the time.
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        _CODE_TEXTS[key] = [
+            joined(text)
+            for c in cells
+            if c["cell_type"] == "code"
+            for text in [c["source"]] + [o.get("data", {}).get("text/plain", "") for o in c.get("outputs", [])]
+        ]
+    return _CODE_TEXTS[key]
+
+
+def joined(text) -> str:
+    """A notebook's multi-line string as one string (the file may store it as a list of lines)."""
+    return "".join(text) if isinstance(text, list) else str(text)
+
+
+_CODE_TEXTS: dict = {}
+
+
 def notebooks_calling(pattern: str) -> list:
     """The notebooks that build what ``pattern`` (a regular expression) names: in a code cell's source, or in the
     text form of a stored output (a widget built by a demo function shows as ``CrossAttentionExplorer(...)``)."""
     rx = re.compile(pattern)
-    found = []
-    for path in notebook_paths():
-        nb = nbformat.read(path, as_version=4)
-        for c in nb.cells:
-            if c.cell_type != "code":
-                continue
-            texts = [c.source] + [str(o.get("data", {}).get("text/plain", "")) for o in c.get("outputs", [])]
-            if any(rx.search(t) for t in texts):
-                found.append(path)
-                break
-    return found
+    return [path for path in notebook_paths() if any(rx.search(t) for t in code_texts(path))]
+
+
+def first_notebook_calling(pattern: str, prefer: str = "") -> list:
+    """The one notebook in which a test drives the widget ``pattern`` names: the first whose name starts with
+    ``prefer`` among those that build it, else the first that builds it; [] if none does.
+
+    A widget class is driven in one notebook, not in every notebook that shows it: the other notebooks' copies are
+    the same class, drawn and checked by test_notebooks.py in the browser and swept for junk in this process.
+    """
+    found = notebooks_calling(pattern)
+    return ([p for p in found if prefer and p.name.startswith(prefer)] or found)[:1]
 
 
 def projections_notebook() -> list:
     """The projections notebook (02) if it builds a self-attention explorer, else the first notebook that does."""
-    found = notebooks_calling(r"(?<!Cross)AttentionExplorer\(")
-    return ([p for p in found if p.name.startswith("02_")] or found)[:1]
+    return first_notebook_calling(r"(?<!Cross)AttentionExplorer\(", prefer="02_")
 
 
 def most_telling_edit(inputs: dict, step: float = 2.0) -> tuple[int, int, float]:
