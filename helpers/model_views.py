@@ -356,6 +356,9 @@ def _thumbnails_figure(out: MiniLMOutput, selected, width: float):
     return fig
 
 
+_GRID_CACHE = 8  # thumbnail images kept per explorer (about 50 KB each)
+
+
 def _figure_png(fig) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -408,6 +411,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self.model = model
         self._show_grid = bool(show_grid)
         self._grid_drawn = None  # (output, layer, head) the thumbnails show
+        self._grid_pngs: dict[tuple, bytes] = {}  # (sentence, layer, head) -> thumbnails drawn for it
         self.output = self._run(text)  # a bad starting sentence is a programming error: raise
         L, H = self.output.attentions.shape[:2]
         _check_layer_head(self.output, layer, head)
@@ -561,5 +565,11 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         # The thumbnails are the slow part: redraw them only when the sentence or the head changed.
         drawn = self._grid_drawn
         if self._show_grid and (drawn is None or drawn[0] is not out or drawn[1:] != (l, h)):
-            self.grid.value = _figure_png(thumbnails_figure(out, selected=(l, h)))
+            key = (out.text, l, h)
+            if key not in self._grid_pngs:
+                # A sentence typed back, or a head picked again, draws nothing new: a few recent images are kept.
+                if len(self._grid_pngs) >= _GRID_CACHE:
+                    self._grid_pngs.pop(next(iter(self._grid_pngs)))
+                self._grid_pngs[key] = _figure_png(thumbnails_figure(out, selected=(l, h)))
+            self.grid.value = self._grid_pngs[key]
             self._grid_drawn = (out, l, h)

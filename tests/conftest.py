@@ -43,7 +43,6 @@ NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 JUPYTERLAB_GROUP = "tests/browser (JupyterLab)"
 LECTURE_TESTS = "tests/browser/test_present.py"  # the lecture mode (Voila): its own server, its own group
 LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_TESTS, "tests/test_sweep.py")
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 
 
 def xdist_group(nodeid: str) -> str:
@@ -55,14 +54,6 @@ def xdist_group(nodeid: str) -> str:
     return path
 
 
-def without_addresses(nodeids: list[str]) -> list[str]:
-    """The test ids with memory addresses replaced (a parameter shown by its repr, ``<object object at 0x7f...>``),
-    if they stay unique: pytest-xdist requires every worker to collect the same ids, and an address differs from one
-    process to the next."""
-    stable = [_ADDRESS.sub("0xADDRESS", nodeid) for nodeid in nodeids]
-    return stable if len(set(stable)) == len(stable) else list(nodeids)
-
-
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """For ``--dist loadgroup``: pytest-xdist's scheduling by scope, with :func:`xdist_group` as the scope."""
@@ -71,10 +62,6 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class CourseGroups(LoadScopeScheduling):
-        def add_node_collection(self, node, collection):
-            # Work is sent to a worker as positions in its own collection, so its ids need only match the others.
-            super().add_node_collection(node, without_addresses(list(collection)))
-
         def _split_scope(self, nodeid):
             return xdist_group(nodeid)
 
@@ -82,8 +69,14 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items):
-    """In a pytest-xdist worker, put the :data:`LONGEST_FIRST` groups first (the scheduler hands groups out in the
-    order of the collection); elsewhere keep pytest's order."""
+    """Leave out the tests marked ``slow`` unless ``RUN_SLOW=1`` (``make test-binder``, which CI runs after ``make
+    test``); in a pytest-xdist worker, put the :data:`LONGEST_FIRST` groups first (the scheduler hands groups out in
+    the order of the collection); elsewhere keep pytest's order."""
+    if os.environ.get("RUN_SLOW") != "1":
+        slow = [item for item in items if item.get_closest_marker("slow")]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if not item.get_closest_marker("slow")]
     if hasattr(config, "workerinput"):
         rank = {group: k for k, group in enumerate(LONGEST_FIRST)}
         items.sort(key=lambda item: rank.get(xdist_group(item.nodeid), len(rank)))  # stable: the rest keep order

@@ -27,16 +27,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BINDER = ROOT / "binder"
-# One notebook whose widgets every other notebook's explorer shares, and the one that uses the pretrained model.
+# A notebook with the explorer's widgets, the patterns notebook, and the one that uses the pretrained model.
 NBVAL_NOTEBOOKS = ["02_projections.ipynb", "05_patterns.ipynb", "09_real_model.ipynb"]
-RUN_SLOW = os.environ.get("RUN_SLOW") == "1"
-
-
-def slow(test):
-    """Mark ``test`` slow (``-m slow`` selects it) and skip it unless ``RUN_SLOW=1``."""
-    skip = pytest.mark.skipif(
-        not RUN_SLOW, reason="slow: builds the Binder environment from PyPI (minutes); run with RUN_SLOW=1, as CI does")
-    return pytest.mark.slow(skip(test))
+# Slow tests build an environment from PyPI (about a minute): tests/conftest.py leaves them out unless RUN_SLOW=1,
+# which `make test-binder` sets (CI runs it after `make test`).
+slow = pytest.mark.slow
 
 
 _PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)$")
