@@ -45,6 +45,9 @@ TEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder \
 	--nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q
 
+# Bytecode caches kept between runs (an environment may switch them off): each pytest worker then starts faster.
+test test-fast: export PYTHONDONTWRITEBYTECODE =
+
 # Lint first: a finding fails the run before the tests start.
 test: $(STAMP)
 	@TIMEFORMAT='make test took %1R s'; time { $(RUFF) && $(PYTEST); }
