@@ -348,7 +348,7 @@ def matrix_html(
 
     parts = [
         # max-width and overflow: a table wider than the notebook (many tokens) scrolls inside its card.
-        f'<div style="display:inline-block;vertical-align:top;max-width:100%;overflow-x:auto;box-sizing:border-box;'
+        f'<div style="display:inline-block;vertical-align:top;max-width:calc(100% - 6px);overflow-x:auto;'
         f'background:{_PANEL_BG};color:{_PANEL_FG};'
         f'padding:6px 10px;margin:3px;border:1px solid {theme.BORDER};border-radius:4px;font-size:{sz.font};'
         f'{theme.MONO}line-height:1.3">'

@@ -33,6 +33,16 @@ CHROMIUM_FLAGS = [
     "--disable-dev-shm-usage",
 ]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def stored_widget_outputs(path) -> int:
+    """How many widgets the committed notebook shows: it stores no widget views (their ids are random), only each
+    widget's text form, which says to run the cell (``helpers.live.RUN_TO_SHOW``)."""
+    from helpers.live import RUN_TO_SHOW
+
+    nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    return sum(1 for cell in nb["cells"] for out in cell.get("outputs", ())
+               if RUN_TO_SHOW in "".join(out.get("data", {}).get("text/plain", "")))
 NO_CHROMIUM = (
     "Chromium not found, so the browser tests cannot run: apt-get install chromium "
     "(or .venv/bin/playwright install chromium)"

@@ -7,22 +7,9 @@ formula typeset.
 
 from __future__ import annotations
 
-import nbformat
 import pytest
 
-from .jupyter_servers import WIDGET_MIME, notebook_paths
-
-
-def stored_widget_outputs(path) -> int:
-    """How many widget views the committed (executed) notebook holds."""
-    nb = nbformat.read(path, as_version=4)
-    return sum(
-        1
-        for cell in nb.cells
-        if cell.cell_type == "code"
-        for out in cell.get("outputs", [])
-        if WIDGET_MIME in out.get("data", {})
-    )
+from .jupyter_servers import notebook_paths, stored_widget_outputs
 
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)

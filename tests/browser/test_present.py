@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
 
-from .jupyter_servers import notebook_paths
+from .jupyter_servers import notebook_paths, stored_widget_outputs
 from .widget_pages import (
     SHOWN_ATOL,
     attention_weights,
@@ -64,21 +64,11 @@ def code_only_lines(path) -> list[str]:
     return sorted(line for line in lines if line not in prose and line not in outputs)
 
 
-def stored_has_widgets(path) -> bool:
-    nb = nbformat.read(path, as_version=4)
-    return any(
-        "application/vnd.jupyter.widget-view+json" in out.get("data", {})
-        for c in nb.cells
-        if c.cell_type == "code"
-        for out in c.get("outputs", [])
-    )
-
-
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
 def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path):
     page = voila(path.name)
     copy = jupyter_home.root / "notebooks" / path.name
-    if stored_has_widgets(copy):
+    if stored_widget_outputs(copy):
         # The cells are on the page before the widget manager has drawn the widgets into them: every widget output
         # says "Loading widget..." until its widget is drawn.
         expect(page.locator(".jupyter-widgets").first).to_be_attached(timeout=30_000)
@@ -93,7 +83,7 @@ def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path)
     showing = [line for line in code_only_lines(copy) if line in text]
     assert not showing, f"code visible in the lecture page: {showing[:3]}"
     assert report["broken_widgets"] == [], "widgets not drawn in the lecture page"
-    if stored_has_widgets(copy):
+    if stored_widget_outputs(copy):
         assert report["widgets"] > 0, "the notebook's widgets are missing from the lecture page"
     # Large enough for a projector: the lecture style sheet is applied.
     assert report["zoom"] == pytest.approx(LECTURE_ZOOM)
