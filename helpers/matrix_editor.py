@@ -10,6 +10,7 @@ is marked and named in the message under the grid until it is fixed. It is built
 from __future__ import annotations
 
 import html as _html
+import re
 import zlib
 
 import ipywidgets as widgets
@@ -207,8 +208,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             row = []
             children.append(self._row_label_w[i])
             for j in range(m):
+                # The tooltip becomes the input's title, its accessible name: "X, row cat, column d1".
                 t = widgets.Text(value=cell_text(self._cells_val[i, j]), continuous_update=False,
-                                 layout=self._ok_layout, style=self._ok_style)
+                                 layout=self._ok_layout, style=self._ok_style,
+                                 tooltip=self._cell_name(self._rows[i], self._cols[j]))
                 self.watch(t, self._cell_handler(i, j))
                 row.append(t)
                 children.append(t)
@@ -223,6 +226,11 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         gl.grid_gap = "0px"
         for w in old:
             w.close()
+
+    def _cell_name(self, row: str, col: str) -> str:
+        """What a screen reader says for a cell: the matrix (its title without the shape) and the cell's labels."""
+        name = re.sub(r"<[^>]+>|\$", "", str(self._title)).split(" (")[0].strip() if self._title else "matrix"
+        return f"{name}, row {row}, column {col}"
 
     def _cell_handler(self, i, j):
         return lambda change: self._cell_changed(i, j, change["new"])
