@@ -426,7 +426,10 @@ class HeadExplorer(LiveWidget, widgets.VBox):
                                              layout=widgets.Layout(width="18em"))
         self.table = view_html()
         self.trace_html = widgets.HTML()
-        self.grid = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        # The tooltip is the image's title, which is also its text alternative for a screen reader.
+        self.grid = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"),
+                                  tooltip=f"Thumbnails of all {L * H} heads' attention weights ({L} layers × {H} "
+                                          "heads) for this sentence; the selected head is outlined.")
         children = [
             wrap_row([self.text_box, self.message_html]),
             wrap_row([self.layer_picker, self.head_picker, self.query_picker]),
