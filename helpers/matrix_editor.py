@@ -54,6 +54,15 @@ def _as_matrix(M, name: str) -> np.ndarray:
     return A
 
 
+# Each cell's <label> ("X, row cat, column d1") is for screen readers only: hidden the standard way (clipped to
+# nothing, out of the flow), which keeps it in the accessibility tree, unlike display: none.
+_CELL_LABEL_CSS = (
+    "<style>.matrix-editor-grid .widget-text > .widget-label {position:absolute !important;width:1px !important;"
+    "min-width:0 !important;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);"
+    "white-space:nowrap;border:0}</style>"
+)
+
+
 class MatrixEditor(LiveWidget, widgets.VBox):
     """An editable matrix: a grid of text cells with token and dimension labels.
 
@@ -154,9 +163,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         if not self._buttons:
             # display: none also takes the buttons out of the Tab order.
             self._button_box.layout.display = "none"
+        cell_label_css = widgets.HTML(_CELL_LABEL_CSS, layout=widgets.Layout(display="none"))
         super().__init__(
             children=[self._title_html, self._grid, self._message_html, self._button_box, self._literal,
-                      text_style_widget()],
+                      text_style_widget(), cell_label_css],
             # May shrink below its natural width (the columns narrow) rather than overflow the page; the
             # message overlay may reach past the editor's box.
             layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start", flex="0 1 auto",
@@ -208,10 +218,11 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             row = []
             children.append(self._row_label_w[i])
             for j in range(m):
-                # The tooltip becomes the input's title, its accessible name: "X, row cat, column d1".
+                # The description becomes the input's <label>, its accessible name ("X, row cat, column d1"); the
+                # row and column labels already show it on screen, so the label is visually hidden (_CELL_LABEL_CSS).
                 t = widgets.Text(value=cell_text(self._cells_val[i, j]), continuous_update=False,
                                  layout=self._ok_layout, style=self._ok_style,
-                                 tooltip=self._cell_name(self._rows[i], self._cols[j]))
+                                 description=self._cell_name(self._rows[i], self._cols[j]))
                 self.watch(t, self._cell_handler(i, j))
                 row.append(t)
                 children.append(t)
