@@ -24,6 +24,7 @@ import io
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from helpers import theme
 from helpers.layout import course_box, view_html, wrap_row
@@ -368,6 +369,16 @@ def _figure_png(fig) -> bytes:
 # The widget
 # ---------------------------------------------------------------------------------------------
 
+class _TitledImage(widgets.Image):
+    """``widgets.Image`` whose tooltip (its title, the image's text alternative) can be set.
+
+    ipywidgets 8.1.9's view reads the model's ``description`` when it applies a tooltip, and an Image has none: the
+    view fails to render ("Cannot read properties of undefined"). An empty ``description`` avoids that.
+    """
+
+    description = traitlets.Unicode("").tag(sync=True)
+
+
 class HeadExplorer(LiveWidget, widgets.VBox):
     """Type a sentence, pick a layer and a head, read the real model's attention weights.
 
@@ -427,7 +438,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self.table = view_html()
         self.trace_html = widgets.HTML()
         # The tooltip is the image's title, which is also its text alternative for a screen reader.
-        self.grid = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"),
+        self.grid = _TitledImage(format="png", layout=widgets.Layout(max_width="100%"),
                                   tooltip=f"Thumbnails of all {L * H} heads' attention weights ({L} layers × {H} "
                                           "heads) for this sentence; the selected head is outlined.")
         children = [

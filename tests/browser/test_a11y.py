@@ -71,8 +71,10 @@ def without_slider_handles(violations: list[dict]) -> list[dict]:
 
 def run_and_check(lab, path) -> list[dict]:
     lab.run_notebook(f"notebooks/{path.name}")
-    report = lab.wait_widgets_rendered(timeout=20)
+    # Every widget drawn first: a widget still loading shows ipywidgets' spinner, an <svg role="img"> without a name.
+    report = lab.wait_widgets_rendered(timeout=60)
     assert not report["broken"], f"widgets not displayed: {report['broken']}"
+    assert report["rendered"] == report["outputs"] == report["expected"], f"widgets not all drawn: {report}"
     # The check looks at something: every notebook of the course has outputs.
     assert lab.page.locator(OUTPUTS).count() > 0
     violations = axe_violations(lab.page)
