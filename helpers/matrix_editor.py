@@ -10,6 +10,7 @@ is marked and named in the message under the grid until it is fixed. It is built
 from __future__ import annotations
 
 import html as _html
+import re
 import zlib
 
 import ipywidgets as widgets
@@ -51,6 +52,15 @@ def _as_matrix(M, name: str) -> np.ndarray:
     if not np.isfinite(A).all():
         raise ValueError(f"{name} must hold finite numbers only")
     return A
+
+
+# Each cell's <label> ("X, row cat, column d1") is for screen readers only: hidden the standard way (clipped to
+# nothing, out of the flow), which keeps it in the accessibility tree, unlike display: none.
+_CELL_LABEL_CSS = (
+    "<style>.matrix-editor-grid .widget-text > .widget-label {position:absolute !important;width:1px !important;"
+    "min-width:0 !important;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);"
+    "white-space:nowrap;border:0}</style>"
+)
 
 
 class MatrixEditor(LiveWidget, widgets.VBox):
@@ -153,9 +163,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         if not self._buttons:
             # display: none also takes the buttons out of the Tab order.
             self._button_box.layout.display = "none"
+        cell_label_css = widgets.HTML(_CELL_LABEL_CSS, layout=widgets.Layout(display="none"))
         super().__init__(
             children=[self._title_html, self._grid, self._message_html, self._button_box, self._literal,
-                      text_style_widget()],
+                      text_style_widget(), cell_label_css],
             # May shrink below its natural width (the columns narrow) rather than overflow the page; the
             # message overlay may reach past the editor's box.
             layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start", flex="0 1 auto",
@@ -207,8 +218,11 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             row = []
             children.append(self._row_label_w[i])
             for j in range(m):
+                # The description becomes the input's <label>, its accessible name ("X, row cat, column d1"); the
+                # row and column labels already show it on screen, so the label is visually hidden (_CELL_LABEL_CSS).
                 t = widgets.Text(value=cell_text(self._cells_val[i, j]), continuous_update=False,
-                                 layout=self._ok_layout, style=self._ok_style)
+                                 layout=self._ok_layout, style=self._ok_style,
+                                 description=self._cell_name(self._rows[i], self._cols[j]))
                 self.watch(t, self._cell_handler(i, j))
                 row.append(t)
                 children.append(t)
@@ -223,6 +237,11 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         gl.grid_gap = "0px"
         for w in old:
             w.close()
+
+    def _cell_name(self, row: str, col: str) -> str:
+        """What a screen reader says for a cell: the matrix (its title without the shape) and the cell's labels."""
+        name = re.sub(r"<[^>]+>|\$", "", str(self._title)).split(" (")[0].strip() if self._title else "matrix"
+        return f"{name}, row {row}, column {col}"
 
     def _cell_handler(self, i, j):
         return lambda change: self._cell_changed(i, j, change["new"])

@@ -24,6 +24,7 @@ import io
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from helpers import theme
 from helpers.layout import course_box, view_html, wrap_row
@@ -371,6 +372,16 @@ def _figure_png(fig) -> bytes:
 # The widget
 # ---------------------------------------------------------------------------------------------
 
+class _TitledImage(widgets.Image):
+    """``widgets.Image`` whose tooltip (its title, the image's text alternative) can be set.
+
+    ipywidgets 8.1.9's view reads the model's ``description`` when it applies a tooltip, and an Image has none: the
+    view fails to render ("Cannot read properties of undefined"). An empty ``description`` avoids that.
+    """
+
+    description = traitlets.Unicode("").tag(sync=True)
+
+
 class HeadExplorer(LiveWidget, widgets.VBox):
     """Type a sentence, pick a layer and a head, read the real model's attention weights.
 
@@ -430,7 +441,10 @@ class HeadExplorer(LiveWidget, widgets.VBox):
                                              layout=widgets.Layout(width="18em"))
         self.table = view_html()
         self.trace_html = widgets.HTML()
-        self.grid = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        # The tooltip is the image's title, which is also its text alternative for a screen reader.
+        self.grid = _TitledImage(format="png", layout=widgets.Layout(max_width="100%"),
+                                  tooltip=f"Thumbnails of all {L * H} heads' attention weights ({L} layers × {H} "
+                                          "heads) for this sentence; the selected head is outlined.")
         children = [
             wrap_row([self.text_box, self.message_html]),
             wrap_row([self.layer_picker, self.head_picker, self.query_picker]),

@@ -22,6 +22,7 @@ message next to the field, never a traceback.
 from __future__ import annotations
 
 import html as _html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -158,6 +159,17 @@ def _solution_html(q, large: bool) -> str:
             f"<b>About the lesson's printed answer.</b> {_html.escape(q.lesson_note)}</div>"
         )
     return "".join(parts)
+
+
+def question_text(q) -> str:
+    """The question as its widget states it.
+
+    A question whose matrices are drawn as tables under it (Q5) does not also write them out inline: the widget
+    shows each matrix once ("Compute Q, K, V for the matrices below.").
+    """
+    if q.given:
+        return re.sub(r"\s+for\s+\w+\s*=.*$", " for the matrices below.", q.text, flags=re.S)
+    return q.text
 
 
 def _classes(*pairs) -> None:
@@ -336,7 +348,7 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
         sz = theme.sizes(large)
         header = widgets.HTML(
             f'<div style="margin:4px 0;font-size:{sz.font}"><b>Q{qid[1:]} · {_html.escape(q.title)}</b><br>'
-            f"{_html.escape(q.text)}</div>"
+            f"{_html.escape(question_text(q))}</div>"
         )
         given = widgets.HTML(_given_html(q.given, large))
         answer_box = widgets.VBox()

@@ -466,6 +466,88 @@ def attention_weights_html(
     )
 
 
+def _figure_classes():
+    """``DescribedFigure`` is made on first use, so that importing helpers.render does not import matplotlib."""
+    global DescribedFigure
+    if DescribedFigure is not None:
+        return DescribedFigure
+    from matplotlib.figure import Figure
+
+    class _DescribedFigure(Figure):
+        """A ``matplotlib.figure.Figure`` with alt text: ``fig.alt`` says in words what the figure shows.
+
+        JupyterLab draws an ``image/png`` output as an ``<img>`` without any alt text (its image renderer has no
+        place for one), so a screen reader announces nothing. A described figure is shown as ``text/html``, the
+        same PNG in an ``<img alt="...">``, instead of the ``image/png`` output (not both: the notebook would
+        store the picture twice).
+        """
+
+        alt = ""
+
+    _DescribedFigure.__name__ = _DescribedFigure.__qualname__ = "DescribedFigure"
+    DescribedFigure = _DescribedFigure
+    _register_described_figure(_DescribedFigure)
+    return _DescribedFigure
+
+
+DescribedFigure = None
+
+
+def _register_described_figure(cls) -> None:
+    """Tell IPython (if running) to show ``cls`` figures as an ``<img>`` with alt text and no separate PNG."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # no IPython: nothing displays figures, nothing to register
+        return
+    ip = get_ipython()
+    if ip is None:
+        return
+    formatters = ip.display_formatter.formatters
+
+    def as_html(fig):
+        import base64
+        import io
+
+        from IPython.core.pylabtools import print_figure
+        from PIL import Image
+
+        png = print_figure(fig, "png", bbox_inches="tight")
+        # A 256-colour PNG (median cut, no dithering: the same figure gives the same bytes), as scripts/
+        # run_notebooks.py stores image/png outputs: it looks the same at a third of the size.
+        image = Image.open(io.BytesIO(png)).convert("RGB")
+        buffer = io.BytesIO()
+        image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            buffer, format="PNG", optimize=True)
+        data = base64.b64encode(buffer.getvalue()).decode("ascii")
+        alt = _html.escape(fig.alt or "a figure", quote=True)
+        return f'<img alt="{alt}" src="data:image/png;base64,{data}">'
+
+    # Most specific type wins in IPython's look-up, whatever the inline backend registers for Figure later.
+    formatters["text/html"].for_type(cls, as_html)
+    formatters["image/png"].for_type(cls, lambda fig: None)
+
+
+def described_figure(**kwargs):
+    """A new figure as :func:`helpers.theme.new_figure` makes it, with alt text (``fig.alt``, empty until set)."""
+    cls = _figure_classes()
+    with theme.figure_style():
+        fig = cls(**kwargs)
+    theme.add_border(fig)
+    return fig
+
+
+def heatmap_alt(A: np.ndarray, rows, cols, title=None) -> str:
+    """Alt text of a heatmap: what it is, its axes, and where each query puts most of its weight."""
+    strongest = []
+    for i, r in enumerate(rows):
+        row = np.where(np.isfinite(A[i]), A[i], -np.inf)
+        j = int(np.argmax(row))
+        strongest.append(f"{r} → {cols[j]} {format_number(float(A[i, j]))}")
+    head = f"{title}: heatmap" if title else "Heatmap"
+    return (f"{head} of {len(rows)} queries ({', '.join(rows)}) by {len(cols)} keys ({', '.join(cols)}). "
+            f"Largest per query: {'; '.join(strongest)}.")
+
+
 def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool = True, cmap: str = "viridis",
             digits: int = 2, vmin=None, vmax=None, scale: str = "weights"):
     """Attention weights (or, with ``scale="data"``, any matrix) as a matplotlib heatmap with token labels.
@@ -494,6 +576,7 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     Returns
     -------
     matplotlib.figure.Figure
+        A :func:`described_figure` (its ``alt`` says what it shows) unless ``ax`` belongs to a plain figure.
         Drawn in :func:`helpers.theme.figure_style`: opaque light paper, dark text, a grey
         border, so it reads in JupyterLab's light and dark themes alike.
     """
@@ -518,7 +601,7 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
         vmax = 1.0 if vmax is None else vmax
     with theme.figure_style():
         if ax is None:
-            fig = theme.new_figure(figsize=(max(3.0, 0.6 * m + 2.0), max(2.5, 0.5 * n + 1.5)),
+            fig = described_figure(figsize=(max(3.0, 0.6 * m + 2.0), max(2.5, 0.5 * n + 1.5)),
                                    layout="constrained")
             ax = fig.add_subplot()
         else:
@@ -553,4 +636,7 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
                     else:
                         colour = _FIG_MASKED_FG
                     ax.text(j, i, fmt(v), ha="center", va="center", color=colour, fontsize=9)
+    if hasattr(fig, "alt"):
+        # Drawn into a described figure (one of several panels, too): the panel adds its own sentence.
+        fig.alt = " ".join(filter(None, [fig.alt, heatmap_alt(A, rows, cols, title)]))
     return fig

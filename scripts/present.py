@@ -49,8 +49,9 @@ def lecture_css(zoom: float) -> str:
     return (
         "<style>\n"
         f"body {{ zoom: {zoom}; }}\n"
-        # Long lines are hard to follow on a wall: keep prose to a readable measure.
-        "#rendered_cells .jp-MarkdownOutput { max-width: 62em; }\n"
+        # Long lines are hard to follow on a wall: keep prose to a readable measure (at most 50 em, about 100
+        # characters). JupyterLab draws a markdown cell as a table cell, where max-width does nothing: make it a block.
+        "#rendered_cells .jp-MarkdownOutput { display: block; max-width: 48em; }\n"
         "#rendered_cells > div { padding: 0 1.5em; }\n"
         "</style>"
     )

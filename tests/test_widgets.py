@@ -755,7 +755,7 @@ def test_editor_buttons_shown_by_default_and_hidden_for_answer_grids():
 def test_default_editor_children_unchanged_by_the_buttons_option():
     # What notebooks 01-06 store depends on the default editor: same parts, same order, same text.
     a, b = MatrixEditor(np.eye(2), title="W^Q"), MatrixEditor(np.eye(2), title="W^Q", buttons=True)
-    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "Textarea", "HTML"]
+    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "Textarea", "HTML", "HTML"]
     assert a.children[0].value == b.children[0].value and a.children[3].layout.display is None
 
 

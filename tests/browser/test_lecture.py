@@ -1,0 +1,101 @@
+"""The lecture mode as a class sees it on a 1920×1080 projector: prose at a readable measure, no printed check whose
+code the audience cannot see, no instruction to run a cell nobody can run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from playwright.sync_api import expect
+
+from .jupyter_servers import notebook_paths
+
+SHOTS = Path("/tmp/lecture-shots")
+MAX_MEASURE_EM = 50
+HIDDEN_TAGS = ("lecture-hide-output", "lecture-hide-prints")
+RUN_THE_CELL = re.compile(r"run the (next )?cells?\b", re.IGNORECASE)
+
+# Width of each visible prose paragraph in em of its own font (computed style: CSS zoom scales both alike).
+JS_MEASURES = """
+() => [...document.querySelectorAll('#rendered_cells .jp-MarkdownOutput p')]
+  .filter(p => p.offsetParent !== null && p.textContent.trim().length > 0)
+  .map(p => parseFloat(getComputedStyle(p).width) / parseFloat(getComputedStyle(p).fontSize))
+"""
+
+
+def lecture_notebooks() -> list[Path]:
+    """01–07 and 09: the notebooks a lecture shows (the index and 08 are read alone)."""
+    return [p for p in notebook_paths() if p.name[:2] not in ("00", "08")]
+
+
+def tagged_prints(path) -> list[str]:
+    """The stored printed text of every cell tagged to hide it in the lecture mode, line by line."""
+    nb = nbformat.read(path, as_version=4)
+    lines = []
+    for cell in nb.cells:
+        if cell.cell_type == "code" and set(cell.metadata.get("tags", [])) & set(HIDDEN_TAGS):
+            for out in cell.get("outputs", []):
+                text = out.get("text", "") if out.get("output_type") == "stream" else ""
+                lines += [ln.strip() for ln in text.splitlines() if len(ln.strip()) >= 12]
+    return lines
+
+
+@pytest.fixture
+def projector(browser, voila_server):
+    """Open a notebook's lecture page at 1920×1080."""
+    contexts = []
+
+    def open_notebook(name: str):
+        context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{voila_server}voila/render/{name}")
+        page.wait_for_function(
+            "() => { const r = document.querySelector('#rendered_cells');"
+            " return r !== null && r.style.display !== 'none'; }",
+            timeout=90_000,
+        )
+        return page
+
+    yield open_notebook
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
+def test_lecture_page_reads_well_on_a_projector(projector, jupyter_home, path):
+    page = projector(path.name)
+    expect(page.get_by_text("Loading widget...")).to_have_count(0, timeout=30_000)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{path.stem}-1920.png"))
+
+    measures = page.evaluate(JS_MEASURES)
+    assert measures, "no prose paragraph found on the lecture page"
+    assert max(measures) <= MAX_MEASURE_EM, f"prose {max(measures):.0f} em wide (at most {MAX_MEASURE_EM})"
+
+    text = page.locator("body").inner_text()
+    found = RUN_THE_CELL.findall(text)
+    assert not found, f"'run the cell' wording on the lecture page: {RUN_THE_CELL.search(text).group(0)!r}"
+
+    copy = jupyter_home.root / "notebooks" / path.name
+    # A tagged cell's printed check is not on the page (a line printed by an untagged cell as well does not count).
+    untagged = "\n".join(
+        out.get("text", "")
+        for cell in nbformat.read(copy, as_version=4).cells
+        if cell.cell_type == "code" and not set(cell.metadata.get("tags", [])) & set(HIDDEN_TAGS)
+        for out in cell.get("outputs", [])
+    )
+    showing = [line for line in tagged_prints(copy) if line in text and line not in untagged]
+    assert not showing, f"output of a cell tagged to hide it is visible: {showing[:3]}"
+
+
+def test_a_tagged_print_is_hidden_and_an_untagged_one_shown(projector):
+    """The check above can fail: 02 prints 'same as project_qkv' from a tagged cell and its arithmetic trace
+    from an untagged one."""
+    page = projector("02_projections.ipynb")
+    text = page.locator("body").inner_text()
+    assert "same as project_qkv" not in text
+    assert "Q[0,0] = 1·0 + 0·1 + 0·1 + 2·(-1) = -2" in text
