@@ -348,7 +348,8 @@ def matrix_html(
 
     parts = [
         # A table wider than the notebook (many tokens) scrolls inside its card; the 6 px are its side margins.
-        f'<div style="display:inline-block;vertical-align:top;max-width:calc(100% - 6px);overflow-x:auto;box-sizing:border-box;'
+        f'<div style="display:inline-block;vertical-align:top;max-width:calc(100% - 6px);overflow-x:auto;'
+        'box-sizing:border-box;'
         f'background:{_PANEL_BG};color:{_PANEL_FG};'
         f'padding:6px 10px;margin:3px;border:1px solid {theme.BORDER};border-radius:4px;font-size:{sz.font};'
         f'{theme.MONO}line-height:1.3">'

@@ -41,15 +41,19 @@ NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 # and all JupyterLab test modules are one (they share a server, a page and one Run All per notebook). The groups that
 # take longest go first, so that the short ones fill in the end of the run on whichever worker is free.
 JUPYTERLAB_GROUP = "tests/browser (JupyterLab)"
-LECTURE_TESTS = "tests/browser/test_present.py"  # the lecture mode (Voila): its own server, its own group
-LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_TESTS, "tests/test_sweep.py")
+# The lecture mode (Voila) tests: their own server, their own group.
+LECTURE_GROUP = "tests/browser (lecture mode)"
+LECTURE_FILES = ("tests/browser/test_present.py", "tests/browser/test_lecture.py")
+LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP, "tests/test_sweep.py")
 
 
 def xdist_group(nodeid: str) -> str:
     """The group of tests that runs on one pytest-xdist worker with the test ``nodeid``: its file, except that every
     browser test file but the lecture mode's shares the JupyterLab group."""
     path = nodeid.split("::", 1)[0]
-    if path.startswith("tests/browser/") and path != LECTURE_TESTS:
+    if path in LECTURE_FILES:
+        return LECTURE_GROUP
+    if path.startswith("tests/browser/"):
         return JUPYTERLAB_GROUP
     return path
 

@@ -3,7 +3,7 @@ wider than the notebook, and error messages that do not move the editors.
 
 Two window sizes: 1400 × 900 (a laptop) and 1024 × 768 (a small screen or a projector). Each size has its own page,
 opened once for this module, with the file browser showing, as a learner's JupyterLab usually has it. Set
-LAYOUT_SHOTS=/some/folder to keep a screenshot of each measurement there.
+COURSE_SCREENSHOTS=/some/folder to keep a screenshot of each measurement there.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .jupyter_servers import notebook_paths, open_lab
 from .widget_pages import editor, editor_message, explorer, notebooks_calling, projections_notebook, type_into_cell
 
 SIZES = {"1400x900": (1400, 900), "1024x768": (1024, 768)}
-SHOTS = os.environ.get("LAYOUT_SHOTS")
+SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
 
 # The notebook's scrolling area (what the learner sees of the notebook) and, for an explorer, the rectangles of its
 # first X editor and of its weights view, after the X editor's top has been scrolled to the top of that area.
@@ -187,39 +187,3 @@ def test_an_error_message_does_not_move_the_editors(pages, path, size):
     type_into_cell(x_editor, 0, 0, old)
     expect(editor_message(x_editor)).to_have_text("", timeout=10_000)
     assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message went away"
-
-
-@pytest.mark.parametrize("path", EXPLORER_NOTEBOOKS, ids=lambda p: p.stem)
-def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(browser, voila_server, path):
-    """The lecture mode (Voila, text zoomed for the back of the room) on a 1024 × 768 projector: the explorer is
-    compact there, and X and the weights are on the screen together."""
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
-    try:
-        page = context.new_page()
-        page.set_default_timeout(60_000)
-        page.goto(f"{voila_server}voila/render/{path.name}")
-        page.wait_for_function("() => { const r = document.querySelector('#rendered_cells');"
-                               " return r !== null && r.style.display !== 'none'; }")
-        kind = "attn-explorer-cross" if "cross" in path.stem else "attn-explorer-self"
-        ex = page.locator(f".{kind}, .attn-explorer").first
-        ex.locator(".attn-view-weights table").first.wait_for()
-        box = ex.evaluate("""(ex) => {
-          const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec');
-          x.scrollIntoView({block: 'start'});
-          const r = x.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
-          return {x_top: r.top, weights_bottom: w.bottom, height: window.innerHeight,
-                  buttons: ex.querySelectorAll('.matrix-editor-buttons button').length,
-                  hidden_buttons: [...ex.querySelectorAll('.matrix-editor-buttons')]
-                    .filter(b => getComputedStyle(b).display === 'none').length,
-                  boxes: ex.querySelectorAll('.matrix-editor-buttons').length};
-        }""")
-        assert box["hidden_buttons"] == box["boxes"] > 0, f"the explorer is not compact in the lecture mode: {box}"
-        if SHOTS:
-            Path(SHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768.png"))
-        # Chromium gives the rectangles of the zoomed page in screen pixels, as the window's height.
-        assert box["x_top"] >= -1 and box["weights_bottom"] <= box["height"] + 1, (
-            f"X starts at {box['x_top']:.0f} px and the weights end at {box['weights_bottom']:.0f} px of a "
-            f"{box['height']} px screen ({box})")
-    finally:
-        context.close()

@@ -3,6 +3,7 @@ code the audience cannot see, no instruction to run a cell nobody can run."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -11,8 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .jupyter_servers import notebook_paths
+from .widget_pages import notebooks_calling
 
-SHOTS = Path("/tmp/lecture-shots")
+SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
 MAX_MEASURE_EM = 50
 HIDDEN_TAGS = ("lecture-hide-output", "lecture-hide-prints")
 RUN_THE_CELL = re.compile(r"run the (next )?cells?\b", re.IGNORECASE)
@@ -69,8 +71,9 @@ def projector(browser, voila_server):
 def test_lecture_page_reads_well_on_a_projector(projector, jupyter_home, path):
     page = projector(path.name)
     expect(page.get_by_text("Loading widget...")).to_have_count(0, timeout=30_000)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{path.stem}-1920.png"))
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1920.png"))
 
     measures = page.evaluate(JS_MEASURES)
     assert measures, "no prose paragraph found on the lecture page"
@@ -99,3 +102,43 @@ def test_a_tagged_print_is_hidden_and_an_untagged_one_shown(projector):
     text = page.locator("body").inner_text()
     assert "same as project_qkv" not in text
     assert "Q[0,0] = 1·0 + 0·1 + 0·1 + 2·(-1) = -2" in text
+
+
+# The explorers, compact in the lecture mode on a 1024 x 768 projector (test_layout.py checks JupyterLab).
+EXPLORER_NOTEBOOKS = notebooks_calling(r"AttentionExplorer\(")
+
+
+@pytest.mark.parametrize("path", EXPLORER_NOTEBOOKS, ids=lambda p: p.stem)
+def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(browser, voila_server, path):
+    """The lecture mode (Voila, text zoomed for the back of the room) on a 1024 × 768 projector: the explorer is
+    compact there, and X and the weights are on the screen together."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{voila_server}voila/render/{path.name}")
+        page.wait_for_function("() => { const r = document.querySelector('#rendered_cells');"
+                               " return r !== null && r.style.display !== 'none'; }")
+        kind = "attn-explorer-cross" if "cross" in path.stem else "attn-explorer-self"
+        ex = page.locator(f".{kind}, .attn-explorer").first
+        ex.locator(".attn-view-weights table").first.wait_for()
+        box = ex.evaluate("""(ex) => {
+          const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec');
+          x.scrollIntoView({block: 'start'});
+          const r = x.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+          return {x_top: r.top, weights_bottom: w.bottom, height: window.innerHeight,
+                  buttons: ex.querySelectorAll('.matrix-editor-buttons button').length,
+                  hidden_buttons: [...ex.querySelectorAll('.matrix-editor-buttons')]
+                    .filter(b => getComputedStyle(b).display === 'none').length,
+                  boxes: ex.querySelectorAll('.matrix-editor-buttons').length};
+        }""")
+        assert box["hidden_buttons"] == box["boxes"] > 0, f"the explorer is not compact in the lecture mode: {box}"
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768.png"))
+        # Chromium gives the rectangles of the zoomed page in screen pixels, as the window's height.
+        assert box["x_top"] >= -1 and box["weights_bottom"] <= box["height"] + 1, (
+            f"X starts at {box['x_top']:.0f} px and the weights end at {box['weights_bottom']:.0f} px of a "
+            f"{box['height']} px screen ({box})")
+    finally:
+        context.close()
