@@ -34,7 +34,9 @@ $(STAMP): requirements.txt requirements-model.txt pyproject.toml
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
+# Trusted notebooks show their stored figures (HTML images with alt text) before their cells run.
 lab: $(STAMP)
+	@$(VENV)/bin/jupyter trust notebooks/*.ipynb >/dev/null
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 RUFF := $(VENV)/bin/ruff check helpers tests scripts
