@@ -352,7 +352,8 @@ def matrix_html(
         'box-sizing:border-box;'
         f'background:{_PANEL_BG};color:{_PANEL_FG};'
         f'padding:6px 10px;margin:3px;border:1px solid {theme.BORDER};border-radius:4px;font-size:{sz.font};'
-        f'{theme.MONO}line-height:1.3">'
+        # tabindex: a card that scrolls can be scrolled from the keyboard too (it is named after its title).
+        f'{theme.MONO}line-height:1.3" tabindex="0" role="group" aria-label="{esc(str(title or "matrix"))}">'
     ]
     if title is not None:
         parts.append(

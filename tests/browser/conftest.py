@@ -124,7 +124,11 @@ def lab_server(jupyter_home, chromium_path):
 
 @pytest.fixture(scope="package")
 def lab_page(browser, lab_server):
-    lab = open_lab(browser, lab_server)
+    """The session's JupyterLab page, at the smallest size the course supports (1024 × 768 with the file browser
+    open), so that the tests of what a learner sees and the layout tests share one Run All per notebook."""
+    lab = open_lab(browser, lab_server, viewport=(1024, 768))
+    lab.page.evaluate("async () => { await window.jupyterapp.commands.execute('filebrowser:activate'); }")
+    lab.page.locator(".jp-FileBrowser").first.wait_for(state="visible")
     try:
         yield lab
     finally:

@@ -98,11 +98,14 @@ JS_TOO_WIDE = """
 
 
 @pytest.fixture(scope="module")
-def pages(browser, lab_server):
-    """One JupyterLab page per window size, with the file browser open; closed at the end of the module."""
+def pages(browser, lab_server, lab_page):
+    """One JupyterLab page per window size, with the file browser open; 1024 × 768 is the session's shared page (its
+    notebooks have run once for every browser test), the others are closed at the end of the module."""
     opened = {}
 
     def at(size: str):
+        if size == "1024x768":
+            return lab_page
         if size not in opened:
             lab = open_lab(browser, lab_server, viewport=SIZES[size])
             lab.page.evaluate("async () => { await window.jupyterapp.commands.execute('filebrowser:activate'); }")
