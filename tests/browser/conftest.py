@@ -168,8 +168,9 @@ def voila_pages(browser, voila_server):
 
 
 def open_lecture_page(browser, voila_server: str, name: str):
-    """Notebook ``name`` in the lecture mode, in a page of its own, once Voila shows its cells."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    """Notebook ``name`` in the lecture mode, in a page of its own at a projector's 1920 × 1080, once Voila shows its
+    cells."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     page.set_default_timeout(30_000)
     # Every request for something outside this machine, kept for the offline check of the lecture mode.

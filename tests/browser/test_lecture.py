@@ -45,26 +45,9 @@ def tagged_prints(path) -> list[str]:
 
 
 @pytest.fixture
-def projector(browser, voila_server):
-    """Open a notebook's lecture page at 1920×1080."""
-    contexts = []
-
-    def open_notebook(name: str):
-        context = browser.new_context(viewport={"width": 1920, "height": 1080})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(30_000)
-        page.goto(f"{voila_server}voila/render/{name}")
-        page.wait_for_function(
-            "() => { const r = document.querySelector('#rendered_cells');"
-            " return r !== null && r.style.display !== 'none'; }",
-            timeout=90_000,
-        )
-        return page
-
-    yield open_notebook
-    for context in contexts:
-        context.close()
+def projector(voila):
+    """A notebook's lecture page at 1920 × 1080: the session's lecture pages, one Voila run per notebook."""
+    return voila
 
 
 @pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
