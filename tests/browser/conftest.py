@@ -139,6 +139,7 @@ def lab_page(browser, lab_server):
 def lab(request, lab_page):
     """The session's JupyterLab page. After a failure the notebook in front is closed (its kernel shut down), so
     that whatever state broke it does not carry over to the next test."""
+    lab_page.page.set_viewport_size({"width": 1024, "height": 768})  # a test may have resized it
     yield lab_page
     screenshot_on_failure(request, lab_page.page)
     if test_failed(request):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import notebook_paths, open_lab
+from .jupyter_servers import notebook_paths
 from .widget_pages import editor, editor_message, explorer, notebooks_calling, projections_notebook, type_into_cell
 
 SIZES = {"1400x900": (1400, 900), "1024x768": (1024, 768)}
@@ -97,26 +97,17 @@ JS_TOO_WIDE = """
 """
 
 
-@pytest.fixture(scope="module")
-def pages(browser, lab_server, lab_page):
-    """One JupyterLab page per window size, with the file browser open; 1024 × 768 is the session's shared page (its
-    notebooks have run once for every browser test), the others are closed at the end of the module."""
-    opened = {}
+@pytest.fixture
+def pages(lab):
+    """The session's JupyterLab page (file browser open) at a window size: ``pages("1400x900")``. Resizing the one
+    page keeps every notebook's single Run All; the ``lab`` fixture sets 1024 × 768 again before the next test."""
 
     def at(size: str):
-        if size == "1024x768":
-            return lab_page
-        if size not in opened:
-            lab = open_lab(browser, lab_server, viewport=SIZES[size])
-            lab.page.evaluate("async () => { await window.jupyterapp.commands.execute('filebrowser:activate'); }")
-            lab.page.locator(".jp-FileBrowser").first.wait_for(state="visible")
-            opened[size] = lab
-        return opened[size]
+        width, height = SIZES[size]
+        lab.page.set_viewport_size({"width": width, "height": height})
+        return lab
 
-    yield at
-    for lab in opened.values():
-        lab.close_all()
-        lab.page.context.close()
+    return at
 
 
 def run(lab, path) -> None:
