@@ -19,7 +19,6 @@ Three promises, kept in one place:
 from __future__ import annotations
 
 import functools
-import traceback
 from contextlib import contextmanager
 
 import ipywidgets as widgets
@@ -72,6 +71,9 @@ class LiveWidget(TextForm):
         Why the last input could not be used ('' when it could).
     status_html : ipywidgets.HTML
         Where :attr:`status` is shown (default target of :meth:`show_problem`).
+    last_unexpected : Exception or None
+        The last exception a handler did not expect (shown as "Something went wrong"; its ``__traceback__``
+        says where it came from), or None.
     """
 
     def _live_setup(self, large: bool = False, status_html: widgets.HTML | None = None) -> None:
@@ -149,7 +151,6 @@ class LiveWidget(TextForm):
             self.show_problem(str(err), where)
         except Exception as err:  # noqa: BLE001 - the promise: nothing leaves a handler
             self.last_unexpected = err
-            self._live_traceback = traceback.format_exc()
             try:
                 self.show_problem(unexpected_message(err), where)
             except Exception:  # noqa: BLE001 - even drawing the message must not escape
