@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-__all__ = ["TEXT_CSS", "text_style_widget", "overlay_html", "OverlayMessage", "course_box", "wrap_row", "view_html"]
+__all__ = [
+    "TEXT_CSS", "text_style_widget", "overlay_html", "OverlayMessage", "course_box", "wrap_row", "view_html",
+    "number_box", "choice_buttons",
+]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
 # one-line label sits on the baseline of the inputs beside it; any text that wraps inside such a widget is then
@@ -55,6 +58,29 @@ def view_html() -> widgets.HTML:
     """An HTML widget for a rendered table: a table wider than the page (many tokens) scrolls inside it
     instead of making the page wider."""
     return widgets.HTML(layout=widgets.Layout(max_width="100%", overflow="auto"))
+
+
+def number_box(description: str, value, low, high, step, integer: bool = False,
+               label_width: str = "6em", width: str = "14em") -> widgets.Widget:
+    """A named number field with up/down steps, in place of a slider.
+
+    ipywidgets' sliders draw their handle with noUiSlider and leave it without an accessible name (a screen reader
+    says only "slider, 0.5"), and nothing a notebook can set reaches that element. A number field is an ``<input>``
+    tied to its visible ``<label>``; its arrows and the keyboard's up/down keys step it like a slider, and the value
+    is typed exactly. The field keeps the value within ``[low, high]``.
+    """
+    cls = widgets.BoundedIntText if integer else widgets.BoundedFloatText
+    return cls(value=value, min=low, max=high, step=step, description=description, continuous_update=True,
+               style={"description_width": label_width}, layout=widgets.Layout(width=width))
+
+
+def choice_buttons(description: str, options, value, tooltips=None) -> widgets.ToggleButtons:
+    """A row of buttons for a few discrete values (a layer, a head, a step), in place of a slider: every button
+    is named by its text, and the row wraps on a narrow page."""
+    buttons = widgets.ToggleButtons(options=options, value=value, description=description,
+                                    tooltips=list(tooltips or []), style={"button_width": "auto"},
+                                    layout=widgets.Layout(max_width="100%", flex_flow="row wrap"))
+    return buttons
 
 
 class OverlayMessage:

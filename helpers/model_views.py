@@ -27,7 +27,7 @@ import numpy as np
 import traitlets
 
 from helpers import theme
-from helpers.layout import course_box, view_html, wrap_row
+from helpers.layout import choice_buttons, course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import CLS, SEP, MiniLMOutput
@@ -401,7 +401,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
     ----------
     text_box : ipywidgets.Text
         The sentence; the model runs when the learner presses Enter or leaves the field.
-    layer_picker, head_picker : ipywidgets.IntSlider
+    layer_picker, head_picker : ipywidgets.ToggleButtons (one button per layer, per head)
     query_picker : ipywidgets.Dropdown, the token whose row is traced
     message_html : ipywidgets.HTML, next to the field: what is wrong with the typed text
     status_html : ipywidgets.HTML, what else could not be done ('' when all is well)
@@ -433,10 +433,8 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             style={"description_width": "5em"}, layout=widgets.Layout(width="46em", max_width="100%"),
         )
         self.message_html = widgets.HTML()
-        self.layer_picker = widgets.IntSlider(value=layer, min=0, max=L - 1, description="layer",
-                                              style={"description_width": "5em"})
-        self.head_picker = widgets.IntSlider(value=head, min=0, max=H - 1, description="head",
-                                             style={"description_width": "5em"})
+        self.layer_picker = choice_buttons("layer", list(range(L)), layer)
+        self.head_picker = choice_buttons("head", list(range(H)), head)
         self.query_picker = widgets.Dropdown(description="trace row", style={"description_width": "5em"},
                                              layout=widgets.Layout(width="18em"))
         self.table = view_html()

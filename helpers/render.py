@@ -370,12 +370,15 @@ def matrix_html(
     if col_axis:
         span = m + (1 if extra_column is not None else 0)
         parts.append(
-            f'<tr><th style="{lab}"></th><th colspan="{span}" style="{lab}text-align:center;'
+            f'<tr><td class="matrix-corner" style="{lab}"></td><th colspan="{span}" style="{lab}text-align:center;'
             f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{esc(str(col_axis))}</th></tr>'
         )
+    # An empty corner is a data cell, not a header: a header cell without text names nothing (axe:
+    # empty-table-header). The class keeps it apart from the matrix's own cells.
+    corner_tag = "th" if row_axis else 'td class="matrix-corner"'
     corner = esc(str(row_axis)) if row_axis else ""
-    head = [f'<tr><th style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
-            f'color:{_MUTED_FG}">{corner}</th>']
+    head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
+            f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
     head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
     if extra_column is not None:
         head.append(f'<th style="{lab}text-align:center;{separator}">{esc(str(extra_column[0]))}</th>')

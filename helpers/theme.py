@@ -189,7 +189,8 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
         parts.append(f'<caption style="text-align:left;font-weight:700;padding-bottom:2px">'
                      f"{_html.escape(caption)}</caption>")
     if header is not None:
-        parts.append("<tr>" + "".join(cell("th", k, h) for k, h in enumerate(header)) + "</tr>")
+        # A heading without text is a plain cell: an empty header cell names nothing (axe: empty-table-header).
+        parts.append("<tr>" + "".join(cell("th" if str(h) else "td", k, h) for k, h in enumerate(header)) + "</tr>")
     for r in rows:
         parts.append("<tr>" + "".join(cell("td", k, v) for k, v in enumerate(r)) + "</tr>")
     parts.append("</table>")

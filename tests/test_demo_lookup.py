@@ -61,11 +61,11 @@ def test_lookup_rejects_bad_arguments_naming_them(kwargs, word):
         lookup(**args)
 
 
-def test_demo_moving_the_sliders_updates_weights_and_views():
+def test_demo_changing_the_query_updates_weights_and_views():
     demo = LookupDemo()
     # the learner drags "animals" to 1 and "food" to 1
-    demo.sliders[0].value = 1.0
-    demo.sliders[1].value = 1.0
+    demo.query_boxes[0].value = 1.0
+    demo.query_boxes[1].value = 1.0
     np.testing.assert_allclose(demo.query, [1, 1, 0])
     np.testing.assert_allclose(demo.scores, KEYS @ np.array([1, 1, 0]))
     np.testing.assert_allclose(demo.weights, softmax_by_hand(KEYS @ np.array([1, 1, 0])))
@@ -87,9 +87,9 @@ def test_demo_hard_mode_and_temperature():
     assert demo.weights.tolist() == [0.0, 0.0, 1.0, 0.0]
     np.testing.assert_allclose(demo.retrieved, VALUES[2])
     assert "argmax" in demo.table.value
-    assert demo.temperature_slider.disabled  # temperature has no effect in hard mode
+    assert demo.temperature_box.disabled  # temperature has no effect in hard mode
     demo.hard = False
-    demo.temperature_slider.value = 3.0
+    demo.temperature_box.value = 3.0
     np.testing.assert_allclose(demo.weights, softmax_by_hand(KEYS @ np.array([0, 2, 0]), 3.0))
     assert "softmax(score / 3)" in demo.table.value
 
@@ -97,7 +97,7 @@ def test_demo_hard_mode_and_temperature():
 def test_demo_query_setter_and_bad_values_keep_the_last_state():
     demo = LookupDemo()
     demo.query = [0.5, -1, 1.5]
-    np.testing.assert_allclose([s.value for s in demo.sliders], [0.5, -1, 1.5])
+    np.testing.assert_allclose([s.value for s in demo.query_boxes], [0.5, -1, 1.5])
     np.testing.assert_allclose(demo.scores, KEYS @ np.array([0.5, -1, 1.5]))
     before = demo.weights.copy()
     with pytest.raises(ValueError, match="query"):
@@ -141,7 +141,7 @@ def test_setting_the_whole_query_redraws_once():
     demo = LookupDemo()
     redraws = []
     demo.table.observe(lambda change: redraws.append(change["new"]), names="value")
-    demo.query = [1, 1, 0]  # three sliders move; the learner sees one new table, not three
+    demo.query = [1, 1, 0]  # three fields change; the learner sees one new table, not three
     assert len(redraws) == 1
     np.testing.assert_allclose(demo.scores, KEYS @ np.array([1, 1, 0]))
     assert demo.status == "" and demo.last_unexpected is None

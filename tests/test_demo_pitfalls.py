@@ -142,7 +142,7 @@ def test_saturation_demo_follows_slider_and_switch():
     demo = SaturationDemo(d_k=1, scale=False)
     assert demo.result.max_weight == pytest.approx(saturation(1, False).max_weight)
     demo.d_k = 512
-    assert demo.d_k_slider.value == 512
+    assert demo.d_k_box.value == 512
     assert demo.result.max_weight > 0.99
     assert f"{demo.result.max_weight:.3f}" in demo.view.value
     assert "not scaled" in demo.view.value

@@ -11,7 +11,7 @@ and the retrieved value is the weighted sum of the documents' values. Attention 
 the soft version with ``T = sqrt(d_k)``.
 
 :func:`lookup` is the math (pure numpy). :class:`LookupDemo` is the live widget of
-notebook 01: sliders for the query, a temperature slider and a hard/soft switch.
+notebook 01: number fields for the query and the temperature, and a hard/soft switch.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 from helpers import theme
 from helpers.arrays import as_matrix
 from helpers.attention import softmax
-from helpers.layout import course_box, view_html, wrap_row
+from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.render import colour_for, format_number, labels_or_default, matrix_html
 
@@ -120,20 +120,20 @@ class LookupDemo(LiveWidget, widgets.VBox):
     query : array_like (d_k,), the starting query (default all zeros)
     temperature : float > 0
     hard : bool
-    query_range : (float, float), the sliders' range
+    query_range : (float, float), the range of each query entry
     large : bool, bigger text for a projector
 
     Attributes
     ----------
-    sliders : list of ipywidgets.FloatSlider, one per key feature
-    temperature_slider : ipywidgets.FloatSlider
+    query_boxes : list of number fields (ipywidgets.BoundedFloatText), one per key feature
+    temperature_box : number field (ipywidgets.BoundedFloatText)
     mode : ipywidgets.ToggleButtons, value "soft" or "hard"
     table, summary : ipywidgets.HTML, the documents with their scores and weights,
         and the retrieved value
     status, status_html : what could not be computed ('' when all is well), and where it shows
     scores, weights, retrieved : ndarray, for the current settings (see :func:`lookup`)
 
-    Everything updates synchronously: when a slider's value is set, ``.weights`` and
+    Everything updates synchronously: when a field's value is set, ``.weights`` and
     the HTML already show the new state.
     """
 
@@ -172,18 +172,11 @@ class LookupDemo(LiveWidget, widgets.VBox):
         q0 = np.zeros(d_k) if query is None else self._check_query(query)
         t0 = _check_temperature(temperature)
 
-        self.sliders = [
-            widgets.FloatSlider(
-                value=float(v), min=lo, max=hi, step=0.1, description=name,
-                continuous_update=True, readout_format=".1f",
-                style={"description_width": "5em"}, layout=widgets.Layout(width="22em"),
-            )
+        self.query_boxes = [
+            number_box(name, float(v), lo, hi, 0.1, label_width="5em", width="12em")
             for v, name in zip(q0, self._key_features)
         ]
-        self.temperature_slider = widgets.FloatSlider(
-            value=t0, min=0.1, max=5.0, step=0.1, description="temperature T",
-            readout_format=".1f", style={"description_width": "8em"}, layout=widgets.Layout(width="26em"),
-        )
+        self.temperature_box = number_box("temperature T", t0, 0.1, 5.0, 0.1, label_width="8em", width="15em")
         self.mode = widgets.ToggleButtons(
             options=[("soft (softmax)", "soft"), ("hard (argmax)", "hard")],
             value="hard" if hard else "soft",
@@ -193,13 +186,13 @@ class LookupDemo(LiveWidget, widgets.VBox):
         self.table = view_html()
         self.summary = widgets.HTML()
         controls = wrap_row([
-            widgets.VBox([widgets.HTML("<b>Query</b> (what you are looking for)"), *self.sliders]),
-            widgets.VBox([widgets.HTML("<b>Retrieval</b>"), self.mode, self.temperature_slider]),
+            widgets.VBox([widgets.HTML("<b>Query</b> (what you are looking for)"), *self.query_boxes]),
+            widgets.VBox([widgets.HTML("<b>Retrieval</b>"), self.mode, self.temperature_box]),
         ])
         super().__init__([controls, self.status_html, self.table, self.summary])
         course_box(self)  # normal line height for wrapped text
         self._update()  # the starting values were checked above: a failure here is a bug, raise it
-        for w in (*self.sliders, self.temperature_slider, self.mode):
+        for w in (*self.query_boxes, self.temperature_box, self.mode):
             self.watch(w, self._on_change)
 
     # -- input checking -------------------------------------------------------------
@@ -222,28 +215,28 @@ class LookupDemo(LiveWidget, widgets.VBox):
     # -- state --------------------------------------------------------------------------
     @property
     def query(self) -> np.ndarray:
-        """The query vector, shape (d_k,). Settable (each entry within the sliders' range)."""
-        return np.array([s.value for s in self.sliders], dtype=float)
+        """The query vector, shape (d_k,). Settable (each entry within ``query_range``)."""
+        return np.array([box.value for box in self.query_boxes], dtype=float)
 
     @query.setter
     def query(self, value) -> None:
         q = self._check_query(value)
-        with self.paused():  # one redraw for the whole vector, not one per slider
-            for s, v in zip(self.sliders, q):
-                s.value = float(v)
+        with self.paused():  # one redraw for the whole vector, not one per field
+            for box, v in zip(self.query_boxes, q):
+                box.value = float(v)
             self.request_update()
 
     @property
     def temperature(self) -> float:
-        return float(self.temperature_slider.value)
+        return float(self.temperature_box.value)
 
     @temperature.setter
     def temperature(self, value) -> None:
         t = _check_temperature(value)
-        lo, hi = self.temperature_slider.min, self.temperature_slider.max
+        lo, hi = self.temperature_box.min, self.temperature_box.max
         if not lo <= t <= hi:
             raise ValueError(f"temperature must lie in [{_num(lo)}, {_num(hi)}]; got {value!r}")
-        self.temperature_slider.value = t
+        self.temperature_box.value = t
 
     @property
     def hard(self) -> bool:
@@ -265,7 +258,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
         self.scores, self.weights, self.retrieved = lookup(
             self.query, self._keys, self._values, self.temperature, self.hard
         )
-        self.temperature_slider.disabled = self.hard
+        self.temperature_box.disabled = self.hard
         self.table.value = self._table_html()
         self.summary.value = self._summary_html()
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from helpers import theme
 from helpers.attention import attention_scores, project_qkv, softmax
-from helpers.layout import course_box, view_html, wrap_row
+from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
@@ -216,7 +216,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     Parameters
     ----------
     pattern : str, one of ``PATTERNS``
-    strength : float, the value of every non-zero weight (0 to 6 on the slider)
+    strength : float, the value of every non-zero weight (0 to 6)
     tokens, phrases : the sentence and its phrase ids (see :func:`token_features`)
 
     Attributes
@@ -244,9 +244,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             description="pattern",
             layout=widgets.Layout(width="460px", max_width="100%"),
         )
-        self.strength_slider = widgets.FloatSlider(
-            value=strength, min=0.0, max=6.0, step=0.5, description="strength", continuous_update=False
-        )
+        self.strength_box = number_box("strength", strength, 0.0, 6.0, 0.5, label_width="6em", width="13em")
         self.explain = widgets.HTML()
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
         W_q, W_k = pattern_weights(pattern, len(self.tokens), strength)
@@ -256,7 +254,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         }
         super().__init__(
             [
-                wrap_row([self.pattern_picker, self.strength_slider]),
+                wrap_row([self.pattern_picker, self.strength_box]),
                 self.explain,
                 self.status_html,
                 wrap_row([self.views["weights"], self.views["Q"], self.views["K"]]),
@@ -270,7 +268,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             # guarded: an editor calls this from its own cell handler, which must not raise
             ed.on_change(self.guarded(lambda _ed: self.request_update()))
         self.watch(self.pattern_picker, self._on_controls)
-        self.watch(self.strength_slider, self._on_controls)
+        self.watch(self.strength_box, self._on_controls)
 
     def __repr__(self):
         return f"PatternBuilder(pattern={self.pattern!r}, strength={self.strength:g}, tokens={len(self.tokens)})"
@@ -291,15 +289,15 @@ class PatternBuilder(LiveWidget, widgets.VBox):
 
     @property
     def strength(self) -> float:
-        return float(self.strength_slider.value)
+        return float(self.strength_box.value)
 
     @strength.setter
     def strength(self, value: float) -> None:
         value = float(value)
-        lo, hi = self.strength_slider.min, self.strength_slider.max
+        lo, hi = self.strength_box.min, self.strength_box.max
         if not lo <= value <= hi:
             raise ValueError(f"strength must be between {lo:g} and {hi:g}; got {value:g}")
-        self.strength_slider.value = value
+        self.strength_box.value = value
 
     def _on_controls(self, _change=None):
         W_q, W_k = pattern_weights(self.pattern, len(self.tokens), self.strength)
@@ -337,7 +335,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             f"{' (weights edited)' if edited else ''}. "
             f"d_model = {r.X.shape[1]}, d_k = {d_k}: weights = softmax(Q K<sup>T</sup> / √{d_k}). "
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> below and leave the cell: the views follow. "
-            "The slider and the pattern menu reload that pattern's weights.</div>"
+            "The strength field and the pattern menu reload that pattern's weights.</div>"
         )
         self.views["weights"].value = attention_weights_html(r.weights, self.tokens, self.tokens)
         self.views["Q"].value = matrix_html(r.Q, row_labels=self.tokens, col_labels=cols, title="Q = X W^Q")

@@ -2,7 +2,7 @@
 
 The math functions return plain numbers and arrays; the two widgets only display them:
 
-* :class:`SaturationDemo`: a d_k slider (1 to 512) and a scale switch, showing one
+* :class:`SaturationDemo`: a d_k field (1 to 512) and a scale switch, showing one
   query's weights over 8 keys as bars with the largest weight, the entropy and the size
   of the softmax gradient.
 * :class:`OverflowDemo`: type a row of scores; see the textbook softmax overflow to
@@ -21,7 +21,7 @@ import numpy as np
 from helpers import theme
 from helpers.attention import softmax
 from helpers.explain import fmt
-from helpers.layout import course_box, view_html, wrap_row
+from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import parse_numbers
 from helpers.render import colour_for
@@ -66,7 +66,7 @@ def softmax_jacobian_norm(p) -> float:
 
 
 def _draw(d_k: int, n_keys: int, seed: int):
-    # Draw at the full width and keep the first d_k columns, so that moving the slider
+    # Draw at the full width and keep the first d_k columns, so that going
     # from d_k to d_k + 1 adds one dimension to the same q and K instead of redrawing.
     rng = np.random.default_rng(seed)
     full = rng.standard_normal((n_keys + 1, max(d_k, MAX_D_K)))
@@ -188,7 +188,7 @@ def bar_chart_html(values, labels, title: str = "", digits: int = 3) -> str:
 
 
 class SaturationDemo(LiveWidget, widgets.VBox):
-    """d_k slider (1 to 512) and a "divide by √d_k" switch for one random query row.
+    """d_k field (1 to 512) and a "divide by √d_k" switch for one random query row.
 
     Attributes
     ----------
@@ -203,16 +203,13 @@ class SaturationDemo(LiveWidget, widgets.VBox):
         self._live_setup()
         self.n_keys = n_keys
         self.seed = seed
-        self.d_k_slider = widgets.IntSlider(
-            value=d_k, min=1, max=MAX_D_K, description="d_k", continuous_update=True,
-            layout=widgets.Layout(width="420px"),
-        )
+        self.d_k_box = number_box("d_k", d_k, 1, MAX_D_K, 1, integer=True, label_width="3em", width="10em")
         self.scale_box = widgets.Checkbox(value=scale, description="divide scores by √d_k")
         self.view = view_html()
-        super().__init__([wrap_row([self.d_k_slider, self.scale_box]), self.status_html, self.view])
+        super().__init__([wrap_row([self.d_k_box, self.scale_box]), self.status_html, self.view])
         course_box(self)  # normal line height for wrapped text
         self._update()  # the starting values are the caller's: a failure here is theirs, raise it
-        self.watch(self.d_k_slider, lambda _c: self.request_update())
+        self.watch(self.d_k_box, lambda _c: self.request_update())
         self.watch(self.scale_box, lambda _c: self.request_update())
 
     def __repr__(self):
@@ -220,14 +217,14 @@ class SaturationDemo(LiveWidget, widgets.VBox):
 
     @property
     def d_k(self) -> int:
-        return int(self.d_k_slider.value)
+        return int(self.d_k_box.value)
 
     @d_k.setter
     def d_k(self, value: int) -> None:
         value = _check_d_k(value)
         if value > MAX_D_K:
             raise ValueError(f"d_k must be at most {MAX_D_K}; got {value}")
-        self.d_k_slider.value = value
+        self.d_k_box.value = value
 
     @property
     def scale(self) -> bool:
