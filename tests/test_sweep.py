@@ -37,6 +37,7 @@ from conftest import (
     is_numeric_box,
     text_fields,
     visible_state,
+    walk,
     widget_roots,
 )
 
@@ -290,6 +291,21 @@ def test_the_sweep_reaches_every_kind_of_field_in_the_course(notebook_runner):
     # Every notebook from 01 to 07 has at least one widget with a field.
     with_fields = set().union(*found.values())
     assert with_fields == {p.stem for p in WITH_WIDGETS}, found
+
+
+SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider, widgets.IntRangeSlider,
+           widgets.FloatRangeSlider, widgets.SelectionSlider, widgets.SelectionRangeSlider)
+
+
+def test_no_widget_in_the_course_is_a_slider(notebook_runner):
+    """ipywidgets 8.1 draws a slider's handle with noUiSlider and gives it no accessible name (a screen reader
+    says "slider, 3"); nothing a notebook sets reaches that element. The course uses named number fields and
+    rows of buttons instead (helpers.layout.number_box, choice_buttons)."""
+    sliders = [(path.stem, type(w).__name__, w.description)
+               for path in WITH_WIDGETS
+               for root in widget_roots(notebook_runner(path))
+               for w in walk(root) if isinstance(w, SLIDERS)]
+    assert not sliders, f"sliders (notebook, class, description): {sliders}"
 
 
 def toy_widget(on_text):

@@ -24,7 +24,7 @@ import numpy as np
 
 from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
-from helpers.layout import course_box, view_html
+from helpers.layout import choice_buttons, course_box, view_html
 from helpers.live import LiveWidget
 from helpers.render import attention_weights_html, matrix_html
 
@@ -181,7 +181,7 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    slider : ipywidgets.IntSlider (1..6);  views : dict of ipywidgets.HTML "cross", "reversed"
+    step_picker : ipywidgets.ToggleButtons (1..6);  views : dict of ipywidgets.HTML "cross", "reversed"
     step : int (settable);  cross_weights (t, 4), cross_output (t, 6),
     reversed_weights (4, t), reversed_output (4, 6)
     status, status_html : what could not be computed ('' when all is well), and where it shows
@@ -192,20 +192,22 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
         self._live_setup()
         self.toy = toy_translation() if toy is None else toy
         n = len(self.toy.target)
-        self.slider = widgets.IntSlider(
-            value=self._check_step(step, n), min=1, max=n, description="decoder step t",
-            style={"description_width": "8em"}, layout=widgets.Layout(width="28em"),
+        target = list(self.toy.target)
+        self.step_picker = choice_buttons(
+            "decoder step t", list(range(1, n + 1)), self._check_step(step, n),
+            tooltips=[f"the decoder holds: {' '.join(target[:t])}" for t in range(1, n + 1)],
         )
+        self.step_picker.style.description_width = "8em"
         self.views = {k: view_html() for k in ("cross", "reversed")}
         super().__init__([
-            self.slider,
+            self.step_picker,
             self.status_html,
             self.views["cross"],  # top: as built
             self.views["reversed"],  # below it: roles reversed
         ])
         course_box(self)  # normal line height for wrapped text
         self._update()  # the toy is the caller's: a failure here is theirs, raise it
-        self.watch(self.slider, lambda _c: self.request_update())
+        self.watch(self.step_picker, lambda _c: self.request_update())
 
     @staticmethod
     def _check_step(step, n: int) -> int:
@@ -215,11 +217,11 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
 
     @property
     def step(self) -> int:
-        return int(self.slider.value)
+        return int(self.step_picker.value)
 
     @step.setter
     def step(self, value: int) -> None:
-        self.slider.value = self._check_step(value, len(self.toy.target))
+        self.step_picker.value = self._check_step(value, len(self.toy.target))
 
     def _update(self) -> None:
         t, toy = self.step, self.toy
