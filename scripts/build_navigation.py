@@ -1,9 +1,10 @@
 """Write the navigation lines and the index's course map from the notebook files.
 
 Every notebook gets a markdown cell tagged ``navigation`` first and last:
-``← previous · Index · next →``. The index (``00_index.ipynb``) gets its course table in
-the cell tagged ``course-map``, one row per notebook, from each notebook's title (its
-first ``# `` heading) and ``metadata["course"]["sections"]``.
+``← previous · Index · next →``. The index (``00_index.ipynb``) gets its course map in
+the cell tagged ``course-map``: two tables, the core path (01 to 07) and the notebooks
+that go further (08 on), one row per notebook that exists, from each notebook's title
+(its first ``# `` heading) and ``metadata["course"]["sections"]``.
 
 Safe to re-run: a notebook is only rewritten when something changed. ``--check`` writes
 nothing and exits 1 listing the stale notebooks (the test suite uses it).
@@ -21,6 +22,9 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 NAV_TAG = "navigation"
 MAP_TAG = "course-map"
 INDEX = "00_index.ipynb"
+CORE_LAST = 7  # notebooks 01 to 07 are the core path; 08 on go further
+CORE_HEADING = "### The core path: 01 to 07, in order"
+FURTHER_HEADING = "### Going further: after the core path, or straight after the notebook each one follows"
 
 
 def course_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
@@ -57,15 +61,29 @@ def navigation_line(paths: list[Path], titles: dict[str, str], here: Path) -> st
     return " · ".join(parts)
 
 
-def course_map(paths: list[Path], notebooks: dict[str, object]) -> str:
+def is_core(path: Path) -> bool:
+    """Whether the notebook is on the core path (01 to 07) rather than going further (08 on)."""
+    return int(path.stem[:2]) <= CORE_LAST
+
+
+def _table(paths: list[Path], notebooks: dict[str, object]) -> list[str]:
     rows = ["| notebook | lesson sections | what you do |", "|---|---|---|"]
     for p in paths:
-        if p.name == INDEX:
-            continue
         meta = notebooks[p.name].metadata.get("course", {})
         link = f"[{short_title(p, notebooks[p.name])}]({p.name})"
         rows.append(f"| {link} | {meta.get('sections', '')} | {meta.get('summary', '')} |")
-    return "\n".join(rows)
+    return rows
+
+
+def course_map(paths: list[Path], notebooks: dict[str, object]) -> str:
+    """The index's course map: the core path, then (if any exist) the notebooks that go further."""
+    body = [p for p in paths if p.name != INDEX]
+    core = [p for p in body if is_core(p)]
+    further = [p for p in body if not is_core(p)]
+    parts = [CORE_HEADING, "", *_table(core, notebooks)]
+    if further:
+        parts += ["", FURTHER_HEADING, "", *_table(further, notebooks)]
+    return "\n".join(parts)
 
 
 def _nav_cell(text: str):

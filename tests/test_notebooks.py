@@ -105,3 +105,45 @@ def test_index_links_every_learning_objective():
     assert len(objectives) == 5, objectives
     for objective in objectives:
         assert objective.strip() in index, f"objective not in the index: {objective}"
+
+
+MAX_WORDS = 2200  # one sitting: about 35-40 minutes of reading with the work
+
+
+def markdown_words(path) -> int:
+    """Words (whitespace-separated) in a notebook's markdown cells, navigation cells left out."""
+    cells = load(path)["cells"]
+    return sum(len(source(c).split()) for c in cells
+               if c["cell_type"] == "markdown" and "navigation" not in c.get("metadata", {}).get("tags", []))
+
+
+def test_markdown_words_counts_prose_and_skips_navigation(tmp_path):
+    nb = {"cells": [
+        {"cell_type": "markdown", "metadata": {"tags": ["navigation"]}, "source": "[← 01](01_x.ipynb) · [Index]"},
+        {"cell_type": "markdown", "metadata": {}, "source": ["# A title\n", "three  more\twords"]},
+        {"cell_type": "code", "metadata": {}, "source": "print('not prose either')", "outputs": []},
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "01_x.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert markdown_words(path) == 6  # '#', 'A', 'title', 'three', 'more', 'words'
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_fits_one_sitting(path):
+    words = markdown_words(path)
+    assert words <= MAX_WORDS, (f"{words} words of markdown (limit {MAX_WORDS}): move what goes deeper than a first "
+                                "encounter to a going-further notebook")
+
+
+def test_course_map_lists_the_core_path_and_the_going_further_notebooks_apart():
+    cells = load(ROOT / "notebooks" / "00_index.ipynb")["cells"]
+    (course_map,) = [source(c) for c in cells if "course-map" in c.get("metadata", {}).get("tags", [])]
+    core, _, further = course_map.partition("Going further")
+    assert further, "the going-further list is missing"
+
+    def linked(text):
+        return re.findall(r"\]\((\d\d)_[^)]+\.ipynb\)", text)
+
+    existing = [p.stem[:2] for p in NOTEBOOKS if p.stem != "00_index"]
+    assert linked(core) == [n for n in existing if int(n) <= 7], core
+    assert linked(further) == [n for n in existing if int(n) >= 8], further

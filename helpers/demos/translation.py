@@ -10,6 +10,12 @@ key with the same meaning. To change who attends to whom, change the row of
 English word (what it offers). The values (``W^V``) carry, for each English word,
 the French word(s) it suggests.
 
+Convention: a decoder row stands for the position that *produces* its French word, and
+its input is that word's one-hot vector, so the row "noir" asks for a colour directly.
+A trained decoder predicts the next token from the words before it (the position that
+produces "noir" reads ``<s> le chat``) and works the question out in its own layers;
+the toy skips that step so the alignment can be read off.
+
 :func:`cross_attention` is the math (Q from the decoder, K and V from the
 encoder). :class:`DecodingStepsDemo` steps through decoding one target token at a
 time and shows, next to it, what reversing the roles would produce.
