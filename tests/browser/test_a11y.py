@@ -48,27 +48,6 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def slider_handle_findings(violations: list[dict]) -> list[dict]:
-    """ipywidgets 8.1's sliders draw their handle with noUiSlider and give it no accessible name (the visible
-    description is a <label> not tied to the handle, and ipywidgets passes noUiSlider no ``handleAttributes``), so
-    axe reports ``aria-input-field-name`` on every ``.noUi-handle``. Nothing in the course's Python can reach that
-    element; :func:`test_slider_handles_have_accessible_names` keeps the gap visible until ipywidgets names it."""
-    return [
-        {**v, "nodes": [n for n in v["nodes"] if "noUi-handle" in n["html"]]}
-        for v in violations
-        if v["id"] == "aria-input-field-name" and any("noUi-handle" in n["html"] for n in v["nodes"])
-    ]
-
-
-def without_slider_handles(violations: list[dict]) -> list[dict]:
-    kept = []
-    for v in violations:
-        nodes = [n for n in v["nodes"] if not (v["id"] == "aria-input-field-name" and "noUi-handle" in n["html"])]
-        if nodes:
-            kept.append({**v, "nodes": nodes})
-    return kept
-
-
 def run_and_check(lab, path) -> list[dict]:
     lab.run_notebook(f"notebooks/{path.name}")
     # Every widget drawn first: a widget still loading shows ipywidgets' spinner, an <svg role="img"> without a name.
@@ -84,20 +63,9 @@ def run_and_check(lab, path) -> list[dict]:
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
 def test_outputs_have_no_serious_accessibility_findings(lab, path):
-    violations = without_slider_handles(run_and_check(lab, path))
+    violations = run_and_check(lab, path)
     blocking = [v for v in violations if v["impact"] in BLOCKING]
     assert not blocking, f"{path.stem}: serious or critical axe findings in the outputs:\n{describe(blocking)}"
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="ipywidgets 8.1.9 gives a slider's noUiSlider handle no accessible name; fix upstream by passing "
-    "handleAttributes [{'aria-label': description}] to noUiSlider.create in SliderView.createSlider",
-)
-def test_slider_handles_have_accessible_names(lab):
-    path = next(p for p in notebook_paths() if p.name.startswith("01_"))
-    findings = slider_handle_findings(run_and_check(lab, path))
-    assert not findings, describe(findings)
 
 
 def test_matrix_cells_are_named_by_matrix_row_and_column(lab):
