@@ -34,12 +34,12 @@ RIGHT = {
     "q1": {"d_k": 64, "Q": (8, 12, 20, 64), "K": (8, 12, 20, 64), "V": (8, 12, 20, 64),
            "weights": (8, 12, 20, 20), "output": (8, 20, 768)},
     "q2": (32, 64),
-    "q3": "b",
-    "q4": "d",
+    "q3": "c",
+    "q4": "b",
     "q5": {"Q": [[2, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]},
-    "q6": "b",
+    "q6": "d",
     "q7": 10000,
-    "q8": "c",
+    "q8": "a",
 }
 
 
@@ -74,9 +74,9 @@ def test_right_answer_is_accepted(qid):
         ("q2", ("32", "64")),
         ("q2", "32; 64"),
         ("q2", ("256/8", "64")),
-        ("q3", "B"),
-        ("q3", " (b) "),
-        ("q4", "d)"),
+        ("q3", "C"),
+        ("q3", " (c) "),
+        ("q4", "b)"),
         ("q5", {"Q": np.array([[2, 1], [0, 3]]), "K": ((1, 2), (3, 0)), "V": "[[1.5, 1.5], [1.5, 1.5]]"}),
         ("q5", {"Q": [[2.0000001, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]}),
         # Typed matrices are read like matrix cells: "3/2" and "−1" are numbers everywhere.
@@ -84,14 +84,14 @@ def test_right_answer_is_accepted(qid):
         ("q5", {"Q": [["2", "1"], ["0", "3"]], "K": [[1, 2], [3, 0]], "V": [["3/2", "1.5"], ["1.5", "3/2"]]}),
         ("q6", "nothing"),
         ("q6", "No change"),
-        ("q6", "b. Nothing: the weights stay exactly the same."),
+        ("q6", "d. Nothing: the weights stay exactly the same, whatever the value of C."),
         ("q7", "10000"),
         ("q7", "10,000"),
         ("q7", "10 000"),
         ("q7", 10000.0),
         ("q7", np.int64(10000)),
         ("q7", 100 * 100),
-        ("q8", "C"),
+        ("q8", "A"),
     ],
 )
 def test_sensible_equivalents_are_accepted(qid, answer):
@@ -227,6 +227,23 @@ def test_multiple_choice_has_one_right_option_and_explains_every_wrong_one(qid):
         assert fb.correct == c.correct
         assert c.explanation in fb.message
         assert fb.message.startswith("Correct") == c.correct
+
+
+def test_the_right_option_does_not_give_itself_away_by_length_or_place():
+    # A learner who always picks the longest, most specific option must not score: the right option is the
+    # longest in at most a third of the questions, never much longer than its neighbours, and not always
+    # in the same place.
+    multiple = [q for q in QUESTIONS.values() if q.choices]
+    assert len(multiple) >= 3
+    longest = 0
+    for q in multiple:
+        lengths = [len(c.text) for c in q.choices]
+        right = next(len(c.text) for c in q.choices if c.correct)
+        longest += right == max(lengths)
+        assert right <= 1.3 * sum(lengths) / len(lengths), q.id
+    assert longest <= len(multiple) / 3
+    places = {next(k for k, c in enumerate(q.choices) if c.correct) for q in multiple}
+    assert len(places) >= 3
 
 
 @pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])

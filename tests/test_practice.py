@@ -42,7 +42,7 @@ def _answer_right(w: PracticeQuestion) -> None:
     elif w.qid == "q7":
         a["count"].value = "10,000"
     else:
-        a["choice"].value = {"q3": "b", "q4": "d", "q6": "b", "q8": "c"}[w.qid]
+        a["choice"].value = {"q3": "c", "q4": "b", "q6": "d", "q8": "a"}[w.qid]
 
 
 @pytest.fixture
