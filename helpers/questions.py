@@ -539,3 +539,122 @@ ATTENTION_SOLUTION = {
     "output_rule": "Output row i = Σ_j weight[i,j]·v_j:",
     "output": "Output ({n_q}×{d_v}, rounded) = {output}",
 }
+
+# --------------------------------------------------------------------------- reading a heatmap
+
+# Generated "heatmap" problems: a weights matrix drawn as a heatmap (Queries ↓, Keys →), four questions about
+# it. Option keys are what the learner picks (and what ``check`` takes); "what" says how the heatmap shows it.
+HEATMAP = {
+    # n_q, n_k
+    "instruction": "Read the heatmap: {n_q} queries (rows, ↓) by {n_k} keys (columns, →), each row one query's "
+                   "weights (they sum to 1), colours on the fixed 0 to 1 scale, numbers rounded to 2 decimals. "
+                   "Answer the four questions below.",
+    "title": "attention weights",
+    # The four answer fields: (name, label). {token}: the query of the last question.
+    "fields": (
+        ("pattern", "Which pattern is it?"),
+        ("mask", "Which mask produced it?"),
+        ("attention", "Queries and keys from one sequence or two?"),
+        ("strongest", "Which key does the query «{token}» read most?"),
+    ),
+    "pad_rows": "Rows of [PAD] queries do not count for the pattern: their outputs are thrown away.",
+    "patterns": {
+        "diagonal": "each row's largest weight is on the diagonal: every token reads itself most",
+        "diagonal_cross": "each row's largest weight is on the diagonal: target word i reads source word i most "
+                          "(a word-for-word alignment)",
+        "previous-token": "each row's largest weight is just left of the diagonal: every token reads the token "
+                          "before it (the first token, which has none, reads itself)",
+        "vertical": "one column holds every row's largest weight: every query reads «{key}»",
+        "block": "the weight stays inside squares along the diagonal ({groups}): each token spreads its weight "
+                 "over the tokens of its own group",
+        "long-range": "each row's largest weight is far from the diagonal (2 or more positions away), on a "
+                      "different key for different rows: tokens read distant partners",
+    },
+    # Why a pattern the learner chose does not fit: the first row that contradicts it. Fields: row, key,
+    # best (that row's largest weight), own (its weight on the key the pattern expects), target, distance.
+    "patterns_not": {
+        "diagonal": "row «{row}» puts {own} on «{target}», on the diagonal, but {best} on «{key}»",
+        "previous-token": "row «{row}» puts {own} on «{target}», the token before it, but {best} on «{key}»",
+        "vertical": "no single column is every row's largest: row «{row}» peaks at «{key}», row «{row2}» at "
+                    "«{key2}»",
+        "block": "no grouping fits: row «{row}» puts {best} on «{key}» alone instead of spreading its weight "
+                 "over a group of neighbours",
+        "long-range": "row «{row}» peaks at {where}: that is not far",
+        "long-range_self": "itself",
+        "long-range_near": "«{key}», {distance} position{s} away",
+    },
+    "masks": {
+        "none": "no weight is exactly 0: every query reads every key",
+        "causal": "every weight above the diagonal is exactly 0 (0.00) and every other one is not: query i reads "
+                  "keys up to itself only",
+        "padding": "the last column{s} ({keys}) {are} exactly 0 in every row, and nothing else is: no query reads "
+                   "the padding",
+    },
+    # Why a mask the learner chose does not fit. Fields: row, key, weight, keys.
+    "masks_not": {
+        "none": "some weights are exactly 0 (row «{row}», key «{key}»: 0.00): something blocked them",
+        "causal": "row «{row}» reads «{key}», a later token, with weight {weight}; a causal mask would make it 0",
+        "causal_cross": "a causal mask needs the same sequence on both axes (query i may read keys 0..i); these "
+                        "are two sequences",
+        "padding": "no column is 0 in every row: row «{row}» reads «{key}» with weight {weight}",
+    },
+    "attention": {
+        "self": "the same {n} tokens label the rows and the columns: one sequence asks and answers",
+        "cross": "the rows ({queries}) and the columns ({keys}) are two different sequences{shape}",
+    },
+    # How the verdicts name the right reading: "that is {name}".
+    "names": {
+        "pattern": "the {} pattern",
+        "mask": {"none": "no mask", "causal": "a causal mask", "padding": "a padding mask"},
+        "attention": {"self": "self-attention", "cross": "cross-attention"},
+    },
+    "attention_shape": ", {n_q} by {n_k}",
+    "attention_not": {
+        "self": "the rows and columns are labelled with different tokens{shape}",
+        "cross": "the rows and the columns carry the same tokens, in the same order",
+    },
+    "options": {
+        "pattern": ("diagonal", "previous-token", "vertical", "block", "long-range"),
+        "mask": ("none", "causal", "padding"),
+        "attention": ("self", "cross"),
+    },
+    # Words a learner may type for an option.
+    "synonyms": {"previous": "previous-token", "previous token": "previous-token", "long range": "long-range",
+                 "block-diagonal": "block", "block diagonal": "block", "no mask": "none", "no": "none",
+                 "self-attention": "self", "cross-attention": "cross", "one": "self", "two": "cross",
+                 "one sequence": "self", "two sequences": "cross"},
+    "strongest": "row «{query}» puts {best} on «{key}», its largest weight (next: {second} on «{key2}»)",
+    "strongest_not": "row «{query}» puts {chosen_weight} on «{chosen}» but {best} on «{key}»",
+    "not_option": "{got} is not one of the options ({options})",
+    "wrong": "not {chosen}: that is {actual}: {what}; {why}",
+    "right": "{chosen}: {what}",
+    "all_right": "All four read right.",
+    "solution": {
+        "rows": "Read the heatmap row by row: each row is one query, and its largest weight is where it looks.",
+        "row": "  {query} → {key} {weight}",
+        "pattern": "Pattern: {what}. So: {option}.",
+        "mask": "Mask: {what}. So: {option}.",
+        "attention": "Queries and keys: {what}. So: {option}.",
+        "strongest": "«{query}»: {what}.",
+    },
+}
+
+# Token sequences of the heatmap problems: every token once, so that a label names one position.
+HEATMAP_SENTENCES = {
+    5: ("the cat sat down quietly", "she read every page twice", "rain fell on old roofs",
+        "my brother fixed bikes there"),
+    6: ("the cat sat on a mat", "we walked home after the game", "a small bird sang at dawn",
+        "he left his keys at work"),
+    7: ("the old man fed pigeons every morning", "a bank near the river sold bread",
+        "they painted the door bright red today", "my sister wrote songs about the sea"),
+}
+# Cross-attention: (target words, the queries; source words, the keys). The source has a final "." that
+# a vertical head may read.
+HEATMAP_TRANSLATIONS = (
+    ("the cat sleeps now", "le chat dort maintenant ."),
+    ("my house is small", "mein haus ist klein ."),
+    ("we see the sea", "wir sehen das meer ."),
+    ("the dog runs fast", "der hund läuft schnell ."),
+    ("she reads a book", "elle lit un livre ."),
+)
+PAD = "[PAD]"
