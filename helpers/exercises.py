@@ -1469,7 +1469,11 @@ def _gen_heatmap(rng, difficulty) -> Generated:
     instruction = _HM["instruction"].format(n_q=n_q, n_k=n_k)
     if n_pad and not cross:
         instruction += " " + _HM["pad_rows"]
-    given = HeatmapGiven(_HM["title"], W, queries, keys, _hm_table_text(W, queries, keys),
+    # The prompt (text) asks the four questions with their options; the widget asks them with its buttons.
+    options = {**_HM["options"], "strongest": tuple(k for k in keys if k != text.PAD)}
+    asked = [f"{k}. {label.format(token=queries[query])} ({', '.join(options[name])})"
+             for k, (name, label) in enumerate(_HM["fields"], start=1)]
+    given = HeatmapGiven(_HM["title"], W, queries, keys, "\n".join([_hm_table_text(W, queries, keys), "", *asked]),
                          row_axis="Queries ↓", col_axis="Keys →")
     return Generated(inputs, answer, instruction, _hm_solution(inputs, answer), (given,))
 
@@ -1578,8 +1582,7 @@ def _hm_solution(inputs: dict, answer: dict) -> str:
 
 def _hm_fields(p: Problem) -> tuple[Field, ...]:
     labels = dict(_HM["fields"])
-    options = dict(_HM["options"])
-    options["strongest"] = tuple(k for k in p.inputs["keys"] if k != text.PAD)
+    options = {**_HM["options"], "strongest": tuple(k for k in p.inputs["keys"] if k != text.PAD)}
     return tuple(Field(name, "choice", label=labels[name].format(token=p.inputs["query"]),
                        options=tuple((o, o) for o in options[name])) for name in labels)
 

@@ -554,7 +554,7 @@ HEATMAP = {
     "fields": (
         ("pattern", "Which pattern is it?"),
         ("mask", "Which mask produced it?"),
-        ("attention", "Queries and keys from one sequence or two?"),
+        ("attention", "One sequence on both axes (self) or two (cross)?"),
         ("strongest", "Which key does the query «{token}» read most?"),
     ),
     "pad_rows": "Rows of [PAD] queries do not count for the pattern: their outputs are thrown away.",
