@@ -27,6 +27,8 @@ Answer forms
 * q3, q4, q6, q8: a choice key such as ``"b"`` (see ``QUESTIONS[qid].choices``)
 * ``"attention"`` and ``"masked"`` problems: ``{"weights": array, "output": array}``
 * ``"softmax"`` problems: ``{"weights": array}``
+* ``"heatmap"`` problems: ``{"pattern": "diagonal", "mask": "causal", "attention": "self", "strongest": "cat"}``
+  (options in ``p.fields``)
 
 Sensible equivalents are accepted: lists for tuples, ints for floats, numpy arrays, and
 text read by :mod:`helpers.parsing` (numbers such as ``1/2``, counts such as ``10,000``,
@@ -966,10 +968,11 @@ class Problem:
         What made it; the same three always give the same problem.
     inputs : dict
         projection: X, W_q, W_k, W_v | attention: Q, K, V | masked: Q, K, V, mask (bool, True = may
-        attend) | softmax: scores | shapes: batch, seq_len, d_model, heads.
+        attend) | softmax: scores | shapes: batch, seq_len, d_model, heads | heatmap: weights (n_q, n_k),
+        queries, keys (token labels), query (the token of the last question), groups (of a block pattern).
     answer : dict
         projection: Q, K, V | attention, masked: weights, output (scaled) | softmax: weights |
-        shapes: d_k, Q, K, V, weights, output (as in q1).
+        shapes: d_k, Q, K, V, weights, output (as in q1) | heatmap: pattern, mask, attention, strongest.
     title : str
         ``"Problem 42 (attention, easy)"``.
     instruction : str
@@ -1682,7 +1685,7 @@ def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
     ----------
     kind : str
         One of :func:`kinds`: ``"projection"``, ``"attention"``, ``"masked"``, ``"softmax"``,
-        ``"shapes"`` and any added by :func:`register_kind`.
+        ``"shapes"``, ``"heatmap"`` and any added by :func:`register_kind`.
     seed : int
         Non-negative; the same (kind, seed, difficulty) always gives the same problem.
     difficulty : str
