@@ -30,11 +30,11 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers import theme
-from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, Problem, generate, kinds
+from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, HeatmapGiven, Problem, generate, kinds
 from helpers.layout import course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.parsing import ParseError, parse_count, quote
-from helpers.render import matrix_html
+from helpers.render import heatmap, matrix_html
 from helpers.widgets import MatrixEditor
 
 __all__ = [
@@ -99,8 +99,10 @@ def _grid_pending(field: Field, editor: MatrixEditor) -> list[str]:
 
 
 def _choice(field: Field, aligned: bool, large: bool) -> widgets.RadioButtons:
+    # Options that are their own text (a heatmap problem's "diagonal", "causal", a token) are picked by name;
+    # lettered ones (a) ... d)) are listed with their text above the buttons (:func:`_options_html`).
     return widgets.RadioButtons(options=[key for key, _ in field.options], value=None, orientation="horizontal",
-                                description="Your answer:", style={"description_width": "initial"})
+                                description=field.label or "Your answer:", style={"description_width": "initial"})
 
 
 FIELD_WIDGETS: dict[str, _FieldWidget] = {
@@ -114,20 +116,39 @@ FIELD_WIDGETS: dict[str, _FieldWidget] = {
 def _options_html(fields, large: bool) -> str:
     """The options of choice fields, each with its letter."""
     items = "".join(f"<li style='margin:2px 0'><b>{_html.escape(key)})</b> {_html.escape(option)}</li>"
-                    for f in fields for key, option in f.options)
+                    for f in fields for key, option in f.options if option != key)
     if not items:
         return ""
     return (f"<ul style='list-style:none;padding-left:4px;margin:4px 0;font-size:{theme.sizes(large).font}'>"
             f"{items}</ul>")
 
 
+def _heatmap_img(g: HeatmapGiven, large: bool) -> str:
+    """A given weights matrix drawn as a heatmap (token labels on both axes, fixed [0, 1] scale), as an
+    ``<img>`` with the figure's alt text; the PNG carries no timestamp, so a problem always draws the same."""
+    import base64
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = heatmap(g.value, list(g.row_labels), list(g.col_labels))
+    if large:
+        fig.set_dpi(fig.get_dpi() * 1.3)
+    buffer = io.BytesIO()
+    FigureCanvasAgg(fig).print_png(buffer, metadata={"Software": None})
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return (f'<img alt="{_html.escape(fig.alt, quote=True)}" style="max-width:100%" '
+            f'src="data:image/png;base64,{data}">')
+
+
 def _given_html(given, large: bool) -> str:
-    """The given matrices as tables, side by side."""
+    """The given matrices as tables, side by side; weights to be read as a heatmap, as a heatmap."""
     def cols(labels):
         # A no-break space: narrow table columns would wrap "col 1" in two lines.
         return None if labels is None else [str(c).replace(" ", "\u00a0") for c in labels]
 
-    tables = [matrix_html(g.value, row_labels=g.row_labels, col_labels=cols(g.col_labels), title=g.title,
+    tables = [_heatmap_img(g, large) if isinstance(g, HeatmapGiven) else
+              matrix_html(g.value, row_labels=g.row_labels, col_labels=cols(g.col_labels), title=g.title,
                           row_axis=g.row_axis, col_axis=g.col_axis, large=large) for g in given]
     return "".join(f'<div style="display:inline-block;margin-right:14px;vertical-align:top">{t}</div>'
                    for t in tables)
@@ -346,10 +367,9 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
         self.tracker = tracker
         self.last_feedback: Feedback | None = None
         sz = theme.sizes(large)
-        header = widgets.HTML(
-            f'<div style="margin:4px 0;font-size:{sz.font}"><b>Q{qid[1:]} · {_html.escape(q.title)}</b><br>'
-            f"{_html.escape(question_text(q))}</div>"
-        )
+        # The question once: its number and title are the notebook's heading just above, so the widget
+        # states only the question itself.
+        header = widgets.HTML(f'<div style="margin:4px 0;font-size:{sz.font}">{_html.escape(question_text(q))}</div>')
         given = widgets.HTML(_given_html(q.given, large))
         answer_box = widgets.VBox()
         self.check_button = _button("Check", large, button_style="primary", tooltip="check your answer",

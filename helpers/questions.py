@@ -115,24 +115,26 @@ QUESTIONS = {
                        "fed in at once.",
         "choices": (
             {"key": "a", "correct": False,
-             "text": "Bidirectional attention costs more to compute, and decoders must be fast.",
+             "text": "Bidirectional attention makes n² scores instead of about n²/2, and a decoder must be fast to "
+                     "generate.",
              "explanation": "Masked or not, the scores are an n × n matrix: the mask does not save work (usually "
                             "all n² scores are computed and the blocked ones set to −∞). The reason is what the "
                             "model may see."},
-            {"key": "b", "correct": True,
-             "text": "Position i would see the very token it is trained to predict (and everything after it), so "
-                     "it could copy instead of learning to predict; when generating, those tokens do not exist "
-                     "yet.",
+            {"key": "b", "correct": False,
+             "text": "Without the mask, which multiplies future weights by 0 after the softmax, rows would not "
+                     "sum to 1.",
+             "explanation": "Two slips: the mask sets blocked scores to −∞ before the softmax (multiplying weights "
+                            "by 0 afterwards would leave rows summing to less than 1), and the softmax makes every "
+                            "row sum to 1 with or without a mask; the mask only decides which keys share that 1."},
+            {"key": "c", "correct": True,
+             "text": "Each position could read the very token it is trained to predict, and copy it instead of "
+                     "learning.",
              "explanation": "Training predicts each next token from the tokens before it. Without the causal "
                             "mask, \"cat\" could read \"sat\" from its key and value, a trivial copy that is "
                             "impossible at generation time, when \"sat\" has not been produced yet."},
-            {"key": "c", "correct": False,
-             "text": "Without the mask the rows of the attention weights would not sum to 1.",
-             "explanation": "Softmax makes every row sum to 1 with or without a mask; the mask only decides which "
-                            "keys share that 1."},
             {"key": "d", "correct": False,
-             "text": "During training the decoder has no keys for future positions, so there is nothing to "
-                     "attend to.",
+             "text": "In training the future tokens have no keys yet, so bidirectional attention would have nothing "
+                     "to read.",
              "explanation": "It is the other way round: in training the whole target sentence is fed at once "
                             "(teacher forcing), so future keys do exist. That is exactly why they must be "
                             "masked."},
@@ -155,25 +157,28 @@ QUESTIONS = {
         ),
         "choices": (
             {"key": "a", "correct": False,
-             "text": "The encoder's outputs are longer, and the longer sequence must supply the keys.",
+             "text": "The encoder's sequence is the longer one, and the longer sequence must supply the keys and "
+                     "values.",
              "explanation": "Lengths decide nothing: the source can be shorter or longer than the target. The "
                             "weights are simply n_target × n_source."},
-            {"key": "b", "correct": False,
-             "text": "It is arbitrary: attention is symmetric, so swapping the roles gives the same result.",
-             "explanation": "Attention is not symmetric: the softmax runs over the keys, and the output has one "
-                            "row per query. Swapping gives one row per source token, which is not what the "
-                            "decoder needs."},
-            {"key": "c", "correct": False,
-             "text": "So that a causal mask stops the decoder from seeing later source tokens.",
-             "explanation": "Cross-attention has no causal mask: the source sentence is known in full, and every "
-                            "decoder position may look at all of it."},
-            {"key": "d", "correct": True,
-             "text": "The decoder is the one looking for information: its queries are matched against the keys of "
-                     "the source, and the output has one row per query, i.e. one vector per target position, "
-                     "built from the source's values.",
+            {"key": "b", "correct": True,
+             "text": "The decoder is the one seeking information, and the output has one row per query: one per "
+                     "target word.",
              "explanation": "Q asks \"what do I need next?\", K says \"what each source token is about\", V "
                             "carries its content. The output is (n_target × d_v): one updated vector per decoder "
-                            "position."},
+                            "position, built from the source's values."},
+            {"key": "c", "correct": False,
+             "text": "Q and K are interchangeable: swapping which side gives them would only transpose the "
+                     "attention weights.",
+             "explanation": "Q and K are not interchangeable: the softmax runs over the keys, so each row (one "
+                            "query) sums to 1, and swapping does not just transpose the weights. The output has "
+                            "one row per query: swapped, one per source token, which is not what the decoder "
+                            "needs."},
+            {"key": "d", "correct": False,
+             "text": "Cross-attention needs a causal mask over the source, and only the decoder's queries can "
+                     "carry that mask.",
+             "explanation": "Cross-attention has no causal mask: the source sentence is known in full, and every "
+                            "decoder position may look at all of it."},
         ),
     },
     "q5": {
@@ -234,20 +239,24 @@ QUESTIONS = {
         "lesson_note": "The lesson's \"all scores\" means the same C for every score of a row (or of the whole "
                        "matrix). A different constant per key (per column) does change the weights.",
         "choices": (
-            {"key": "a", "correct": False, "text": "Every weight is multiplied by e^C.",
+            {"key": "a", "correct": False, "text": "Every weight is multiplied by e^C, so a large C makes them all "
+                                                   "larger.",
              "explanation": "e^C appears in the numerator and in the denominator (the sum), so it cancels."},
-            {"key": "b", "correct": True, "text": "Nothing: the weights stay exactly the same.",
+            {"key": "b", "correct": False, "text": "Like dividing by √d_k, a positive C flattens the weights towards "
+                                                   "uniform.",
+             "explanation": "Dividing the scores by a number greater than 1 (like √d_k) flattens the weights. "
+                            "Adding shifts every score equally; only differences between scores matter."},
+            {"key": "c", "correct": False, "text": "The weights no longer sum to 1: each row now sums to e^C "
+                                                   "instead.",
+             "explanation": "Softmax divides by the sum of its exponentials, so its weights always sum to 1."},
+            {"key": "d", "correct": True, "text": "Nothing: the weights stay exactly the same, whatever the value "
+                                                  "of C.",
              "explanation": "softmax(x + C) = e^(x_i)·e^C / (e^C·Σ_j e^(x_j)) = softmax(x): the factor e^C "
                             "cancels."},
-            {"key": "c", "correct": False, "text": "For C > 0 the weights become more uniform.",
-             "explanation": "That is what dividing the scores by a number greater than 1 does (like dividing by "
-                            "√d_k). Adding shifts every score equally; only differences between scores matter."},
-            {"key": "d", "correct": False, "text": "The weights no longer sum to 1.",
-             "explanation": "Softmax divides by the sum of its exponentials, so its weights always sum to 1."},
         ),
         # Words a learner may type instead of the letter.
-        "synonyms": {"nothing": "b", "no change": "b", "unchanged": "b", "they stay the same": "b",
-                     "stay the same": "b", "same": "b", "nothing happens": "b"},
+        "synonyms": {"nothing": "d", "no change": "d", "unchanged": "d", "they stay the same": "d",
+                     "stay the same": "d", "same": "d", "nothing happens": "d"},
     },
     "q7": {
         "title": "Counting comparisons",
@@ -302,25 +311,25 @@ QUESTIONS = {
                        "similar\". More precisely the score is q_bank·k_money, after the learned projections W^Q "
                        "and W^K: the two tokens' own vectors need not be similar, their query and key must match.",
         "choices": (
-            {"key": "a", "correct": False,
+            {"key": "a", "correct": True,
+             "text": "Content-based: the score depends on what the tokens are; position-based: on where they "
+                     "are.",
+             "explanation": "Content-based heads match meanings through q·k (\"bank\" → \"money\"); "
+                            "position-based heads match positions, like a previous-token head. Different heads "
+                            "of one model learn different kinds."},
+            {"key": "b", "correct": False,
              "text": "Content-based attention scores with the keys K; position-based attention scores with the "
                      "values V.",
              "explanation": "Both compute scores from queries and keys and both mix the values. The difference "
                             "is what the scores respond to: what a token is, or where it is."},
-            {"key": "b", "correct": False,
-             "text": "Content-based attention happens in the encoder, position-based attention in the decoder "
-                     "(because of the causal mask).",
+            {"key": "c", "correct": False,
+             "text": "Content-based heads sit in the encoder and position-based heads in the decoder, because of "
+                     "its mask.",
              "explanation": "Both kinds appear in any layer; heads specialise. A causal mask limits which keys may "
                             "be seen, it does not make the scores depend on position."},
-            {"key": "c", "correct": True,
-             "text": "Content-based: the score depends on what the tokens are (e.g. \"bank\" → \"money\"); "
-                     "position-based: it depends on where they are (e.g. always the previous token), whatever "
-                     "the words.",
-             "explanation": "Content-based heads match meanings through q·k; position-based heads match "
-                            "positions, like a previous-token head. Different heads of one model learn different "
-                            "kinds."},
             {"key": "d", "correct": False,
-             "text": "Position-based attention uses fixed weights that are not learned.",
+             "text": "Position-based attention uses fixed weights set by the positions, which are not learned in "
+                     "training.",
              "explanation": "Position-based patterns are learned too: the projections pick up positional "
                             "information in the token vectors, so a head can learn \"look one to the left\"."},
         ),
@@ -530,3 +539,122 @@ ATTENTION_SOLUTION = {
     "output_rule": "Output row i = Σ_j weight[i,j]·v_j:",
     "output": "Output ({n_q}×{d_v}, rounded) = {output}",
 }
+
+# --------------------------------------------------------------------------- reading a heatmap
+
+# Generated "heatmap" problems: a weights matrix drawn as a heatmap (Queries ↓, Keys →), four questions about
+# it. Option keys are what the learner picks (and what ``check`` takes); "what" says how the heatmap shows it.
+HEATMAP = {
+    # n_q, n_k
+    "instruction": "Read the heatmap: {n_q} queries (rows, ↓) by {n_k} keys (columns, →), each row one query's "
+                   "weights (they sum to 1), colours on the fixed 0 to 1 scale, numbers rounded to 2 decimals. "
+                   "Answer the four questions below.",
+    "title": "attention weights",
+    # The four answer fields: (name, label). {token}: the query of the last question.
+    "fields": (
+        ("pattern", "Which pattern is it?"),
+        ("mask", "Which mask produced it?"),
+        ("attention", "One sequence on both axes (self) or two (cross)?"),
+        ("strongest", "Which key does the query «{token}» read most?"),
+    ),
+    "pad_rows": "Rows of [PAD] queries do not count for the pattern: their outputs are thrown away.",
+    "patterns": {
+        "diagonal": "each row's largest weight is on the diagonal: every token reads itself most",
+        "diagonal_cross": "each row's largest weight is on the diagonal: target word i reads source word i most "
+                          "(a word-for-word alignment)",
+        "previous-token": "each row's largest weight is just left of the diagonal: every token reads the token "
+                          "before it (the first token, which has none, reads itself)",
+        "vertical": "one column holds every row's largest weight: every query reads «{key}»",
+        "block": "the weight stays inside squares along the diagonal ({groups}): each token spreads its weight "
+                 "over the tokens of its own group",
+        "long-range": "each row's largest weight is far from the diagonal (2 or more positions away), on a "
+                      "different key for different rows: tokens read distant partners",
+    },
+    # Why a pattern the learner chose does not fit: the first row that contradicts it. Fields: row, key,
+    # best (that row's largest weight), own (its weight on the key the pattern expects), target, distance.
+    "patterns_not": {
+        "diagonal": "row «{row}» puts {own} on «{target}», on the diagonal, but {best} on «{key}»",
+        "previous-token": "row «{row}» puts {own} on «{target}», the token before it, but {best} on «{key}»",
+        "vertical": "no single column is every row's largest: row «{row}» peaks at «{key}», row «{row2}» at "
+                    "«{key2}»",
+        "block": "no grouping fits: row «{row}» puts {best} on «{key}» alone instead of spreading its weight "
+                 "over a group of neighbours",
+        "long-range": "row «{row}» peaks at {where}: that is not far",
+        "long-range_self": "itself",
+        "long-range_near": "«{key}», {distance} position{s} away",
+    },
+    "masks": {
+        "none": "no weight is exactly 0: every query reads every key",
+        "causal": "every weight above the diagonal is exactly 0 (0.00) and every other one is not: query i reads "
+                  "keys up to itself only",
+        "padding": "the last column{s} ({keys}) {are} exactly 0 in every row, and nothing else is: no query reads "
+                   "the padding",
+    },
+    # Why a mask the learner chose does not fit. Fields: row, key, weight, keys.
+    "masks_not": {
+        "none": "some weights are exactly 0 (row «{row}», key «{key}»: 0.00): something blocked them",
+        "causal": "row «{row}» reads «{key}», a later token, with weight {weight}; a causal mask would make it 0",
+        "causal_cross": "a causal mask needs the same sequence on both axes (query i may read keys 0..i); these "
+                        "are two sequences",
+        "padding": "no column is 0 in every row: row «{row}» reads «{key}» with weight {weight}",
+    },
+    "attention": {
+        "self": "the same {n} tokens label the rows and the columns: one sequence asks and answers",
+        "cross": "the rows ({queries}) and the columns ({keys}) are two different sequences{shape}",
+    },
+    # How the verdicts name the right reading: "that is {name}".
+    "names": {
+        "pattern": "the {} pattern",
+        "mask": {"none": "no mask", "causal": "a causal mask", "padding": "a padding mask"},
+        "attention": {"self": "self-attention", "cross": "cross-attention"},
+    },
+    "attention_shape": ", {n_q} by {n_k}",
+    "attention_not": {
+        "self": "the rows and columns are labelled with different tokens{shape}",
+        "cross": "the rows and the columns carry the same tokens, in the same order",
+    },
+    "options": {
+        "pattern": ("diagonal", "previous-token", "vertical", "block", "long-range"),
+        "mask": ("none", "causal", "padding"),
+        "attention": ("self", "cross"),
+    },
+    # Words a learner may type for an option.
+    "synonyms": {"previous": "previous-token", "previous token": "previous-token", "long range": "long-range",
+                 "block-diagonal": "block", "block diagonal": "block", "no mask": "none", "no": "none",
+                 "self-attention": "self", "cross-attention": "cross", "one": "self", "two": "cross",
+                 "one sequence": "self", "two sequences": "cross"},
+    "strongest": "row «{query}» puts {best} on «{key}», its largest weight (next: {second} on «{key2}»)",
+    "strongest_not": "row «{query}» puts {chosen_weight} on «{chosen}» but {best} on «{key}»",
+    "not_option": "{got} is not one of the options ({options})",
+    "wrong": "not {chosen}: that is {actual}: {what}; {why}",
+    "right": "{chosen}: {what}",
+    "all_right": "All four read right.",
+    "solution": {
+        "rows": "Read the heatmap row by row: each row is one query, and its largest weight is where it looks.",
+        "row": "  {query} → {key} {weight}",
+        "pattern": "Pattern: {what}. So: {option}.",
+        "mask": "Mask: {what}. So: {option}.",
+        "attention": "Queries and keys: {what}. So: {option}.",
+        "strongest": "«{query}»: {what}.",
+    },
+}
+
+# Token sequences of the heatmap problems: every token once, so that a label names one position.
+HEATMAP_SENTENCES = {
+    5: ("the cat sat down quietly", "she read every page twice", "rain fell on old roofs",
+        "my brother fixed bikes there"),
+    6: ("the cat sat on a mat", "we walked home after the game", "a small bird sang at dawn",
+        "he left his keys at work"),
+    7: ("the old man fed pigeons every morning", "a bank near the river sold bread",
+        "they painted the door bright red today", "my sister wrote songs about the sea"),
+}
+# Cross-attention: (target words, the queries; source words, the keys). The source has a final "." that
+# a vertical head may read.
+HEATMAP_TRANSLATIONS = (
+    ("the cat sleeps now", "le chat dort maintenant ."),
+    ("my house is small", "mein haus ist klein ."),
+    ("we see the sea", "wir sehen das meer ."),
+    ("the dog runs fast", "der hund läuft schnell ."),
+    ("she reads a book", "elle lit un livre ."),
+)
+PAD = "[PAD]"

@@ -28,18 +28,20 @@ from helpers.exercises import (
 from helpers.parsing import ParseError, parse_count, parse_matrix, parse_number
 
 QIDS = [f"q{i}" for i in range(1, 9)]
+# The kinds whose answers are numbers (matrices, shapes); "heatmap" problems are answered by reading.
+NUMERIC_KINDS = tuple(k for k in KINDS if k != "heatmap")
 
 # Right answers written out here (from the lesson, verified by hand), not taken from the module.
 RIGHT = {
     "q1": {"d_k": 64, "Q": (8, 12, 20, 64), "K": (8, 12, 20, 64), "V": (8, 12, 20, 64),
            "weights": (8, 12, 20, 20), "output": (8, 20, 768)},
     "q2": (32, 64),
-    "q3": "b",
-    "q4": "d",
+    "q3": "c",
+    "q4": "b",
     "q5": {"Q": [[2, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]},
-    "q6": "b",
+    "q6": "d",
     "q7": 10000,
-    "q8": "c",
+    "q8": "a",
 }
 
 
@@ -74,9 +76,9 @@ def test_right_answer_is_accepted(qid):
         ("q2", ("32", "64")),
         ("q2", "32; 64"),
         ("q2", ("256/8", "64")),
-        ("q3", "B"),
-        ("q3", " (b) "),
-        ("q4", "d)"),
+        ("q3", "C"),
+        ("q3", " (c) "),
+        ("q4", "b)"),
         ("q5", {"Q": np.array([[2, 1], [0, 3]]), "K": ((1, 2), (3, 0)), "V": "[[1.5, 1.5], [1.5, 1.5]]"}),
         ("q5", {"Q": [[2.0000001, 1], [0, 3]], "K": [[1, 2], [3, 0]], "V": [[1.5, 1.5], [1.5, 1.5]]}),
         # Typed matrices are read like matrix cells: "3/2" and "−1" are numbers everywhere.
@@ -84,14 +86,14 @@ def test_right_answer_is_accepted(qid):
         ("q5", {"Q": [["2", "1"], ["0", "3"]], "K": [[1, 2], [3, 0]], "V": [["3/2", "1.5"], ["1.5", "3/2"]]}),
         ("q6", "nothing"),
         ("q6", "No change"),
-        ("q6", "b. Nothing: the weights stay exactly the same."),
+        ("q6", "d. Nothing: the weights stay exactly the same, whatever the value of C."),
         ("q7", "10000"),
         ("q7", "10,000"),
         ("q7", "10 000"),
         ("q7", 10000.0),
         ("q7", np.int64(10000)),
         ("q7", 100 * 100),
-        ("q8", "C"),
+        ("q8", "A"),
     ],
 )
 def test_sensible_equivalents_are_accepted(qid, answer):
@@ -227,6 +229,23 @@ def test_multiple_choice_has_one_right_option_and_explains_every_wrong_one(qid):
         assert fb.correct == c.correct
         assert c.explanation in fb.message
         assert fb.message.startswith("Correct") == c.correct
+
+
+def test_the_right_option_does_not_give_itself_away_by_length_or_place():
+    # A learner who always picks the longest, most specific option must not score: the right option is the
+    # longest in at most a third of the questions, never much longer than its neighbours, and not always
+    # in the same place.
+    multiple = [q for q in QUESTIONS.values() if q.choices]
+    assert len(multiple) >= 3
+    longest = 0
+    for q in multiple:
+        lengths = [len(c.text) for c in q.choices]
+        right = next(len(c.text) for c in q.choices if c.correct)
+        longest += right == max(lengths)
+        assert right <= 1.3 * sum(lengths) / len(lengths), q.id
+    assert longest <= len(multiple) / 3
+    places = {next(k for k, c in enumerate(q.choices) if c.correct) for q in multiple}
+    assert len(places) >= 3
 
 
 @pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])
@@ -382,7 +401,7 @@ def test_shapes_problems_are_consistent(seed, difficulty):
 
 
 @FAST
-@given(kind=st.sampled_from(KINDS), seed=seeds, difficulty=difficulties, data=st.data())
+@given(kind=st.sampled_from(NUMERIC_KINDS), seed=seeds, difficulty=difficulties, data=st.data())
 def test_generated_answers_check_and_perturbed_ones_do_not(kind, seed, difficulty, data):
     p = generate(kind, seed, difficulty)
     assert p.check(p.answer).correct
@@ -427,7 +446,7 @@ def _fmt4(v: float) -> str:
 
 
 @FAST
-@given(kind=st.sampled_from(KINDS), seed=seeds, difficulty=difficulties)
+@given(kind=st.sampled_from(NUMERIC_KINDS), seed=seeds, difficulty=difficulties)
 def test_solutions_contain_every_answer_number_and_prompts_every_input(kind, seed, difficulty):
     p = generate(kind, seed, difficulty)
     if kind == "shapes":
@@ -718,3 +737,151 @@ def test_a_kind_whose_checker_breaks_still_gives_feedback():
     finally:
         unregister_kind("broken checker")
     assert not fb.correct and "could not check this answer (RuntimeError)" in fb.message
+
+
+# ---------------------------------------------------------------- reading a heatmap
+
+PAD = "[PAD]"
+PATTERNS = ("diagonal", "previous-token", "vertical", "block", "long-range")
+
+
+def _groupings(n):
+    """Every cut of n tokens into at least two contiguous groups of 2 or more."""
+    def cuts(start):
+        if start == n:
+            yield []
+        for stop in range(start + 2, n + 1):
+            for rest in cuts(stop):
+                yield [(start, stop), *rest]
+
+    return [c for c in cuts(0) if len(c) >= 2]
+
+
+def _patterns_seen(shown, rows):
+    """Every pattern the shown weights fit, judged from where each counted row puts its largest weight."""
+    top = {i: int(np.argmax(shown[i])) for i in rows}
+    seen = set()
+    if all(top[i] == i for i in rows):
+        seen.add("diagonal")
+    if all(top[i] == max(i - 1, 0) for i in rows):
+        seen.add("previous-token")
+    if len(set(top.values())) == 1:
+        seen.add("vertical")
+    if all(abs(top[i] - i) >= 2 for i in rows) and len(set(top.values())) > 1:
+        seen.add("long-range")
+    if list(rows) == list(range(len(rows))) and any(
+            all(shown[i, a:b].sum() >= 0.6 and shown[i, a:b].min() >= 0.08 for a, b in g for i in range(a, b))
+            for g in _groupings(len(rows))):
+        seen.add("block")
+    return seen
+
+
+def _masks_seen(W, keys):
+    zero = W == 0
+    seen = set()
+    if not zero.any():
+        seen.add("none")
+    if W.shape[0] == W.shape[1] and np.array_equal(zero, np.triu(np.ones(W.shape, dtype=bool), 1)):
+        seen.add("causal")
+    pads = [j for j, k in enumerate(keys) if k == PAD]
+    if pads and pads == list(range(len(keys) - len(pads), len(keys))) and np.array_equal(
+            zero, np.repeat(np.isin(np.arange(len(keys)), pads)[None, :], W.shape[0], axis=0)):
+        seen.add("padding")
+    return seen
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=seeds, difficulty=difficulties)
+def test_heatmap_problems_have_one_reading_on_the_numbers_shown(seed, difficulty):
+    p = generate("heatmap", seed, difficulty)
+    W = p.inputs["weights"]
+    queries, keys = list(p.inputs["queries"]), list(p.inputs["keys"])
+    shown = np.round(W, 2)
+    assert W.shape == (len(queries), len(keys))
+    np.testing.assert_allclose(W.sum(axis=1), 1, atol=1e-12)
+    assert (W >= 0).all() and (W <= 1).all()
+    # Only a mask writes 0.00: every weight it leaves shows as 0.01 or more.
+    assert (shown[W > 0] >= 0.01).all()
+    rows = [i for i, q in enumerate(queries) if q != PAD]
+    assert _patterns_seen(shown, rows) == {p.answer["pattern"]}
+    if p.answer["pattern"] != "block":
+        for i in rows:
+            top2 = np.sort(shown[i])[-2:]
+            assert top2[1] - top2[0] >= 0.1 - 1e-9, (i, shown[i])
+    assert _masks_seen(W, keys) == {p.answer["mask"]}
+    if queries == keys:
+        assert p.answer["attention"] == "self"
+    else:
+        assert p.answer["attention"] == "cross" and not set(queries) & (set(keys) - {PAD})
+    i = queries.index(p.inputs["query"])
+    order = np.argsort(-shown[i])
+    assert keys[order[0]] == p.answer["strongest"] != PAD
+    assert shown[i, order[0]] - shown[i, order[1]] >= 0.1 - 1e-9
+    assert p.check(p.answer).correct
+    assert f"{p.inputs['query']} → " in p.solution and p.answer["strongest"] in p.solution
+
+
+def test_heatmap_problems_cover_every_pattern_mask_and_kind_of_attention():
+    answers = [generate("heatmap", seed, d).answer for seed in range(60) for d in DIFFICULTIES]
+    assert {a["pattern"] for a in answers} == set(PATTERNS)
+    assert {a["mask"] for a in answers} == {"none", "causal", "padding"}
+    assert {a["attention"] for a in answers} == {"self", "cross"}
+    # Easy problems are one sentence attending to itself, with or without a causal mask.
+    easy = [generate("heatmap", seed, "easy") for seed in range(30)]
+    assert {p.answer["attention"] for p in easy} == {"self"} and {p.answer["mask"] for p in easy} == {"none", "causal"}
+
+
+def _heatmap_with(**wanted):
+    for seed in range(500):
+        for d in DIFFICULTIES:
+            p = generate("heatmap", seed, d)
+            if all(p.answer[k] == v for k, v in wanted.items()):
+                return p
+    raise AssertionError(wanted)
+
+
+def test_a_wrong_pattern_is_named_with_the_row_that_contradicts_it():
+    p = _heatmap_with(pattern="previous-token")
+    fb = p.check({**p.answer, "pattern": "diagonal"})
+    assert not fb.correct and fb.message.startswith("3 of 4 right.")
+    line = next(m for m in fb.message.splitlines() if m.startswith("✗ pattern"))
+    assert "not diagonal: that is the previous-token pattern" in line
+    assert "just left of the diagonal" in line
+    # The first row that breaks "diagonal", with the numbers a learner sees.
+    shown, queries, keys = np.round(p.inputs["weights"], 2), p.inputs["queries"], p.inputs["keys"]
+    i = next(i for i in range(len(queries)) if int(np.argmax(shown[i])) != i)
+    j = int(np.argmax(shown[i]))
+    assert f"row «{queries[i]}» puts {shown[i, i]:.2f} on «{keys[i]}»" in line
+    assert f"but {shown[i, j]:.2f} on «{keys[j]}»" in line
+
+
+def test_wrong_mask_attention_and_key_say_what_the_heatmap_shows():
+    p = _heatmap_with(mask="causal")
+    fb = p.check({**p.answer, "mask": "none"})
+    assert "that is a causal mask" in fb.message and "above the diagonal is exactly 0" in fb.message
+    p = _heatmap_with(mask="padding", attention="self")
+    fb = p.check({**p.answer, "mask": "causal"})
+    assert "that is a padding mask" in fb.message and "a later token" in fb.message
+    p = _heatmap_with(attention="cross")
+    n_q, n_k = p.inputs["weights"].shape
+    fb = p.check({**p.answer, "attention": "self", "mask": "causal"})
+    assert "that is cross-attention" in fb.message and "two different sequences" in fb.message
+    if n_q != n_k:
+        assert f"{n_q} by {n_k}" in fb.message
+    assert "needs the same sequence on both axes" in fb.message
+    shown, keys = np.round(p.inputs["weights"], 2), p.inputs["keys"]
+    i = p.inputs["queries"].index(p.inputs["query"])
+    wrong = next(k for k in keys if k not in (p.answer["strongest"], PAD))
+    fb = p.check({**p.answer, "strongest": wrong})
+    assert (f"not «{wrong}»: row «{p.inputs['query']}» puts {shown[i, keys.index(wrong)]:.2f} on «{wrong}» but "
+            f"{shown[i].max():.2f} on «{p.answer['strongest']}»") in fb.message
+
+
+def test_heatmap_answers_may_be_typed():
+    p = _heatmap_with(pattern="previous-token", mask="none", attention="self")
+    typed = {"pattern": " Previous token", "mask": "no mask", "attention": "Self-attention",
+             "strongest": f"«{p.answer['strongest'].upper()}»"}
+    assert p.check(typed).correct, p.check(typed).message
+    fb = p.check({**typed, "pattern": "zigzag", "mask": ""})
+    assert "'zigzag' is not one of the options (diagonal, previous-token, vertical, block, long-range)" in fb.message
+    assert "✗ mask: missing" in fb.message

@@ -42,7 +42,7 @@ def _answer_right(w: PracticeQuestion) -> None:
     elif w.qid == "q7":
         a["count"].value = "10,000"
     else:
-        a["choice"].value = {"q3": "b", "q4": "d", "q6": "b", "q8": "c"}[w.qid]
+        a["choice"].value = {"q3": "c", "q4": "b", "q6": "d", "q8": "a"}[w.qid]
 
 
 @pytest.fixture
@@ -368,7 +368,8 @@ def test_every_word_of_a_question_comes_from_the_data_and_is_shown(sess, qid):
     words = data.QUESTIONS[qid]
     w = sess.question(qid)
     shown_text = html.unescape(_with_class(w, "practice-question-text")[0].value)
-    assert words["title"] in shown_text
+    # The title is the notebook's heading above the widget: the widget does not say it again.
+    assert words["title"] not in shown_text
     if QUESTIONS[qid].given:
         # The matrices are drawn as tables under the question, so the text does not write them out again.
         assert words["text"].split(" for ")[0] in shown_text and "for the matrices below" in shown_text
@@ -471,3 +472,97 @@ def test_progress_and_instructor_switch_read_well_as_text(sess):
     assert repr(sess.instructor_switch()) == "Instructor switch: show all solutions (off)"
     sess.instructor_switch().value = True
     assert repr(sess.instructor_switch()) == "Instructor switch: show all solutions (on)"
+
+
+# ---------------------------------------------------------------- reading a heatmap
+
+
+def _text(widget_html: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", widget_html))
+
+
+def test_heatmap_problem_shows_a_labelled_heatmap_and_four_questions(sess):
+    g = sess.generator("heatmap", "medium", 11)
+    p = g.problem
+    shown = g.inputs_html.value
+    # One picture (not a table), described for a screen reader with every token on both axes.
+    assert shown.count("<img") == 1 and "<table" not in shown
+    alt = html.unescape(re.search(r'alt="([^"]*)"', shown).group(1))
+    for token in (*p.inputs["queries"], *p.inputs["keys"]):
+        assert token in alt
+    assert "Read the heatmap" in _text(g.prompt_html.value)
+    labels = {name: w.description for name, w in g.answer_widgets.items()}
+    assert labels == {"pattern": "Which pattern is it?", "mask": "Which mask produced it?",
+                      "attention": "One sequence on both axes (self) or two (cross)?",
+                      "strongest": f"Which key does the query «{p.inputs['query']}» read most?"}
+    assert list(g.answer_widgets["pattern"].options) == ["diagonal", "previous-token", "vertical", "block",
+                                                         "long-range"]
+    assert list(g.answer_widgets["strongest"].options) == [k for k in p.inputs["keys"] if k != "[PAD]"]
+    # No lettered option list: each option is its own name.
+    assert not any("<li" in c.value for c in g.answer_box.children if type(c).__name__ == "HTML")
+
+
+def test_heatmap_widget_wrong_then_right(sess):
+    g = sess.generator("heatmap", "easy", 5)
+    p = g.problem
+    a = g.answer_widgets
+    wrong_pattern = next(o for o in a["pattern"].options if o != p.answer["pattern"])
+    a["pattern"].value = wrong_pattern
+    a["mask"].value = p.answer["mask"]
+    g.check_button.click()
+    seen = _text(g.feedback_html.value)
+    assert not g.last_feedback.correct
+    assert f"not {wrong_pattern}: that is the {p.answer['pattern']} pattern" in seen
+    assert "mask: " + p.answer["mask"] in seen and "attention: missing" in seen
+    assert not sess.progress.solved_problems
+    for name, w in a.items():
+        w.value = p.answer[name]
+    g.check_button.click()
+    assert g.last_feedback.correct and "All four read right." in _text(g.feedback_html.value)
+    assert sess.progress.solved_problems == {("heatmap", 5, "easy")}
+    g.solution_button.click()
+    assert g.solution_visible and "Read the heatmap row by row" in _text(g.solution_html.value)
+
+
+def test_heatmap_picture_is_the_same_for_the_same_problem_and_new_for_a_new_one(sess):
+    g = sess.generator("heatmap", "hard", 3, rng_seed=1)
+    first = g.inputs_html.value
+    again = sess.generator("heatmap", "hard", 3)
+    assert again.inputs_html.value == first
+    g.new_button.click()
+    assert g.problem.kind == "heatmap" and g.problem.seed != 3
+    assert g.inputs_html.value != first and set(g.answer_widgets) == {"pattern", "mask", "attention", "strongest"}
+
+
+# ---------------------------------------------------------------- 07 as a learner reads it
+
+NOTEBOOK = __import__("pathlib").Path(__file__).resolve().parents[1] / "notebooks" / "07_practice.ipynb"
+
+
+def _cells():
+    import json
+
+    return json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+
+
+def test_07_states_each_question_once():
+    cells = _cells()
+    for k, cell in enumerate(cells):
+        m = re.search(r"practice\.question\(\"(q\d)\"\)", "".join(cell["source"]))
+        if not m:
+            continue
+        qid = m.group(1)
+        heading = "".join(cells[k - 1]["source"])
+        assert cells[k - 1]["cell_type"] == "markdown" and heading.startswith("## "), qid
+        # The heading names the question; the widget states it; neither repeats the other.
+        assert data.QUESTIONS[qid]["title"] in heading.replace("$", "")
+        assert data.QUESTIONS[qid]["text"][:40] not in heading
+        shown = html.unescape(_with_class(PracticeQuestion(qid), "practice-question-text")[0].value)
+        assert data.QUESTIONS[qid]["title"] not in shown
+
+
+def test_07_has_a_read_the_heatmap_section_with_a_heatmap_generator():
+    cells = _cells()
+    k = next(k for k, c in enumerate(cells) if "".join(c["source"]).startswith("## Read the heatmap"))
+    after = ["".join(c["source"]) for c in cells[k:k + 4] if c["cell_type"] == "code"]
+    assert any(re.search(r"practice\.generator\(\"heatmap\"", src) for src in after)
