@@ -989,7 +989,8 @@ def _verdict(task: _Task, fn) -> tuple[bool, str, str]:
         mistake = "no_max"  # right everywhere except on the large scores
     changed = next((r for r in runs if r.changed), None)
     if not problem and changed is None:
-        return True, f"{task.name}: correct on all {len(cases)} examples.", ""
+        return True, (f"{task.name}: correct on all {len(cases)} examples.\n"
+                      f"Checked on: {'; '.join(c.name for c in cases)}."), ""
     if not problem:
         problem = (f"Your results are right, but on {changed.case.name} your function changed its argument "
                    f"`{changed.changed}`.")
@@ -1035,7 +1036,7 @@ def check_code(task: str, fn):
         raise ValueError(f"task must be one of {', '.join(TASKS)}; got {task!r}")
     if not callable(fn):
         return Feedback(False, f"{task}: check_code needs your function itself, e.g. check_code({task!r}, "
-                               f"my_{task}); got {_describe(fn)}, which cannot be called.", "not_callable")
+                               f"my_{task}); got {_describe(fn)}, which cannot be called.")
     if _unfilled(fn):
         return Feedback(False, f"{task}: not written yet: replace `...` with your code, then run the cell again.",
                         NOT_WRITTEN)
