@@ -95,6 +95,11 @@ MISTAKES: dict[str, Mistake] = {
         "softmax along the wrong axis",
         "Each row (one query) must sum to 1: use axis=-1 in the max and in the sum, with keepdims=True.",
         '02_projections, "Step 3: softmax, row by row"'),
+    "no_keepdims": Mistake(
+        "the row sums without keepdims=True",
+        "e.sum(axis=-1) drops the last axis, so the division runs down the columns: "
+        "np.sum(e, axis=-1, keepdims=True) keeps one sum per row, shaped to divide its own row.",
+        '02_projections, "Step 3: softmax, row by row"'),
     "sum_all": Mistake(
         "the sum taken over the whole array",
         "Divide by the sum of each row, np.sum(e, axis=-1, keepdims=True), not by the sum of every entry.",
@@ -450,6 +455,11 @@ def _wrong_axis_softmax(x):
     return _sm(x, axis=0)
 
 
+def _softmax_no_keepdims(x):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / e.sum(axis=-1)
+
+
 def _softmax_all(x):
     e = np.exp(x - np.max(x))
     return e / e.sum()
@@ -698,6 +708,7 @@ _BACKWARD_MODELS = (
 TASKS: dict[str, _Task] = {t.name: t for t in (
     _Task("softmax", (("the weights", "the same as x"),), _softmax_cases, lambda x: softmax(x),
           (("wrong_axis", _wrong_axis_softmax), ("sum_all", _softmax_all),
+           ("no_keepdims", _softmax_no_keepdims),
            ("no_normalise", lambda x: np.exp(x - np.max(x, axis=-1, keepdims=True))),
            ("no_normalise", lambda x: np.exp(np.asarray(x, dtype=float)))), large_probe=True),
     _Task("project_qkv", (("Q", "n × d_k"), ("K", "n × d_k"), ("V", "n × d_v")), _projection_cases,
@@ -1099,7 +1110,7 @@ class SolutionFold(TextForm, _widgets.HTML):
             pass
 
     def __repr__(self) -> str:
-        return f"Solution: {self.task}, folded (click to open)"
+        return f"Solution: {self.task}, " + ("open" if self.is_open else "folded (click to open)")
 
 
 def show_solution(task: str) -> SolutionFold:

@@ -146,6 +146,10 @@ def f(x):
     ("softmax", "no_normalise", """
 def f(x):
     return np.exp(x - np.max(x, axis=-1, keepdims=True))"""),
+    ("softmax", "no_keepdims", """
+def f(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1)"""),
     ("softmax", "sum_all", """
 def f(x):
     e = np.exp(x - np.max(x))
@@ -427,7 +431,7 @@ def test_show_solution_is_folded_and_opens_with_the_instructor_switch():
     assert "Solution: attention" in fold._repr_mimebundle_()["text/plain"]
     switch.value = True
     try:
-        assert fold.is_open
+        assert fold.is_open and repr(fold) == "Solution: attention, open"
         assert show_solution("softmax").is_open  # made while the switch is on: open
     finally:
         switch.value = False
