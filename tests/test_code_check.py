@@ -453,7 +453,7 @@ def your_turn_cells():
 
 
 YOUR_TURNS = your_turn_cells()
-CHECK_LINE = re.compile(r'^check_code\("([a-z_]+)", (my_[a-z_]+)\)$')
+CHECK_LINE = re.compile(r'^check_code\("([a-z_]+)", ([A-Za-z_][A-Za-z0-9_]*)\)$')
 
 
 def test_the_planned_your_turn_cells_exist():
@@ -467,19 +467,23 @@ def test_the_planned_your_turn_cells_exist():
         assert tasks.get(stem) == wanted, tasks
 
 
-def _fill(source: str, body_from: str) -> str:
-    """The cell's source with the skeleton's body replaced by the body of the function in ``body_from``."""
-    tree = ast.parse(source)
-    func = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
-    new = next(n for n in ast.parse(body_from).body if isinstance(n, ast.FunctionDef))
+def _fill(source: str, solution_source: str) -> str:
+    """The cell's source with its skeleton function replaced by the function of ``solution_source``, renamed to the
+    skeleton's name (the parameters may be named differently, the body is the solution's)."""
+    func = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
+    new = next(n for n in ast.parse(solution_source).body if isinstance(n, ast.FunctionDef))
+    sol_lines = solution_source.splitlines()[new.lineno - 1:new.end_lineno]
+    sol_lines[0] = sol_lines[0].replace(f"def {new.name}(", f"def {func.name}(", 1)
     lines = source.splitlines()
-    body = textwrap_body(body_from, new)
-    return "\n".join(lines[:func.body[0].lineno - 1] + body + lines[func.end_lineno:])
+    return "\n".join(lines[:func.lineno - 1] + sol_lines + lines[func.end_lineno:])
 
 
-def textwrap_body(source: str, func: ast.FunctionDef) -> list[str]:
-    lines = source.splitlines()
-    return lines[func.body[0].lineno - 1:func.end_lineno]
+def _is_skeleton(source: str) -> bool:
+    """True if the cell's function is a docstring and `...`, nothing else."""
+    func = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef))
+    rest = func.body[1:] if ast.get_docstring(func) is not None else None
+    return rest is not None and len(rest) == 1 and isinstance(rest[0], ast.Expr) \
+        and isinstance(rest[0].value, ast.Constant) and rest[0].value.value is Ellipsis
 
 
 def run_cell(source: str):
@@ -495,11 +499,13 @@ def run_cell(source: str):
 def test_a_your_turn_cell_is_a_skeleton_its_solution_passes_and_a_mistake_is_named(path, k, cells):
     source = "".join(cells[k]["source"])
     task, name = CHECK_LINE.match(source.strip().splitlines()[-1]).groups()
-    assert source.startswith(SKELETONS[task]), "the cell starts from the task's skeleton"
-    assert cells[k]["id"] and "lecture-hide-output" in cells[k]["metadata"]["tags"]
+    assert task in TASKS and _is_skeleton(source), "the cell holds a skeleton: a docstring and `...`"
+    assert cells[k]["id"]
+    assert "lecture-hide-output" in cells[k]["metadata"]["tags"], \
+        "tag it lecture-hide-output: in the lecture mode its code is hidden, and a verdict alone would be orphaned"
     # The notebook imports the checker before, the cell after shows the solution, the cell before says what to do.
     earlier = "".join("".join(c["source"]) for c in cells[:k] if c["cell_type"] == "code")
-    assert "from helpers.exercises import check_code, show_solution" in earlier
+    assert re.search(r"from helpers\.exercises import .*check_code", earlier)
     assert "".join(cells[k + 1]["source"]).strip() == f'show_solution("{task}")'
     assert cells[k - 1]["cell_type"] == "markdown" and "Your turn" in "".join(cells[k - 1]["source"])
 
