@@ -100,6 +100,11 @@ MISTAKES: dict[str, Mistake] = {
         "e.sum(axis=-1) drops the last axis, so the division runs down the columns: "
         "np.sum(e, axis=-1, keepdims=True) keeps one sum per row, shaped to divide its own row.",
         '02_projections, "Step 3: softmax, row by row"'),
+    "global_max": Mistake(
+        "the maximum of the whole array subtracted, not each row's",
+        "A row whose scores are all far below the largest score of the array underflows to 0/0 = nan: "
+        "subtract each row's own maximum, np.max(x, axis=-1, keepdims=True).",
+        '06_pitfalls, "Numerical stability: the max trick"'),
     "sum_all": Mistake(
         "the sum taken over the whole array",
         "Divide by the sum of each row, np.sum(e, axis=-1, keepdims=True), not by the sum of every entry.",
@@ -460,6 +465,16 @@ def _softmax_no_keepdims(x):
     return e / e.sum(axis=-1)
 
 
+def _softmax_max_no_keepdims(x):
+    e = np.exp(x - np.max(x, axis=-1))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _softmax_global_max(x):
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
 def _softmax_all(x):
     e = np.exp(x - np.max(x))
     return e / e.sum()
@@ -493,6 +508,7 @@ _ATTENTION_MODELS = (
     ("weights_at_K", lambda Q, K, V: (_sm(_scaled(Q, K)) @ K, _sm(_scaled(Q, K)))),
     ("k_not_transposed", lambda Q, K, V: _attend(Q @ K / np.sqrt(Q.shape[-1]), V)),
     ("no_softmax", lambda Q, K, V: (_scaled(Q, K) @ V, _scaled(Q, K))),
+    ("global_max", lambda Q, K, V: (_softmax_global_max(_scaled(Q, K)) @ V, _softmax_global_max(_scaled(Q, K)))),
     ("no_normalise", lambda Q, K, V: (np.exp(_scaled(Q, K)) @ V, np.exp(_scaled(Q, K)))),
 )
 
@@ -708,7 +724,8 @@ _BACKWARD_MODELS = (
 TASKS: dict[str, _Task] = {t.name: t for t in (
     _Task("softmax", (("the weights", "the same as x"),), _softmax_cases, lambda x: softmax(x),
           (("wrong_axis", _wrong_axis_softmax), ("sum_all", _softmax_all),
-           ("no_keepdims", _softmax_no_keepdims),
+           ("no_keepdims", _softmax_no_keepdims), ("no_keepdims", _softmax_max_no_keepdims),
+           ("global_max", _softmax_global_max),
            ("no_normalise", lambda x: np.exp(x - np.max(x, axis=-1, keepdims=True))),
            ("no_normalise", lambda x: np.exp(np.asarray(x, dtype=float)))), large_probe=True),
     _Task("project_qkv", (("Q", "n × d_k"), ("K", "n × d_k"), ("V", "n × d_v")), _projection_cases,
@@ -912,10 +929,11 @@ def _diagnose(task: _Task, runs: list[_Run], got: dict) -> str:
             if run.timed_out:
                 explains = False
                 break
-            if run.case.large and run.case.name in got and not all(
-                    np.isfinite(g.astype(float)).all() for g in got[run.case.name]):
-                continue  # an overflow is a mistake of its own (no max subtraction): judge the others
             value = _model_value(model, run.case, k)
+            if run.case.large and run.case.name in got and not all(
+                    np.isfinite(g.astype(float)).all() for g in got[run.case.name]) \
+                    and (value is None or not _all_same(got[run.case.name], value)):
+                continue  # an overflow of its own (no max subtraction) may come with this mistake: judge the others
             if run.error is not None or run.case.name not in got:
                 if value is not None:
                     explains = False

@@ -150,6 +150,14 @@ def f(x):
 def f(x):
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1)"""),
+    ("softmax", "global_max", """
+def f(x):
+    e = np.exp(x - np.max(x))
+    return e / np.sum(e, axis=-1, keepdims=True)"""),
+    ("softmax", "no_keepdims", """
+def f(x):
+    e = np.exp(x - x.max(axis=-1))
+    return e / e.sum(axis=-1, keepdims=True)"""),
     ("softmax", "sum_all", """
 def f(x):
     e = np.exp(x - np.max(x))
@@ -194,6 +202,12 @@ def f(Q, K, V):
     ("attention", "no_max", """
 def f(Q, K, V):
     e = np.exp(Q @ K.T / np.sqrt(Q.shape[1]))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ V, w"""),
+    ("attention", "global_max", """
+def f(Q, K, V):
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    e = np.exp(s - s.max())
     w = e / e.sum(axis=-1, keepdims=True)
     return w @ V, w"""),
     ("attention", "no_scale", """
