@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from helpers import questions as text
+from helpers import questions as text, theme
 from helpers.attention import (
     additive_mask,
     causal_mask,
@@ -89,6 +89,8 @@ __all__ = [
     "check_entries",
     "grid_fields",
     "given_matrix",
+    "check_code",
+    "show_solution",
 ]
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -101,6 +103,8 @@ EXACT_TOL = 1e-6
 
 # --------------------------------------------------------------------------- what a widget shows
 
+_NOT_WRITTEN = "not_written"  # helpers.code_check.NOT_WRITTEN: a "Your turn" skeleton not filled in yet
+
 
 @dataclass(frozen=True)
 class Feedback:
@@ -111,13 +115,30 @@ class Feedback:
     correct : bool
     message : str
         What is right or, when wrong, *what* is wrong (one line per part of the answer).
+    mistake : str
+        For checked code (:func:`check_code`): the key in :data:`helpers.code_check.MISTAKES` of the
+        mistake recognised, ``"not_written"`` for an unfilled skeleton; '' otherwise.
+
+    In a notebook a Feedback shows as its verdict: a green (right) or red (not yet) bar with the
+    message, in the theme's colours; its text form is :meth:`__str__`.
     """
 
     correct: bool
     message: str
+    mistake: str = ""
 
     def __str__(self) -> str:
+        if self.mistake == _NOT_WRITTEN:
+            return "… " + self.message
         return ("✓ " if self.correct else "✗ ") + self.message
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        if self.mistake == _NOT_WRITTEN:  # nothing is wrong yet: a neutral bar, not a red one
+            return theme.verdict_html(str(self), False).replace(theme.ERROR_BORDER, theme.BORDER, 1)
+        return theme.verdict_html(str(self), self.correct)
 
     def __bool__(self) -> bool:
         return self.correct
@@ -1713,3 +1734,7 @@ def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
     title = text.TITLE.format(seed=int(seed), kind=kind, difficulty=difficulty)
     return Problem(kind, int(seed), difficulty, made.inputs, made.answer, title, made.instruction, made.solution,
                    tuple(made.given), entry=entry)
+
+
+# Code the learner writes ("Your turn" cells): the checker and the reference solutions live in helpers.code_check.
+from helpers.code_check import check_code, show_solution  # noqa: E402 - code_check builds on Feedback above
