@@ -29,8 +29,9 @@ import numpy as np
 
 from helpers import theme
 from helpers.attention import softmax
-from helpers.layout import course_box, view_html
-from helpers.live import TextForm
+from helpers.layout import course_box, view_html, wrap_row
+from helpers.live import LiveWidget, TextForm
+from helpers.parsing import parse_count, parse_number
 from helpers.render import attention_weights_html, described_figure, format_number
 
 __all__ = [
@@ -49,6 +50,9 @@ __all__ = [
     "previous_token_share",
     "loss_curve",
     "TrainingMonitor",
+    "TrainingLab",
+    "figure_img_html",
+    "MAX_STEPS",
 ]
 
 VOCAB = ("A", "B", "C", "D", "E")
@@ -231,13 +235,31 @@ def train(task, W_q, W_k, steps: int = 300, lr: float = 1.0, callback=None) -> S
     Returns
     -------
     SimpleNamespace with the trained ``W_q``, ``W_k`` and ``losses`` (list of float, one per step, before its update)
+
+    Raises
+    ------
+    ValueError
+        If ``steps`` is not a non-negative integer or ``lr`` not a positive finite number, or if training breaks
+        down (a step so large that a score or the loss stops being a finite number), saying at which step.
     """
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
         raise ValueError(f"steps must be a non-negative integer; got {steps!r}")
+    lr = float(lr)
+    if not (np.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr (the learning rate) must be a positive number; got {lr!r}")
     W_q, W_k = np.array(W_q, dtype=float), np.array(W_k, dtype=float)
     losses = []
     for step in range(1, steps + 1):
-        loss, dW_q, dW_k = loss_and_gradients(W_q, W_k, task.X, task.V, task.targets)
+        # Too large a learning rate overshoots until a weight of the right letter rounds to 0 (log 0 = -inf)
+        # or a score overflows: say so instead of letting numpy's warnings or softmax's NaN message out.
+        with np.errstate(all="ignore"):
+            try:
+                loss, dW_q, dW_k = loss_and_gradients(W_q, W_k, task.X, task.V, task.targets)
+            except ValueError:
+                loss = float("nan")
+            if not (np.isfinite(loss) and np.isfinite(dW_q).all() and np.isfinite(dW_k).all()):
+                raise ValueError(f"training broke down at step {step} of {steps}: with learning rate {lr:g} the steps "
+                                 "overshoot until the loss is no longer a finite number; try a smaller learning rate")
         W_q -= lr * dW_q
         W_k -= lr * dW_k
         losses.append(loss)
@@ -255,13 +277,15 @@ def previous_token_share(weights) -> float:
     return float(A[..., np.arange(1, n), np.arange(n - 1)].mean())
 
 
-def loss_curve(losses, title: str = "Training loss", baseline: float | None = None):
+def loss_curve(losses, title: str = "Training loss", baseline: float | None = None,
+               baseline_label: str = "uniform attention"):
     """The loss per step as a line on a log scale; a figure with alt text (``fig.alt``).
 
     Parameters
     ----------
     losses : sequence of positive float, one per step
-    baseline : float, optional; drawn as a dashed line (e.g. the loss of a head that guesses)
+    baseline : float, optional; drawn as a dashed line, named ``baseline_label`` in the legend and the alt text
+        (e.g. the loss of a head that attends uniformly)
     """
     L = np.asarray(losses, dtype=float).ravel()
     if L.size == 0 or not np.all(np.isfinite(L)) or np.any(L <= 0):
@@ -272,7 +296,7 @@ def loss_curve(losses, title: str = "Training loss", baseline: float | None = No
         steps = np.arange(1, L.size + 1)
         ax.plot(steps, L, color="#3b528b", linewidth=2, label="loss")
         if baseline is not None:
-            ax.axhline(float(baseline), color="#8a8779", linestyle="--", linewidth=1.2, label="guessing a letter")
+            ax.axhline(float(baseline), color="#8a8779", linestyle="--", linewidth=1.2, label=baseline_label)
             ax.legend(loc="upper right", frameon=False)
         ax.set_yscale("log")
         ax.set_xlabel("step")
@@ -280,8 +304,9 @@ def loss_curve(losses, title: str = "Training loss", baseline: float | None = No
         ax.set_title(title)
         ax.grid(True, which="major", alpha=0.3)
     marks = sorted({0, L.size // 10, L.size // 3, L.size - 1})
+    dashed = "" if baseline is None else f" Dashed line: {baseline_label}, {format_number(float(baseline), 3)}."
     fig.alt = (f"{title}: a line of the loss over {L.size} steps, log scale. "
-               + "; ".join(f"step {k + 1}: {format_number(L[k], 3)}" for k in marks) + ".")
+               + "; ".join(f"step {k + 1}: {format_number(L[k], 3)}" for k in marks) + "." + dashed)
     return fig
 
 
@@ -361,3 +386,139 @@ class TrainingMonitor(TextForm, widgets.VBox):
                                  f"step {self.step} of {self.steps} · loss {loss}</span>")
             self.view.value = attention_weights_html(self.weights, self.labels, self.labels,
                                                      title=f"{self.title}, step {self.step}")
+
+
+def figure_img_html(fig) -> str:
+    """A figure as an ``<img>`` with its alt text (``fig.alt``), for an HTML widget."""
+    import base64
+    import html
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    buffer = io.BytesIO()
+    FigureCanvasAgg(fig).print_png(buffer, metadata={"Software": None})
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    alt = html.escape(getattr(fig, "alt", "") or "a figure", quote=True)
+    return f'<img alt="{alt}" src="data:image/png;base64,{data}" style="max-width:100%">'
+
+
+MAX_STEPS = 2000
+
+
+class TrainingLab(LiveWidget, widgets.VBox):
+    """Train the head again with your own learning rate, number of steps and seed; see the result.
+
+    Each valid change trains from scratch (:func:`train`, no waiting between steps) and shows the final loss, the
+    weight on the previous token in sequences not seen in training, the example's attention weights and the loss
+    curve. A value that cannot be used, or a training run that breaks down, leaves the last result on show with a
+    message next to the field or above the views.
+
+    Parameters
+    ----------
+    lr : float, learning rate;  steps : int, 1 … ``MAX_STEPS``;  seed : int, the training data and starting weights
+    example : str, the sequence whose weights are shown;  d_k : int
+
+    Attributes
+    ----------
+    fields : dict "lr", "steps", "seed" -> ipywidgets.Text
+    messages : dict, the same keys -> ipywidgets.HTML, what is wrong with that field
+    result : SimpleNamespace ``lr``, ``steps``, ``seed``, ``W_q``, ``W_k``, ``losses``, ``weights`` (the example's,
+        n × n) and ``previous_share`` (on unseen sequences), of the last run that worked
+    summary, view, curve : ipywidgets.HTML
+    """
+
+    def __init__(self, lr: float = 1.0, steps: int = 300, seed: int = 0, example: str = "BADCAB", d_k: int = 4):
+        self._live_setup()
+        self.example = str(example)
+        self.d_k = int(d_k)
+        self.X_ex, _, _ = encode([self.example])
+        self.labels = [f"{i} {t}" for i, t in enumerate(self.example)]
+        self.fresh = copy_task(500, length=len(self.example), seed=123)
+        layout = widgets.Layout(width="230px")
+        self.fields = {
+            "lr": widgets.Text(value=f"{lr:g}", description="learning rate", continuous_update=False, layout=layout,
+                               style={"description_width": "90px"}),
+            "steps": widgets.Text(value=str(steps), description="steps", continuous_update=False, layout=layout,
+                                  style={"description_width": "90px"}),
+            "seed": widgets.Text(value=str(seed), description="seed", continuous_update=False, layout=layout,
+                                 style={"description_width": "90px"}),
+        }
+        self.messages = {name: widgets.HTML() for name in self.fields}
+        self.summary = widgets.HTML()
+        self.view = view_html()
+        self.curve = widgets.HTML()
+        self._runs = {}  # (lr, steps, seed) -> (result, summary, table, curve), the most recent last
+        super().__init__([
+            wrap_row([widgets.VBox([field, self.messages[name]]) for name, field in self.fields.items()]),
+            self.status_html,
+            self.summary,
+            wrap_row([self.view, self.curve]),
+        ])
+        course_box(self)
+        self._update()  # the starting values are the caller's: a failure here is theirs, raise it
+        for name, field in self.fields.items():
+            self.watch(field, lambda _c, name=name: self._on_field(name), where=self.messages[name])
+
+    def __repr__(self):
+        return f"TrainingLab(lr={self.fields['lr'].value}, steps={self.fields['steps'].value}, " \
+               f"seed={self.fields['seed'].value})"
+
+    def set_text(self, name: str, text: str) -> None:
+        """Exactly what typing ``text`` into the field ``name`` ("lr", "steps" or "seed") and leaving it does."""
+        if name not in self.fields:
+            raise ValueError(f"name must be one of {list(self.fields)}; got {name!r}")
+        self.fields[name].value = str(text)
+
+    def _parsed(self, name: str):
+        text = self.fields[name].value
+        try:
+            if name == "lr":
+                value = parse_number(text)
+                if value <= 0:
+                    raise ValueError(f"{text.strip()!r} is not above 0: the learning rate must be positive")
+                return value
+            value = parse_count(text)
+        except ValueError as err:
+            raise ValueError(f"{self.fields[name].description}: {err}") from None
+        if name == "steps" and not 1 <= value <= MAX_STEPS:
+            raise ValueError(f"steps: {value} is outside 1 to {MAX_STEPS}")
+        if name == "seed" and not 0 <= value < 2**32:
+            raise ValueError(f"seed: {value} is outside 0 to {2**32 - 1}")
+        return value
+
+    def _on_field(self, name: str) -> None:
+        try:
+            self._parsed(name)
+        except ValueError:
+            self._show_status("")  # the field's own message says what is wrong now, not an older run's
+            raise  # shown next to this field
+        self.clear_problem(self.messages[name])
+        self.request_update()
+
+    def _update(self) -> None:
+        key = tuple(self._parsed(name) for name in ("lr", "steps", "seed"))
+        if key not in self._runs:
+            self._runs[key] = self._train(*key)
+            while len(self._runs) > 4:  # a few recent runs: going back to one of them redraws at once
+                self._runs.pop(next(iter(self._runs)))
+        self.result, summary, table, curve = self._runs[key]
+        with self.hold_sync():
+            self.summary.value, self.view.value, self.curve.value = summary, table, curve
+
+    def _train(self, lr: float, steps: int, seed: int):
+        task = copy_task(64, length=len(self.example), seed=seed)
+        W_q0, W_k0 = init_weights(task.X.shape[-1], self.d_k, seed=seed)
+        run = train(task, W_q0, W_k0, steps=steps, lr=lr)
+        weights = attention_weights(self.X_ex, run.W_q, run.W_k)[0]
+        share = previous_token_share(attention_weights(self.fresh.X, run.W_q, run.W_k))
+        result = SimpleNamespace(lr=lr, steps=steps, seed=seed, W_q=run.W_q, W_k=run.W_k, losses=run.losses,
+                                 weights=weights, previous_share=share)
+        font = theme.sizes().font
+        summary = (
+            f"<div style='font-size:{font};color:{theme.PANEL_FG}'>learning rate {format_number(lr, 4)}, "
+            f"{steps} steps, seed {seed}: final loss <b>{format_number(run.losses[-1], 4)}</b> · "
+            f"weight on the previous token in 500 unseen sequences <b>{share:.3f}</b></div>")
+        table = attention_weights_html(weights, self.labels, self.labels, title="After training")
+        curve = figure_img_html(loss_curve(run.losses, title=f"Loss, learning rate {format_number(lr, 4)}"))
+        return result, summary, table, curve

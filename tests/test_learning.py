@@ -7,6 +7,7 @@ import pytest
 
 from helpers.learning import (
     VOCAB,
+    TrainingLab,
     TrainingMonitor,
     attention_weights,
     copy_task,
@@ -251,10 +252,82 @@ def test_monitor_paces_its_frames_and_says_what_it_is():
 
 def test_loss_curve_has_alt_text_with_its_numbers():
     losses = list(np.geomspace(1.2, 0.004, 300))
-    fig = loss_curve(losses, title="Training loss", baseline=1.2)
+    fig = loss_curve(losses, title="Training loss", baseline=1.1, baseline_label="uniform attention")
     assert fig.alt.startswith("Training loss: a line of the loss over 300 steps")
     assert "step 1: 1.2" in fig.alt and "step 300: 0.004" in fig.alt
+    assert "Dashed line: uniform attention, 1.1." in fig.alt
     ax = fig.axes[0]
     assert ax.get_yscale() == "log" and len(ax.lines) == 2
     with pytest.raises(ValueError, match="losses"):
         loss_curve([0.5, -1.0])
+
+
+# -- the lab: train again with your own settings
+
+
+@pytest.fixture(scope="module")
+def lab():
+    return TrainingLab(lr=1.0, steps=300, seed=0)
+
+
+def lab_views(lab):
+    return lab.summary.value, lab.view.value, lab.curve.value
+
+
+def test_lab_shows_the_trained_head(lab):
+    assert lab.result.previous_share > 0.95
+    summary = html_text(lab.summary)
+    assert "learning rate 1, 300 steps, seed 0" in summary
+    assert f"final loss {lab.result.losses[-1]:.4f}".rstrip("0") in summary
+    table = html_text(lab.view)
+    assert "After training" in table and "Queries ↓" in table and "1 A" in table
+    assert 'alt="Loss, learning rate 1: a line of the loss over 300 steps' in lab.curve.value
+    assert "run this cell" in lab._repr_mimebundle_()["text/plain"]
+
+
+def test_lab_trains_again_when_a_field_changes(lab):
+    before = lab_views(lab)
+    lab.set_text("lr", "0.1")
+    assert lab.status == "" and lab.result.lr == 0.1
+    assert lab.result.previous_share < 0.5  # too small a step: the pattern has not formed in 300 steps
+    assert "learning rate 0.1" in html_text(lab.summary)
+    lab.set_text("lr", "1")  # back: the same views as before
+    assert lab_views(lab) == before
+
+
+def test_lab_says_when_training_breaks_down_and_keeps_the_last_run(lab):
+    before = lab_views(lab)
+    lab.set_text("lr", "100")
+    assert "broke down" in lab.status and "smaller learning rate" in lab.status
+    assert "broke down" in html_text(lab.status_html)
+    assert lab_views(lab) == before and lab.result.lr == 1.0
+    lab.set_text("lr", "1")
+    assert lab.status == "" and lab_views(lab) == before
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("lr", "abc", "learning rate: 'abc' is not a number"),
+    ("lr", "-1", "must be positive"),
+    ("steps", "5000", "steps: 5000 is outside 1 to 2000"),
+    ("steps", "2.5", "not a whole number"),
+    ("seed", "-3", "seed: -3 is outside"),
+])
+def test_lab_answers_bad_input_next_to_the_field(lab, name, text, words):
+    before, original = lab_views(lab), lab.fields[name].value
+    lab.set_text(name, text)
+    assert words in lab.problem(lab.messages[name])
+    assert words in html_text(lab.messages[name])
+    assert lab_views(lab) == before and lab.last_unexpected is None
+    lab.set_text(name, original)
+    assert lab.problem(lab.messages[name]) == "" and lab_views(lab) == before
+    with pytest.raises(ValueError, match="name must be one of"):
+        lab.set_text("speed", "1")
+
+
+def test_training_refuses_a_learning_rate_that_is_not_positive():
+    task = copy_task(4, seed=0)
+    W_q, W_k = init_weights(task.X.shape[-1], 2)
+    with pytest.raises(ValueError, match="lr"):
+        train(task, W_q, W_k, steps=3, lr=0)
+    with pytest.raises(ValueError, match="broke down at step"):
+        train(task, W_q, W_k, steps=50, lr=1e6)
