@@ -16,7 +16,8 @@ Only ``W^Q`` and ``W^K`` learn. The position columns come first, as in :mod:`hel
 ``W^Q W^K^T`` can be laid next to the hand-built previous-token head of notebook 05.
 
 The math (:func:`attention_weights`, :func:`loss_and_gradients`, :func:`softmax_backward`, :func:`train`) is plain
-numpy; :class:`TrainingMonitor` and :func:`loss_curve` only draw numbers they are given.
+numpy; :class:`TrainingMonitor` and :func:`loss_curve` only draw numbers they are given, and :class:`TrainingLab`
+(train again with a typed learning rate, number of steps and seed) calls :func:`train` and draws its result.
 """
 
 from __future__ import annotations
