@@ -539,6 +539,9 @@ class FlashStepper(LiveWidget, widgets.VBox):
         if s.tile == 0:
             where = (f"Start: no key read yet. Every query has m = −∞, l = 0, o = 0. "
                      f"{self.K.shape[0]} keys in {self.n_steps} tiles of {self.block_size}.")
+        elif s.tile == 1:
+            where = (f"Tile 1 of {self.n_steps}: keys {s.keys.start}–{s.keys.stop - 1}. First tile: m is each "
+                     "query's largest score in it, l and o are sums over these keys only.")
         else:
             grew = [i for i in range(n_q) if s.rescale[i] < 1]
             resc = ", ".join(f"q{i} × {s.rescale[i]:.3f}" for i in grew) if grew else "none"
@@ -588,22 +591,23 @@ class LoraDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    rank_picker : ipywidgets.Dropdown, the rank r
+    rank_picker : ipywidgets.BoundedIntText, the rank r (0 to :attr:`max_rank`; 8 here: eight tokens, so the
+        full update has rank 8)
     rank : int, settable
     weights : (n, n) the adapted head's weights;  frozen_weights : (n, n) with r = 0
     previous_token_weight : float, the adapted head's mean weight on the previous token
     views : dict of ipywidgets.HTML: "params", "frozen", "adapted"
     """
 
-    RANKS = (0, 1, 2, 4, 8)
+    RANKS = (0, 1, 2, 4, 8)  # the ranks the notebook tabulates
 
     def __init__(self, rank: int = 1, example: LoraExample | None = None):
         self._live_setup()
         self.example = lora_example() if example is None else example
-        if rank not in self.RANKS:
-            raise ValueError(f"rank must be one of {self.RANKS}; got {rank!r}")
-        self.rank_picker = widgets.Dropdown(options=list(self.RANKS), value=rank, description="rank r",
-                                            layout=widgets.Layout(width="10em"))
+        self.max_rank = min(self.example.delta_q.shape[0], len(self.example.tokens))
+        rank = self._check_rank(rank)
+        self.rank_picker = widgets.BoundedIntText(value=rank, min=0, max=self.max_rank, description="rank r",
+                                                  layout=widgets.Layout(width="10em"))
         self.views = {k: view_html() for k in ("params", "frozen", "adapted")}
         self.frozen_weights = self.example.weights(0)
         tokens = self.example.tokens
@@ -624,9 +628,12 @@ class LoraDemo(LiveWidget, widgets.VBox):
 
     @rank.setter
     def rank(self, value: int) -> None:
-        if value not in self.RANKS:
-            raise ValueError(f"rank must be one of {self.RANKS}; got {value!r}")
-        self.rank_picker.value = value
+        self.rank_picker.value = self._check_rank(value)
+
+    def _check_rank(self, value) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= self.max_rank:
+            raise ValueError(f"rank must be a whole number from 0 to {self.max_rank}; got {value!r}")
+        return int(value)
 
     @property
     def previous_token_weight(self) -> float:

@@ -191,7 +191,7 @@ def test_flash_stepper_steps_to_the_plain_result():
     assert fs.step == 0 and fs.n_steps == 4 and fs.prev_button.disabled and not fs.next_button.disabled
     assert "no key read yet" in html_text(fs.views["where"])
     fs.next_button.click()
-    assert fs.step == 1 and "Tile 1 of 4: keys 0–1" in html_text(fs.views["where"])
+    assert fs.step == 1 and "Tile 1 of 4: keys 0–1. First tile" in html_text(fs.views["where"])
     assert html_text(fs.views["check"]) == ""
     for _ in range(10):
         fs.next_button.click()
@@ -251,8 +251,12 @@ def test_lora_demo_rank_changes_the_pattern_and_the_count():
         assert f"adapted head (r = {r})" in html_text(demo.views["adapted"])
     assert weights[-1] > 0.95 > weights[0]
     assert weights == sorted(weights)  # more rank, more of the update, more previous-token attention
-    with pytest.raises(ValueError, match="rank must be one of"):
-        demo.rank = 3
+    demo.rank = 3
+    assert demo.rank_picker.value == 3 and "adapted head (r = 3)" in html_text(demo.views["adapted"])
+    with pytest.raises(ValueError, match="rank must be a whole number from 0 to 8"):
+        demo.rank = 9
+    with pytest.raises(ValueError, match="rank must be a whole number from 0 to 8"):
+        LoraDemo(rank=-1)
     assert demo.status == ""
 
 
