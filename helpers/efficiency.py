@@ -111,22 +111,38 @@ def time_attention(ns, d_model: int = 128, repeats: int = 3, seed: int = 0) -> d
     rng = np.random.default_rng(seed)
     W_q, W_k, W_v = (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(3))
     out = {"n": [], "projections": [], "attention": []}
+
+    def project(X):
+        return X @ W_q, X @ W_k, X @ W_v
+
+    def attend(QKV):
+        return scaled_dot_product_attention(*QKV)
+
+    ns = [_positive_int(n, "n") for n in ns]
+    warm = rng.standard_normal((min(ns), d_model))
+    attend(project(warm))  # the first call starts the BLAS threads: not part of any measurement
     for n in ns:
-        n = _positive_int(n, "n")
         X = rng.standard_normal((n, d_model))
-        Q, K, V = X @ W_q, X @ W_k, X @ W_v
-        best_p = best_a = np.inf
-        for _ in range(repeats):
-            t0 = time.perf_counter()
-            X @ W_q, X @ W_k, X @ W_v
-            t1 = time.perf_counter()
-            scaled_dot_product_attention(Q, K, V)
-            t2 = time.perf_counter()
-            best_p, best_a = min(best_p, t1 - t0), min(best_a, t2 - t1)
+        QKV = project(X)
         out["n"].append(n)
-        out["projections"].append(best_p)
-        out["attention"].append(best_a)
+        out["projections"].append(_best_time(project, X, repeats))
+        out["attention"].append(_best_time(attend, QKV, repeats))
     return out
+
+
+def _best_time(fn, arg, repeats: int, at_least: float = 2e-3) -> float:
+    """Seconds per call of ``fn(arg)``: the best of ``repeats`` runs, each long enough (``at_least``) to time."""
+    t0 = time.perf_counter()
+    fn(arg)
+    once = max(time.perf_counter() - t0, 1e-7)
+    number = max(1, min(1000, int(at_least / once)))  # short calls are timed in loops
+    best = np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn(arg)
+        best = min(best, (time.perf_counter() - t0) / number)
+    return best
 
 
 # ---------------------------------------------------------------------------------
@@ -408,7 +424,7 @@ class TimingPanel(LiveWidget, widgets.VBox):
                 ax.loglog(r["n"], [1000 * t for t in r[key]], marker=marker,
                           label=f"{key}: time ∝ n^{exps[key]:.2f}")
             ax.set_xlabel("sequence length n")
-            ax.set_ylabel("milliseconds (best of 3)")
+            ax.set_ylabel("milliseconds per call (best of 3)")
             ax.set_title(f"one head, d_model = d_k = {self.d_model}")
             ax.legend()
         cross = next((n for n, p, a in zip(r["n"], r["projections"], r["attention"]) if a > p), None)
