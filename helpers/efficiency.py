@@ -36,7 +36,7 @@ from .attention import (
 )
 from .layout import course_box, view_html, wrap_row
 from .live import LiveWidget
-from .render import attention_weights_html
+from .render import attention_weights_html, number_format
 
 __all__ = [
     "attention_cost",
@@ -569,6 +569,7 @@ class FlashStepper(LiveWidget, widgets.VBox):
         for step in self._trace[1:self._step + 1]:
             for c, j in enumerate(step.keys):
                 seen[j] = (step.scores[:, c], step.tile == s.tile)
+        f2, f3 = number_format([], 2, fixed=True), number_format([], 3, fixed=True)  # never "-0.00"
         rows = []
         for i in range(n_q):
             row = [f"q{i}"]
@@ -576,7 +577,7 @@ class FlashStepper(LiveWidget, widgets.VBox):
                 if j in seen:
                     col, current = seen[j]
                     style = f"outline:2px solid {theme.HIGHLIGHT};outline-offset:-2px;" if current else ""
-                    row.append((f"{col[i]:.2f}", style))
+                    row.append((f2(col[i]), style))
                 else:
                     row.append(("·", f"color:{theme.MUTED_FG}"))
             rows.append(row)
@@ -587,9 +588,10 @@ class FlashStepper(LiveWidget, widgets.VBox):
         d_v = self.V.shape[1]
         state_rows = []
         for i in range(n_q):
-            fmt = (lambda v: "—") if s.tile == 0 else (lambda v: f"{v:.3f}")
-            state_rows.append([f"q{i}", "−∞" if np.isneginf(s.m[i]) else f"{s.m[i]:.2f}", f"{s.l[i]:.3f}",
-                               " ".join(f"{v:.3f}" for v in s.o[i]), " ".join(fmt(out[i, c]) for c in range(d_v))])
+            fmt = (lambda v: "—") if s.tile == 0 else f3
+            state_rows.append([f"q{i}", f2(s.m[i]), f3(s.l[i]),
+                               "[" + ", ".join(f3(v) for v in s.o[i]) + "]",
+                               "[" + ", ".join(fmt(out[i, c]) for c in range(d_v)) + "]"])
         self.views["state"].value = theme.table_html(
             ["query", "m (max)", "l (sum)", "o (unnormalised)", "o / l"], state_rows,
             caption="running state per query")
