@@ -33,6 +33,8 @@ __all__ = [
     "head_dim",
     "split_heads",
     "merge_heads",
+    "online_softmax_step",
+    "flash_attention",
 ]
 
 
@@ -417,3 +419,117 @@ def merge_heads(Xh) -> np.ndarray:
     _require_ndim(Xh, "Xh", 3, "(..., h, n, d_k)")
     *lead, h, n, d_k = Xh.shape
     return np.swapaxes(Xh, -3, -2).reshape(*lead, n, h * d_k)
+
+
+# ---------------------------------------------------------------------------------
+# FlashAttention (Dao et al. 2022, Algorithm 1): the same output, one tile of keys at a time
+# ---------------------------------------------------------------------------------
+
+
+def online_softmax_step(m, l, o, scores_block, V_block):
+    """Fold one block of keys into the running softmax state of every query (one FlashAttention step).
+
+    Parameters
+    ----------
+    m : ndarray (n_q,)
+        Running maximum of the scores seen so far (``-inf`` before the first block).
+    l : ndarray (n_q,)
+        Running sum of ``exp(score - m)`` (0 before the first block).
+    o : ndarray (n_q, d_v)
+        Running *unnormalised* output, the sum of ``exp(score - m) * v`` (0 before the first block).
+    scores_block : ndarray (n_q, b)
+        The already-scaled scores of the next ``b`` keys; ``-inf`` where the mask blocks.
+    V_block : ndarray (b, d_v)
+        The values of those keys.
+
+    Returns
+    -------
+    m_new, l_new, o_new : the state after the block, shapes as ``m``, ``l``, ``o``. After the last
+    block, ``o / l[:, None]`` is the attention output.
+    """
+    m_new = np.maximum(m, np.max(scores_block, axis=1))
+    # A query whose keys so far are all masked still has m_new = -inf: shift by 0 instead, so that
+    # exp(-inf - 0) = 0 rather than exp(-inf + inf) = nan. Its l and o stay 0.
+    shift = np.where(np.isneginf(m_new), 0.0, m_new)
+    # The rescaling step: the old sums were taken relative to the old maximum m; relative to
+    # m_new every old term is smaller by the factor exp(m - m_new) (<= 1, so nothing overflows).
+    alpha = np.exp(m - shift)
+    p = np.exp(scores_block - shift[:, None])  # (n_q, b), every entry <= 1
+    l_new = alpha * l + p.sum(axis=1)
+    o_new = alpha[:, None] * o + p @ V_block
+    return m_new, l_new, o_new
+
+
+def _check_flash_args(Q, K, V, block_size, mask):
+    Q = _as_float_array(Q, "Q")
+    K = _as_float_array(K, "K")
+    V = _as_float_array(V, "V")
+    for name, M, layout in (("Q", Q, "(n_q, d_k)"), ("K", K, "(n_k, d_k)"), ("V", V, "(n_k, d_v)")):
+        if M.ndim != 2:
+            raise ValueError(f"{name} must have shape {layout} (flash_attention takes one head, no batch); "
+                             f"got shape {M.shape}")
+        if 0 in M.shape[:1]:
+            raise ValueError(f"{name} has shape {M.shape}: it needs at least one row")
+    Q, K, V = _check_qkv(Q, K, V)
+    for name, M in (("Q", Q), ("K", K), ("V", V)):
+        if not np.isfinite(M).all():
+            raise ValueError(f"{name} must hold finite numbers (no NaN or inf); {name} shape {M.shape}")
+    if isinstance(block_size, bool) or not isinstance(block_size, (int, np.integer)) or block_size < 1:
+        raise ValueError(f"block_size must be a positive integer (keys per tile); got {block_size!r}")
+    if mask is not None:
+        # A view (no copy) of shape (n_q, n_k); also refuses a query row with nothing to attend to,
+        # with the same message as scaled_dot_product_attention.
+        mask = _check_mask(mask, (Q.shape[0], K.shape[0]))
+    return Q, K, V, int(block_size), mask
+
+
+def flash_attention(Q, K, V, block_size: int = 64, mask=None) -> np.ndarray:
+    """softmax(Q K^T / sqrt(d_k)) V computed one tile of keys at a time, never forming the n_q x n_k scores.
+
+    Dao et al. (2022), Algorithm 1, with every query in one tile: for each block of ``block_size``
+    keys, compute that block's scores, update each query's running maximum ``m`` and running sum
+    ``l`` of ``exp(score - m)``, rescale the running output by ``exp(m_old - m_new)`` and add the
+    block's contribution (:func:`online_softmax_step`). The result is exact (equal to
+    :func:`scaled_dot_product_attention` up to rounding), and the extra memory is one
+    (n_q, block_size) tile instead of the (n_q, n_k) matrix.
+
+    Parameters
+    ----------
+    Q : array_like (n_q, d_k)
+    K : array_like (n_k, d_k)
+    V : array_like (n_k, d_v)
+    block_size : int
+        Keys per tile (the last tile may be shorter).
+    mask : bool array_like broadcastable to (n_q, n_k), optional
+        ``True`` where the query may attend to the key, as in :func:`scaled_dot_product_attention`.
+
+    Returns
+    -------
+    output : ndarray (n_q, d_v)
+
+    Raises
+    ------
+    ValueError
+        On shapes that do not fit (naming the arguments and shapes), non-finite Q, K or V, a
+        ``block_size`` that is not a positive integer, a non-boolean mask, a query whose mask
+        blocks every key (the same message as :func:`scaled_dot_product_attention`), or scores so
+        large that they overflow to infinity.
+    """
+    Q, K, V, b, mask = _check_flash_args(Q, K, V, block_size, mask)
+    n_q, d_k = Q.shape
+    n_k, d_v = V.shape
+    root_d_k = np.sqrt(d_k)
+    m = np.full(n_q, -np.inf)          # running max per query
+    l = np.zeros(n_q)                  # running sum of exp(score - m) per query
+    o = np.zeros((n_q, d_v))           # running unnormalised output per query
+    for start in range(0, n_k, b):
+        stop = min(start + b, n_k)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused just below, in words
+            S = (Q @ K[start:stop].T) / root_d_k     # (n_q, b): one tile, never the whole matrix
+        if not np.isfinite(S).all():
+            raise ValueError(f"the scores of keys {start}..{stop - 1} overflow (Q {Q.shape}, K {K.shape}): "
+                             "use smaller entries")
+        if mask is not None:
+            S = np.where(mask[:, start:stop], S, -np.inf)
+        m, l, o = online_softmax_step(m, l, o, S, V[start:stop])
+    return o / l[:, None]
