@@ -63,7 +63,7 @@ def multi_head_shapes(batch: int, heads: int, seq: int, d_model: int) -> list[tu
     d_k = d // h
     return [
         ("X", "the tokens, one row each", (B, n, d)),
-        ("W^Q, W^K, W^V", "learned; columns i·d_k to (i+1)·d_k belong to head i", (d, d)),
+        ("W^Q, W^K, W^V", "learned; each head owns a block of d_k columns", (d, d)),
         ("Q, K, V", "X W^Q, X W^K, X W^V", (B, n, d)),
         ("Q, K, V per head", f"split the last axis into {h} heads of d_k = {d_k}", (B, h, n, d_k)),
         ("scores, weights", "Q Kᵀ / √d_k, then softmax over the keys", (B, h, n, n)),
@@ -296,14 +296,14 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         size = theme.sizes(large).font
         self.explain.value = (
             f"<div style='max-width:50em;font-size:{size}'><b>{h} head{'s' if h > 1 else ''} of width "
-            f"d_k = {d_model} / {h} = {d_k}.</b> Head i uses columns i·d_k to (i+1)·d_k of Q, K and V "
-            f"and computes softmax(Q_i K_iᵀ / √{d_k}) V_i. Edit X and leave the cell: every view follows.</div>")
+            f"d_k = {d_model} / {h} = {d_k}.</b> {self._columns_sentence(h, d_k)} Each head computes "
+            f"softmax(Q_i K_iᵀ / √{d_k}) V_i on its own columns. Edit X and leave the cell: every view follows.</div>")
         self.head_views = []
         for i in range(h):
-            cols = f"{self._dims[i * d_k]}" if d_k == 1 else f"{self._dims[i * d_k]}–{self._dims[(i + 1) * d_k - 1]}"
+            cols = f"column {i * d_k}" if d_k == 1 else f"columns {i * d_k}–{(i + 1) * d_k - 1}"
             view = self._head_view(i)
             view.value = attention_weights_html(weights[i], self.tokens, self.tokens, large=large,
-                                                title=f"head {i + 1} (columns {cols})")
+                                                title=f"head {i + 1} ({cols} of Q, K, V)")
             self.head_views.append(view)
         self.views["heads"].children = tuple(self.head_views)
         head_cols = [f"h{i + 1}·{c + 1}" for i in range(h) for c in range(d_k)]
@@ -313,6 +313,14 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self.views["output"].value = matrix_html(output, self.tokens, self._dims, large=large,
                                                  title=f"output = Concat · W^O  ({X.shape[0]} × {d_model})")
         self.views["cost"].value = self._cost_html(X.shape[0], d_model, h, cost)
+
+    @staticmethod
+    def _columns_sentence(h: int, d_k: int) -> str:
+        """Which columns of Q, K and V each head reads, counted from 0 as numpy indexes them."""
+        if h == 1:
+            return "The one head uses every column of Q, K and V."
+        first = "column 0" if d_k == 1 else f"columns 0–{d_k - 1}"
+        return f"Head 1 uses {first} of Q, K and V, head 2 the next {d_k}, and so on."
 
     def _cost_html(self, n, d_model, h, cost) -> str:
         d_k = d_model // h
