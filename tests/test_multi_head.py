@@ -79,11 +79,16 @@ def test_changing_head_js_columns_of_W_q_changes_only_head_js_weights(inputs, da
     _, before = multi_head_attention(X, W_q, W_k, W_v, W_o, h)
     W_q2 = W_q.copy()
     W_q2[:, j * d_k:(j + 1) * d_k] += 3.0 * np.random.default_rng(j).normal(size=(X.shape[1], d_k))
-    _, after = multi_head_attention(X, W_q2, W_k, W_v, W_o, h)
-    for i in range(h):
-        if i != j:
-            np.testing.assert_array_equal(after[i], before[i])
-    assert not np.allclose(after[j], before[j])
+    W_q0 = W_q.copy()
+    W_q0[:, j * d_k:(j + 1) * d_k] = 0.0     # head j's queries become zero: its weights must become uniform
+    for W_new in (W_q2, W_q0):
+        _, after = multi_head_attention(X, W_new, W_k, W_v, W_o, h)
+        for i in range(h):
+            if i != j:
+                np.testing.assert_array_equal(after[i], before[i])
+    n = X.shape[0]
+    np.testing.assert_allclose(after[j], 1 / n)
+    assert not np.allclose(before[j], 1 / n)     # it did change: a Gaussian head is not uniform
 
 
 @given(mha_inputs(min_heads=2), st.data())
