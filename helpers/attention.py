@@ -35,6 +35,8 @@ __all__ = [
     "merge_heads",
     "online_softmax_step",
     "flash_attention",
+    "multi_head_attention",
+    "sinusoidal_positions",
 ]
 
 
@@ -533,3 +535,94 @@ def flash_attention(Q, K, V, block_size: int = 64, mask=None) -> np.ndarray:
             S = np.where(mask[:, start:stop], S, -np.inf)
         m, l, o = online_softmax_step(m, l, o, S, V[start:stop])
     return o / l[:, None]
+
+
+
+def multi_head_attention(X, W_q, W_k, W_v, W_o, h: int, mask=None):
+    """Multi-head self-attention (Vaswani et al. 2017, section 3.2.2), head by head.
+
+    ``Q = X W_q``, ``K = X W_k``, ``V = X W_v`` are each split by columns into ``h`` heads
+    of width ``d_k = d_model / h`` (head ``i`` takes columns ``i*d_k:(i+1)*d_k``, as
+    :func:`split_heads`); each head runs ``softmax(Q_i K_i^T / sqrt(d_k)) V_i``; the head
+    outputs are concatenated in head order (:func:`merge_heads`) and multiplied by ``W_o``.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., n, d_model)
+    W_q, W_k, W_v, W_o : array_like, shape (d_model, d_model)
+    h : int
+        Number of heads; must divide d_model.
+    mask : bool array_like, broadcastable to (..., h, n, n), optional
+        ``True`` where query i may attend to key j; an (n, n) mask applies to every head.
+
+    Returns
+    -------
+    output : ndarray, shape (..., n, d_model), ``Concat(head_1, ..., head_h) W_o``
+    weights : ndarray, shape (..., h, n, n); ``weights[..., i, :, :]`` is head i's attention.
+
+    Raises
+    ------
+    ValueError
+        If ``h`` is not a positive integer dividing d_model, or a matrix has the wrong shape
+        (naming it and its shape), or the mask is not boolean or does not broadcast.
+    """
+    X = _check_tokens_matrix(X, "X")
+    d_model = X.shape[-1]
+    if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1:
+        raise ValueError(f"h (the number of heads) must be a positive integer; got {h!r}")
+    if d_model % h:
+        raise ValueError(
+            f"h = {h} heads do not divide d_model = {d_model} (X has shape {X.shape}): "
+            f"each head needs d_k = d_model / h columns; h must be one of "
+            f"{[k for k in range(1, d_model + 1) if d_model % k == 0]}"
+        )
+    mats = {}
+    for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v), ("W_o", W_o)):
+        W = _as_float_array(W, name)
+        if W.shape != (d_model, d_model):
+            raise ValueError(
+                f"{name} has shape {W.shape} but X has shape {X.shape}: {name} must be "
+                f"(d_model, d_model) = ({d_model}, {d_model})"
+            )
+        mats[name] = W
+    # One projection of full width, then a split by columns: the same numbers as h separate
+    # (d_model, d_k) matrices, because column block i of X W is X times column block i of W.
+    Qh = split_heads(X @ mats["W_q"], h)   # (..., h, n, d_k)
+    Kh = split_heads(X @ mats["W_k"], h)
+    Vh = split_heads(X @ mats["W_v"], h)
+    heads, weights = scaled_dot_product_attention(Qh, Kh, Vh, mask=mask)   # scaled by 1/sqrt(d_k)
+    return merge_heads(heads) @ mats["W_o"], weights
+
+
+def sinusoidal_positions(n: int, d: int) -> np.ndarray:
+    """The fixed sinusoidal position table of Vaswani et al. 2017, section 3.5.
+
+    ``PE[p, 2i] = sin(p / 10000^(2i/d))`` and ``PE[p, 2i+1] = cos(p / 10000^(2i/d))``:
+    column pair ``(2i, 2i+1)`` is one sine/cosine pair turning at angular speed
+    ``10000^(-2i/d)`` per position, fast in the first columns, slow in the last.
+
+    Parameters
+    ----------
+    n : int
+        Number of positions (rows), p = 0 .. n-1.
+    d : int
+        Width (columns), normally d_model so that the table can be added to X.
+        An odd ``d`` is allowed: its last column ``d - 1 = 2i`` is a sine whose
+        cosine partner would be column ``d``, which does not exist, so it has no pair.
+
+    Returns
+    -------
+    ndarray, shape (n, d). For even ``d`` every row has norm ``sqrt(d / 2)`` (each pair adds
+    sin² + cos² = 1), and ``PE[p] · PE[p + k] = sum_i cos(k / 10000^(2i/d))`` depends only on
+    the offset ``k``.
+    """
+    for name, value in (("n", n), ("d", d)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer; got {value!r}")
+    p = np.arange(int(n), dtype=float)[:, None]            # (n, 1)
+    two_i = np.arange(0, int(d), 2, dtype=float)[None, :]   # (1, ceil(d / 2)): the even columns 2i
+    angles = p / 10000.0 ** (two_i / d)                     # (n, ceil(d / 2))
+    PE = np.zeros((int(n), int(d)))
+    PE[:, 0::2] = np.sin(angles)
+    PE[:, 1::2] = np.cos(angles[:, : int(d) // 2])          # odd d: the last sine has no cosine
+    return PE

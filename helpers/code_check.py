@@ -199,7 +199,7 @@ MISTAKES: dict[str, Mistake] = {
     "no_wo": Mistake(
         "multi-head attention without W^O",
         "After concatenating the heads (n × d_model), multiply by W_o: output = concat @ W_o.",
-        '08_multi_head (split, attend per head, concatenate, W^O)'),
+        '08_multi_head, "Step by step on the six tokens of notebook 02"'),
     "scale_dmodel": Mistake(
         "scaled by √d_model instead of √d_k",
         "Each head has width d_k = d_model / h: divide its scores by np.sqrt(d_k).",
@@ -208,15 +208,15 @@ MISTAKES: dict[str, Mistake] = {
         "heads split by a reshape without transposing",
         "Head i is the columns i*d_k:(i+1)*d_k of Q: Q[:, i*d_k:(i+1)*d_k] (a reshape to (h, n, d_k) mixes "
         "tokens and columns).",
-        '08_multi_head (split, attend per head, concatenate, W^O)'),
+        '08_multi_head, "Step by step on the six tokens of notebook 02"'),
     "heads_interleaved": Mistake(
         "heads made of interleaved columns",
         "Head i is a block of d_k neighbouring columns, Q[:, i*d_k:(i+1)*d_k], not every h-th column Q[:, i::h].",
-        '08_multi_head (split, attend per head, concatenate, W^O)'),
+        '08_multi_head, "Step by step on the six tokens of notebook 02"'),
     "one_head": Mistake(
         "one head over all of d_model (h ignored)",
         "Split Q, K and V into h heads of width d_k = d_model / h and attend within each head.",
-        '08_multi_head (split, attend per head, concatenate, W^O)'),
+        '08_multi_head, "Step by step on the six tokens of notebook 02"'),
     "mutates_input": Mistake(
         "your function changes its input array",
         "x -= ... or x[...] = ... writes into the caller's array. Compute a new array instead (x = x - ...).",
@@ -225,41 +225,41 @@ MISTAKES: dict[str, Mistake] = {
         "l not rescaled by exp(m_old − m_new)",
         "When the running max grows, the old sum was counted against the old max: "
         "l_new = np.exp(m - m_new) * l + p.sum(axis=-1).",
-        '10_efficiency (FlashAttention: the online softmax)'),
+        '10_efficiency, "FlashAttention: exact, one tile at a time"'),
     "no_rescale_o": Mistake(
         "o not rescaled by exp(m_old − m_new)",
         "Rescale the old output sum as well: o_new = np.exp(m - m_new)[:, None] * o + p @ V_block.",
-        '10_efficiency (FlashAttention: the online softmax)'),
+        '10_efficiency, "FlashAttention: exact, one tile at a time"'),
     "no_rescale": Mistake(
         "l and o not rescaled by exp(m_old − m_new)",
         "Both running sums were counted against the old max: multiply each by alpha = np.exp(m - m_new).",
-        '10_efficiency (FlashAttention: the online softmax)'),
+        '10_efficiency, "FlashAttention: exact, one tile at a time"'),
     "rescale_inverted": Mistake(
         "the rescale factor upside down: exp(m_new − m_old)",
         "m_new ≥ m_old, so the factor exp(m_old − m_new) is ≤ 1: it shrinks the old sums.",
-        '10_efficiency (FlashAttention: the online softmax)'),
+        '10_efficiency, "FlashAttention: exact, one tile at a time"'),
     "block_max": Mistake(
         "the block's max used instead of the running max",
         "m_new = np.maximum(m, scores_block.max(axis=-1)): the largest score seen so far, over every block.",
-        '10_efficiency (FlashAttention: the online softmax)'),
+        '10_efficiency, "FlashAttention: exact, one tile at a time"'),
     "backward_no_subtraction": Mistake(
         "weights * grad without the subtraction",
         "Softmax couples the entries of a row: subtract each row's sum(grad * weights) before multiplying, "
         "weights * (grad - np.sum(grad * weights, axis=-1, keepdims=True)).",
-        '11_learning (the backward pass through softmax)'),
+        '11_learning, "The backward pass"'),
     "backward_wrong_axis": Mistake(
         "the sum over the wrong axis",
         "The sum runs over the softmax's own axis, the last one: axis=-1, keepdims=True.",
-        '11_learning (the backward pass through softmax)'),
+        '11_learning, "The backward pass"'),
     "backward_no_keepdims": Mistake(
         "the row sums without keepdims=True",
         "np.sum(..., axis=-1) drops the axis, and the subtraction then runs along the rows: add keepdims=True.",
-        '11_learning (the backward pass through softmax)'),
+        '11_learning, "The backward pass"'),
     "backward_diagonal": Mistake(
         "only the diagonal of the Jacobian: weights * (1 - weights) * grad",
         "Every weight of a row depends on every score of it: "
         "weights * (grad - np.sum(grad * weights, axis=-1, keepdims=True)).",
-        '11_learning (the backward pass through softmax)'),
+        '11_learning, "The backward pass"'),
 }
 
 

@@ -318,7 +318,6 @@ def test_each_wrong_implementation_gets_its_diagnosis(task, key, source):
     assert fb.message.splitlines()[1].startswith(("On ", "Your results are right")), fb.message
 
 
-PLANNED_LATER = ("08_multi_head", "10_efficiency", "11_learning")  # going-further notebooks (DESIGN §1)
 
 
 def headings(stem: str) -> list[set[str]]:
@@ -334,10 +333,8 @@ def test_every_mistake_points_to_a_section_that_exists(key):
     for place in MISTAKES[key].where.split("; "):
         stem = place.split(",")[0].split(" ")[0]
         section = re.search(r'"(.+)"', place)
-        if section is None or not (ROOT / "notebooks" / f"{stem}.ipynb").exists():
-            # Only a going-further notebook written at the same time may be named without a section of its own.
-            assert stem in PLANNED_LATER, f"{key}: {place!r} names no section of an existing notebook"
-            continue
+        assert section is not None and (ROOT / "notebooks" / f"{stem}.ipynb").exists(), (
+            f"{key}: {place!r} names no section of an existing notebook")
         words = set(re.findall(r"[A-Za-z]{3,}", section.group(1).lower()))
         assert any(words <= h for h in headings(stem)), f"{key}: no heading of {stem} reads {section.group(1)!r}"
 

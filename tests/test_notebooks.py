@@ -15,7 +15,8 @@ from conftest import NOTEBOOKS, ROOT
 LESSON = ROOT / "lesson" / "self-attention-qkv.txt"  # the source lesson, kept with the course
 EXPECTED = [
     "00_index", "01_intuition", "02_projections", "03_masking", "04_cross_attention",
-    "05_patterns", "06_pitfalls", "07_practice", "09_real_model", "10_efficiency", "11_learning",
+    "05_patterns", "06_pitfalls", "07_practice", "08_multi_head", "09_real_model", "10_efficiency",
+    "11_learning",
 ]
 
 

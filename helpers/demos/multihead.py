@@ -1,0 +1,344 @@
+"""Multi-head attention, live (notebook 08): every tensor's shape, each head's weights, and the cost.
+
+* :func:`multi_head_shapes` lists the shape of every tensor of one multi-head layer for a batch
+  (the lesson's Q1), :class:`HeadShapes` lets the learner type the four sizes and watch the shapes.
+* :func:`multi_head_cost` counts the multiply-adds of a layer: the same for every number of heads.
+* :class:`MultiHeadExplorer` splits one example into h heads (a heads control over the divisors of
+  d_model), shows each head's weights on the fixed [0, 1] scale, the concatenation, the output after
+  W^O and the cost; X is editable.
+
+The math is :func:`helpers.attention.multi_head_attention`; nothing here recomputes it differently.
+"""
+
+from __future__ import annotations
+
+import html as _html
+from types import SimpleNamespace
+
+import ipywidgets as widgets
+import numpy as np
+
+from helpers import theme
+from helpers.arrays import as_matrix
+from helpers.attention import merge_heads, multi_head_attention, split_heads
+from helpers.layout import course_box, view_html, wrap_row
+from helpers.live import LiveWidget
+from helpers.matrix_editor import MatrixEditor
+from helpers.parsing import ParseError, parse_count
+from helpers.render import attention_weights_html, labels_or_default, matrix_html
+
+__all__ = ["divisors", "multi_head_shapes", "multi_head_cost", "HeadShapes", "MultiHeadExplorer"]
+
+MAX_SIZE = 10**6  # a size beyond any real model's; keeps products like batch·h·n² readable
+
+
+def divisors(d_model: int) -> list[int]:
+    """The head counts a width ``d_model`` allows: every h with d_model % h == 0."""
+    return [h for h in range(1, int(d_model) + 1) if d_model % h == 0]
+
+
+def _check_sizes(batch, heads, seq, d_model) -> None:
+    for name, v in (("batch", batch), ("heads", heads), ("seq", seq), ("d_model", d_model)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= MAX_SIZE:
+            raise ValueError(f"{name} must be a whole number from 1 to {MAX_SIZE:,}; got {v!r}")
+    if d_model % heads:
+        raise ValueError(f"heads = {heads} does not divide d_model = {d_model}: each head gets "
+                         f"d_k = d_model / heads columns, so heads must be one of {divisors(d_model)[:12]}"
+                         + (" ..." if len(divisors(d_model)) > 12 else ""))
+
+
+def multi_head_shapes(batch: int, heads: int, seq: int, d_model: int) -> list[tuple[str, str, tuple]]:
+    """The shape of every tensor of one multi-head self-attention layer, in the order they are computed.
+
+    Parameters
+    ----------
+    batch, heads, seq, d_model : int, positive; ``heads`` must divide ``d_model``.
+
+    Returns
+    -------
+    list of (name, how it is made, shape), e.g. ``("Q, K, V per head", "split by columns", (8, 12, 20, 64))``.
+    """
+    _check_sizes(batch, heads, seq, d_model)
+    B, h, n, d = batch, heads, seq, d_model
+    d_k = d // h
+    return [
+        ("X", "the tokens, one row each", (B, n, d)),
+        ("W^Q, W^K, W^V", "learned; each head owns a block of d_k columns", (d, d)),
+        ("Q, K, V", "X W^Q, X W^K, X W^V", (B, n, d)),
+        ("Q, K, V per head", f"split the last axis into {h} heads of d_k = {d_k}", (B, h, n, d_k)),
+        ("scores, weights", "Q Kᵀ / √d_k, then softmax over the keys", (B, h, n, n)),
+        ("head outputs", "weights · V", (B, h, n, d_k)),
+        ("Concat(heads)", "heads side by side again", (B, n, h * d_k)),
+        ("W^O", "learned", (h * d_k, d)),
+        ("output", "Concat(heads) W^O", (B, n, d)),
+    ]
+
+
+def multi_head_cost(n: int, d_model: int, h: int) -> dict[str, int]:
+    """Multiply-adds of one multi-head self-attention layer on ``n`` tokens (one sequence).
+
+    A product of an (a × b) and a (b × c) matrix is a·b·c multiply-adds.
+
+    Returns
+    -------
+    dict: ``"projections"`` (X W^Q, X W^K, X W^V: 3·n·d_model²), ``"scores"`` (h heads × n·n·d_k),
+    ``"weighted sums"`` (h × n·n·d_k), ``"W^O"`` (n·d_model²) and ``"total"``. Since h·d_k = d_model,
+    nothing but the split depends on h: the total is that of one head of width d_model.
+    """
+    _check_sizes(1, h, n, d_model)
+    d_k = d_model // h
+    cost = {
+        "projections": 3 * n * d_model * d_model,
+        "scores": h * n * n * d_k,
+        "weighted sums": h * n * n * d_k,
+        "W^O": n * d_model * d_model,
+    }
+    cost["total"] = sum(cost.values())
+    return cost
+
+
+def _shape_text(shape) -> str:
+    return "(" + ", ".join(f"{s:,}" for s in shape) + ")"
+
+
+class HeadShapes(LiveWidget, widgets.VBox):
+    """Type batch, heads, sequence length and d_model; see the shape of every tensor of the layer.
+
+    Parameters
+    ----------
+    batch, heads, seq, d_model : int, the starting sizes (default: the lesson's Q1, 8, 12, 20, 768)
+    large : bool, bigger text for a projector
+
+    Attributes
+    ----------
+    fields : dict "batch", "heads", "seq", "d_model" -> ipywidgets.Text; typed sizes are read with
+        :func:`helpers.parsing.parse_count` (``768``, ``1,024``)
+    messages : dict, same keys -> ipywidgets.HTML, what is wrong with that field's text
+    sizes : dict, the last valid sizes
+    shapes : list of (name, how, shape) for :attr:`sizes` (see :func:`multi_head_shapes`)
+    table : ipywidgets.HTML, the shapes as a table (CSS class ``mh-shapes-table``)
+
+    A field that is not a whole number, or heads that do not divide d_model, gets a message next to
+    it; the table keeps the last valid sizes.
+    """
+
+    LABELS = {"batch": "batch", "heads": "heads h", "seq": "sequence n", "d_model": "d_model"}
+
+    def __init__(self, batch: int = 8, heads: int = 12, seq: int = 20, d_model: int = 768, large: bool = False):
+        _check_sizes(batch, heads, seq, d_model)
+        self._live_setup(large)
+        self.sizes = {"batch": int(batch), "heads": int(heads), "seq": int(seq), "d_model": int(d_model)}
+        self._typed = dict(self.sizes)
+        self.fields, self.messages, boxes = {}, {}, []
+        for name, value in self.sizes.items():
+            field = widgets.Text(value=str(value), description=self.LABELS[name], continuous_update=False,
+                                 style={"description_width": "6.5em"}, layout=widgets.Layout(width="14em"))
+            field.add_class(f"mh-shapes-{name}")
+            msg = widgets.HTML()
+            msg.add_class("mh-shapes-message")
+            self.fields[name], self.messages[name] = field, msg
+            boxes.append(widgets.VBox([field, msg], layout=widgets.Layout(max_width="22em")))
+        self.table = view_html()
+        self.table.add_class("mh-shapes-table")
+        super().__init__([wrap_row(boxes), self.status_html, self.table])
+        self.add_class("mh-shapes")
+        course_box(self)
+        self._update()
+        for name, field in self.fields.items():
+            self.watch(field, self._reader(name), where=self.messages[name])
+
+    def _reader(self, name):
+        def read(change):
+            text = change["new"]
+            if not text.strip():
+                raise ValueError(f"{self.LABELS[name]}: is empty; type a whole number such as 12")
+            try:
+                value = parse_count(text)
+            except ParseError as err:
+                raise ValueError(f"{self.LABELS[name]}: {err}") from None
+            if not 1 <= value <= MAX_SIZE:
+                raise ValueError(f"{self.LABELS[name]}: must be from 1 to {MAX_SIZE:,}; got {value:,}")
+            self.clear_problem(self.messages[name])
+            self._typed[name] = value
+            self.request_update()
+        read.__name__ = f"read_{name}"
+        return read
+
+    def _update(self):
+        # The last readable value of every field: heads typed before d_model is fixed still counts.
+        shapes = multi_head_shapes(**self._typed)   # ValueError (heads not dividing d_model) keeps the last table
+        self.sizes = dict(self._typed)
+        self.shapes = shapes
+        sizes = self.sizes
+        d_k = sizes["d_model"] // sizes["heads"]
+        rows = [(name, how, (_shape_text(shape), f"{theme.MONO}font-weight:600")) for name, how, shape in shapes]
+        self.table.value = theme.table_html(
+            ["tensor", "how it is made", "shape"], rows, large=self._live_large,
+            align=["left", "left", "left"],
+            caption=f"d_k = d_model / h = {sizes['d_model']:,} / {sizes['heads']:,} = {d_k:,}")
+
+    def __repr__(self) -> str:
+        s = self.sizes
+        return f"HeadShapes(batch={s['batch']}, heads={s['heads']}, seq={s['seq']}, d_model={s['d_model']})"
+
+
+class MultiHeadExplorer(LiveWidget, widgets.VBox):
+    """Multi-head self-attention of one example, live: pick the number of heads, edit X.
+
+    Parameters
+    ----------
+    tokens : list of str, length n
+    X : array_like (n, d_model)
+    W_q, W_k, W_v, W_o : array_like (d_model, d_model)
+    h : int, the starting number of heads (a divisor of d_model)
+    large : bool, bigger text for a projector
+
+    Attributes
+    ----------
+    h : int, settable; the heads control offers every divisor of d_model (ValueError for another number)
+    heads_picker : ipywidgets.ToggleButtons, the heads control
+    editors : dict "X" -> MatrixEditor; edit a cell and leave it: every view follows
+    result : SimpleNamespace for the last valid input: ``Q, K, V`` (n, d_model), ``weights`` (h, n, n),
+        ``heads`` (h, n, d_k), ``concat`` (n, d_model), ``output`` (n, d_model), ``cost`` (see
+        :func:`multi_head_cost`)
+    views : dict "heads" (a row of per-head heatmaps), "concat", "output", "cost" -> widgets
+    head_views : list of ipywidgets.HTML, one heatmap per head currently shown
+
+    CSS classes: ``mh-explorer`` on the whole, ``mh-heads`` on the heads control, ``mh-editor-X``,
+    ``mh-view-heads`` on the row of heatmaps and ``mh-view-head`` on each, ``mh-view-concat``,
+    ``mh-view-output``, ``mh-view-cost``.
+    """
+
+    def __init__(self, tokens, X, W_q, W_k, W_v, W_o, h: int = 2, large: bool = False):
+        X = as_matrix(X, "X", "(n, d_model)", finite=True)
+        n, d_model = X.shape
+        self.tokens = labels_or_default(tokens, n, "t", "tokens", noun="tokens")
+        mats = {}
+        for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v), ("W_o", W_o)):
+            W = as_matrix(W, name, "(d_model, d_model)", finite=True)
+            if W.shape != (d_model, d_model):
+                raise ValueError(f"{name} has shape {W.shape}; with X of shape {X.shape} it must be "
+                                 f"({d_model}, {d_model})")
+            mats[name] = W
+        if h not in divisors(d_model):
+            raise ValueError(f"h = {h!r} does not divide d_model = {d_model}; choose one of {divisors(d_model)}")
+        self._live_setup(large)
+        self.W = mats
+        self._dims = [f"d{c + 1}" for c in range(d_model)]
+        self.heads_picker = widgets.ToggleButtons(
+            options=[(f"h = {k}", k) for k in divisors(d_model)], value=h, description="heads",
+            tooltips=[f"{k} head{'s' if k > 1 else ''} of width d_k = {d_model // k}" for k in divisors(d_model)],
+            style={"button_width": "5em"})
+        self.heads_picker.add_class("mh-heads")
+        self.editors = {"X": MatrixEditor(X, row_labels=self.tokens, col_labels=self._dims,
+                                          title="X (n × d_model)", large=large, compact=True)}
+        self.editors["X"].add_class("mh-editor-X")
+        self.explain = widgets.HTML()
+        self._head_pool = []
+        self.head_views = []
+        heads_row = wrap_row([])
+        heads_row.add_class("mh-view-heads")
+        self.views = {"heads": heads_row, "concat": view_html(), "output": view_html(), "cost": widgets.HTML()}
+        for name in ("concat", "output", "cost"):
+            self.views[name].add_class(f"mh-view-{name}")
+        super().__init__([
+            self.heads_picker,
+            self.explain,
+            self.status_html,
+            wrap_row([self.editors["X"], heads_row]),
+            wrap_row([self.views["concat"], self.views["output"]]),
+            self.views["cost"],
+        ])
+        self.add_class("mh-explorer")
+        course_box(self)
+        self._update()  # the starting values were checked above: a failure here is a bug, raise it
+        self.editors["X"].on_change(self.guarded(lambda _ed: self.request_update()))
+        self.watch(self.heads_picker, lambda _change: self.request_update())
+
+    @property
+    def h(self) -> int:
+        return int(self.heads_picker.value)
+
+    @h.setter
+    def h(self, value: int) -> None:
+        allowed = [v for _, v in self.heads_picker.options]
+        if value not in allowed:
+            raise ValueError(f"h = {value!r} does not divide d_model = {allowed[-1]}; choose one of {allowed}")
+        self.heads_picker.value = value
+
+    def _head_view(self, i: int) -> widgets.HTML:
+        while len(self._head_pool) <= i:
+            v = view_html()
+            v.add_class("mh-view-head")
+            self._head_pool.append(v)
+        return self._head_pool[i]
+
+    def _update(self):
+        X, h = self.editors["X"].value, self.h
+        d_model = X.shape[1]
+        d_k = d_model // h
+        with np.errstate(over="ignore", invalid="ignore"):
+            Q, K, V = X @ self.W["W_q"], X @ self.W["W_k"], X @ self.W["W_v"]
+            scores = split_heads(Q, h) @ np.swapaxes(split_heads(K, h), -1, -2)
+            finite = all(np.isfinite(M).all() for M in (Q, K, V, scores))
+        if not finite:
+            raise ValueError("X: these values make Q, K, V or the scores too large to compute "
+                             "(beyond about 1e308); use smaller entries")
+        output, weights = multi_head_attention(X, self.W["W_q"], self.W["W_k"], self.W["W_v"], self.W["W_o"], h)
+        heads = weights @ split_heads(V, h)
+        concat = merge_heads(heads)
+        if not np.isfinite(output).all():
+            raise ValueError("X: these values make the output too large to compute; use smaller entries")
+        cost = multi_head_cost(X.shape[0], d_model, h)
+        self.result = SimpleNamespace(Q=Q, K=K, V=V, weights=weights, heads=heads, concat=concat,
+                                      output=output, cost=cost)
+        large = self._live_large
+        size = theme.sizes(large).font
+        self.explain.value = (
+            f"<div style='max-width:50em;font-size:{size}'><b>{h} head{'s' if h > 1 else ''} of width "
+            f"d_k = {d_model} / {h} = {d_k}.</b> {self._columns_sentence(h, d_k)} Each head computes "
+            f"softmax(Q_i K_iᵀ / √{d_k}) V_i on its own columns. Edit X and leave the cell: every view follows.</div>")
+        self.head_views = []
+        for i in range(h):
+            cols = f"column {i * d_k}" if d_k == 1 else f"columns {i * d_k}–{(i + 1) * d_k - 1}"
+            view = self._head_view(i)
+            view.value = attention_weights_html(weights[i], self.tokens, self.tokens, large=large,
+                                                title=f"head {i + 1} ({cols} of Q, K, V)")
+            self.head_views.append(view)
+        self.views["heads"].children = tuple(self.head_views)
+        head_cols = [f"h{i + 1}·{c + 1}" for i in range(h) for c in range(d_k)]
+        n = X.shape[0]
+        self.views["concat"].value = matrix_html(concat, self.tokens, head_cols, large=large,
+                                                 title=f"Concat(head 1 … head {h})  (n × h·d_k = {n} × {d_model})")
+        self.views["output"].value = matrix_html(output, self.tokens, self._dims, large=large,
+                                                 title=f"output = Concat · W^O  ({X.shape[0]} × {d_model})")
+        self.views["cost"].value = self._cost_html(X.shape[0], d_model, h, cost)
+
+    @staticmethod
+    def _columns_sentence(h: int, d_k: int) -> str:
+        """Which columns of Q, K and V each head reads, counted from 0 as numpy indexes them."""
+        if h == 1:
+            return "The one head uses every column of Q, K and V."
+        first = "column 0" if d_k == 1 else f"columns 0–{d_k - 1}"
+        return f"Head 1 uses {first} of Q, K and V, head 2 the next {d_k}, and so on."
+
+    def _cost_html(self, n, d_model, h, cost) -> str:
+        d_k = d_model // h
+        one = multi_head_cost(n, d_model, 1)
+        rows = [
+            ("projections X W^Q, X W^K, X W^V", f"3 · {n} · {d_model} · {d_model}", f"{cost['projections']:,}"),
+            ("scores Q_i K_iᵀ, all heads", f"{h} · {n} · {n} · {d_k}", f"{cost['scores']:,}"),
+            ("weighted sums weights · V_i, all heads", f"{h} · {n} · {n} · {d_k}", f"{cost['weighted sums']:,}"),
+            ("Concat · W^O", f"{n} · {d_model} · {d_model}", f"{cost['W^O']:,}"),
+            (("total", "font-weight:700"), "", (f"{cost['total']:,}", "font-weight:700")),
+            ("one head of width d_model (h = 1)", f"3·{n}·{d_model}² + 2·{n}²·{d_model} + {n}·{d_model}²",
+             f"{one['total']:,}"),
+        ]
+        table = theme.table_html(["step", "multiply-adds", "count"], rows, large=self._live_large,
+                                 align=["left", "left", "right"], caption=f"Cost with h = {h}")
+        note = ("h · d_k = d_model, so splitting into heads changes how the work is grouped, not how much "
+                "there is.")
+        return f'{table}<div style="font-size:{theme.sizes(self._live_large).small}">{_html.escape(note)}</div>'
+
+    def __repr__(self) -> str:
+        return f"MultiHeadExplorer(tokens={len(self.tokens)}, d_model={len(self._dims)}, h={self.h})"
