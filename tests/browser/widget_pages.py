@@ -102,7 +102,8 @@ def view_table(root, stage: str):
 def table_numbers(table, drop_last_column: bool = False) -> np.ndarray:
     """The numbers of a rendered matrix: every row that has data cells, label cells left out."""
     rows = table.evaluate(
-        "t => [...t.querySelectorAll('tr')].map(r => [...r.querySelectorAll('td:not(.matrix-corner)')].map(c => c.textContent))"
+        "t => [...t.querySelectorAll('tr')]"
+        ".map(r => [...r.querySelectorAll('td:not(.matrix-corner)')].map(c => c.textContent))"
     )
     rows = [r[:-1] if drop_last_column else r for r in rows if r]
     return np.array([[parse_shown(c) for c in r] for r in rows], dtype=float)
