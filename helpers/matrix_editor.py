@@ -159,7 +159,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
         self._build_grid()
         self._buttons = bool(buttons)
-        self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn])
+        # The buttons wrap under each other rather than make the editor wider than its grid.
+        self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn],
+                                        layout=widgets.Layout(flex_flow="row wrap"))
         if not self._buttons:
             # display: none also takes the buttons out of the Tab order.
             self._button_box.layout.display = "none"

@@ -290,6 +290,7 @@ def matrix_html(
     legend: bool = True,
     note=None,
     fixed: bool | None = None,
+    cell_width: str | None = None,
 ) -> str:
     """A matrix as an HTML table: every number printed over a colour scale.
 
@@ -324,6 +325,8 @@ def matrix_html(
         A line of plain text under the table.
     fixed : bool, optional
         True: ``digits`` decimals even when every value is whole (weights: ``1.00``).
+    cell_width : str, optional
+        A CSS width for the number columns (default: the theme's, normal or large).
 
     Returns
     -------
@@ -365,7 +368,7 @@ def matrix_html(
     parts.append(
         '<table style="border-collapse:separate;border-spacing:1px;margin:0;text-align:right;'
         'font-variant-numeric:tabular-nums">'
-        f'<colgroup><col><col span="{m}" style="width:{sz.cell_width}"></colgroup>'
+        f'<colgroup><col><col span="{m}" style="width:{cell_width or sz.cell_width}"></colgroup>'
     )
     if col_axis:
         span = m + (1 if extra_column is not None else 0)
@@ -437,6 +440,8 @@ def attention_weights_html(
     highlight=None,
     palette: str = "viridis",
     note=None,
+    row_sums: bool = True,
+    cell_width: str | None = None,
 ) -> str:
     """Attention weights as an HTML table, Queries ↓ by Keys →, with a "row sum" column.
 
@@ -448,6 +453,11 @@ def attention_weights_html(
         number (weights, row sums, the legend's ends) has ``digits`` decimals.
     q_labels : sequence of str, length n_q
     k_labels : sequence of str, length n_k
+    row_sums : bool
+        Show the "row sum" column (leave it out where several tables share the width and the text says that
+        every row sums to 1).
+    cell_width : str, optional
+        A CSS width for the number columns, narrower than the theme's to put several tables side by side.
     """
     W = _as_matrix(weights)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -465,9 +475,10 @@ def attention_weights_html(
         vmax=1.0,
         highlight=highlight,
         palette=palette,
-        extra_column=("row sum", sums),
+        extra_column=("row sum", sums) if row_sums else None,
         note=note,
         fixed=True,
+        cell_width=cell_width,
     )
 
 

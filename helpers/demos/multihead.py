@@ -233,10 +233,13 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self.editors = {"X": MatrixEditor(X, row_labels=self.tokens, col_labels=self._dims,
                                           title="X (n × d_model)", large=large, compact=True)}
         self.editors["X"].add_class("mh-editor-X")
+        self.editors["X"].layout.width = "min-content"  # as wide as its grid, so a head's weights fit beside it
         self.explain = widgets.HTML()
         self._head_pool = []
         self.head_views = []
-        heads_row = wrap_row([])
+        # The heads' box takes no box of its own (display: contents): each heatmap is an item of the row that holds
+        # X, so the first head sits beside X where the page is wide enough and the rest wrap under it.
+        heads_row = wrap_row([], display="contents")
         heads_row.add_class("mh-view-heads")
         self.views = {"heads": heads_row, "concat": view_html(), "output": view_html(), "cost": widgets.HTML()}
         for name in ("concat", "output", "cost"):
@@ -297,13 +300,17 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self.explain.value = (
             f"<div style='max-width:50em;font-size:{size}'><b>{h} head{'s' if h > 1 else ''} of width "
             f"d_k = {d_model} / {h} = {d_k}.</b> {self._columns_sentence(h, d_k)} Each head computes "
-            f"softmax(Q_i K_iᵀ / √{d_k}) V_i on its own columns. Edit X and leave the cell: every view follows.</div>")
+            f"softmax(Q_i K_iᵀ / √{d_k}) V_i on its own columns; each row of its weights sums to 1. "
+            "Edit X and leave the cell: every view follows.</div>")
         self.head_views = []
         for i in range(h):
             cols = f"column {i * d_k}" if d_k == 1 else f"columns {i * d_k}–{(i + 1) * d_k - 1}"
             view = self._head_view(i)
+            # Narrow columns and no row-sum column: two heads fit side by side under X at 1024 px with the
+            # file browser open, so an edit of X and every head's weights are on one screen.
             view.value = attention_weights_html(weights[i], self.tokens, self.tokens, large=large,
-                                                title=f"head {i + 1} ({cols} of Q, K, V)")
+                                                title=f"head {i + 1} ({cols} of Q, K, V)", row_sums=False,
+                                                cell_width=None if large else "2.7em")
             self.head_views.append(view)
         self.views["heads"].children = tuple(self.head_views)
         head_cols = [f"h{i + 1}·{c + 1}" for i in range(h) for c in range(d_k)]

@@ -26,10 +26,14 @@ SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in,
 JS_EDIT_AND_EFFECT = """
 (ex) => {
   const scroller = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
-  const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec');
+  const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec, .mh-editor-X');
   x.scrollIntoView({block: 'start'});
   const area = scroller.getBoundingClientRect();
-  const r = x.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+  // The weights: one view in the attention explorers, one heatmap per head in the heads explorer.
+  const r = x.getBoundingClientRect();
+  const heads = [...ex.querySelectorAll('.mh-view-head')].map(v => v.getBoundingClientRect());
+  const w = heads.length ? {top: Math.min(...heads.map(b => b.top)), bottom: Math.max(...heads.map(b => b.bottom))}
+                         : ex.querySelector('.attn-view-weights').getBoundingClientRect();
   return {area_top: area.top, area_bottom: area.bottom, x_top: r.top, x_bottom: r.bottom,
           weights_top: w.top, weights_bottom: w.bottom};
 }
@@ -144,6 +148,19 @@ def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
         f"({box})")
     uneven = ex.evaluate(JS_UNEVEN_COLUMNS)
     assert not uneven, "editor columns not even, or labels not centred over their columns:\n" + "\n".join(uneven)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", notebooks_calling(r"MultiHeadExplorer\("), ids=lambda p: p.stem)
+def test_the_heads_explorer_shows_x_and_every_heads_weights_on_one_screen(pages, path, size):
+    lab = pages(size)
+    run(lab, path)
+    ex = lab.notebook.locator(".mh-explorer").first
+    box = ex.evaluate(JS_EDIT_AND_EFFECT)
+    shot(lab, f"layout-{path.stem}-heads-{size}")
+    assert box["x_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1, (
+        f"X starts at {box['x_top']:.0f} px and the heads' weights end at {box['weights_bottom']:.0f} px; the "
+        f"notebook shows {box['area_top']:.0f}-{box['area_bottom']:.0f} px")
 
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
