@@ -28,8 +28,8 @@ JS_MEASURES = """
 
 
 def lecture_notebooks() -> list[Path]:
-    """01–07 and 09: the notebooks a lecture shows (the index and 08 are read alone)."""
-    return [p for p in notebook_paths() if p.name[:2] not in ("00", "08")]
+    """Every notebook but the index (which is read alone): the ones a lecture shows."""
+    return [p for p in notebook_paths() if not p.name.startswith("00")]
 
 
 def tagged_prints(path) -> list[str]:
