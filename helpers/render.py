@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import html as _html
 import math
-import re
 
 import numpy as np
 
@@ -195,12 +194,7 @@ def number_format(values, digits: int = 2, fixed: bool | None = None):
     return fmt
 
 
-_SUP = re.compile(r"\^([A-Za-z0-9]+)")
-
-
-def title_html(title) -> str:
-    """A title as HTML: escaped, with ``^X`` raised as a superscript (``W^Q``, ``K^T``)."""
-    return _SUP.sub(r"<sup>\1</sup>", _html.escape(str(title)))
+title_html = theme.title_html  # kept here too: titles of matrices are rendered with it
 
 
 _OPENINGS: dict = {}

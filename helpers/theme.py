@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html as _html
 import math
+import re
 from dataclasses import dataclass
 
 __all__ = [
@@ -156,6 +157,14 @@ def heading_html(text: str, large: bool = False) -> str:
             f"{_html.escape(str(text))}</div>")
 
 
+_SUP = re.compile(r"\^([A-Za-z0-9]+)")
+
+
+def title_html(title) -> str:
+    """A title as HTML: escaped, with ``^X`` raised as a superscript (``W^Q``, ``K^T``)."""
+    return _SUP.sub(r"<sup>\1</sup>", _html.escape(str(title)))
+
+
 def table_html(header, rows, large: bool = False, align=None, caption: str | None = None) -> str:
     """A plain table of text (already formatted), in the theme's colours.
 
@@ -181,13 +190,15 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
             value, style, *tooltip = value
             tip = f' title="{_html.escape(str(tooltip[0]))}"' if tooltip else ""
         a = align[k] if k < len(align) else "right"
-        return f'<{tag} style="{td}text-align:{a};{style}"{tip}>{_html.escape(str(value))}</{tag}>'
+        # Headings are titles (W^Q raised); cells are data, shown as given.
+        text = title_html(value) if tag == "th" else _html.escape(str(value))
+        return f'<{tag} style="{td}text-align:{a};{style}"{tip}>{text}</{tag}>'
 
     parts = [f'<table style="border-collapse:collapse;margin:4px 0;font-size:{sz.font};color:{PANEL_FG};'
              'font-variant-numeric:tabular-nums">']
     if caption:
         parts.append(f'<caption style="text-align:left;font-weight:700;padding-bottom:2px">'
-                     f"{_html.escape(caption)}</caption>")
+                     f"{title_html(caption)}</caption>")
     if header is not None:
         # A heading without text is a plain cell: an empty header cell names nothing (axe: empty-table-header).
         parts.append("<tr>" + "".join(cell("th" if str(h) else "td", k, h) for k, h in enumerate(header)) + "</tr>")
