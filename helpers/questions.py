@@ -117,9 +117,9 @@ QUESTIONS = {
             {"key": "a", "correct": False,
              "text": "Bidirectional attention makes n² scores instead of about n²/2, and a decoder must be fast to "
                      "generate.",
-             "explanation": "Masked or not, the scores are an n × n matrix: the mask does not save work (usually "
-                            "all n² scores are computed and the blocked ones set to −∞). The reason is what the "
-                            "model may see."},
+             "explanation": "Speed is not the reason: simple implementations compute all n² scores anyway and set "
+                            "the blocked ones to −∞ (optimised kernels can skip masked blocks, a bonus, notebook "
+                            "10). The reason is what the model may see."},
             {"key": "b", "correct": False,
              "text": "Without the mask, which multiplies future weights by 0 after the softmax, rows would not "
                      "sum to 1.",
@@ -331,7 +331,9 @@ QUESTIONS = {
              "text": "Position-based attention uses fixed weights set by the positions, which are not learned in "
                      "training.",
              "explanation": "Position-based patterns are learned too: the projections pick up positional "
-                            "information in the token vectors, so a head can learn \"look one to the left\"."},
+                            "information in the token vectors, so a head can learn \"look one to the left\". "
+                            "(Some models also add fixed position biases to the scores, e.g. ALiBi, but a "
+                            "position-based head as discussed here is learned.)"},
         ),
     },
 }
