@@ -130,6 +130,11 @@ MISTAKES: dict[str, Mistake] = {
         "divided by d_k instead of √d_k",
         "The scale is 1/√d_k: np.sqrt(d_k), not d_k.",
         '06_pitfalls, "Why divide by √d_k?"'),
+    "scale_tokens": Mistake(
+        "divided by √(number of tokens) instead of √d_k",
+        "d_k is the width of a query or key, Q.shape[-1] (its number of columns), not the number of tokens "
+        "Q.shape[0] or K.shape[0].",
+        '02_projections, "Step 2: scale by √d_k"'),
     "weights_transposed": Mistake(
         "the weights transposed (rows and columns swapped)",
         "Row i of the weights is query i, column j is key j: the weights are n_q × n_k and each row sums to 1.",
@@ -451,8 +456,8 @@ def _softmax_cases():
         _Case("the six-token scores X Xᵀ / 2 (01), shape (6, 6)", ((X6 @ X6.T) / 2,)),
         _Case("a 2 × 3 matrix", (np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 3.0]]),)),
         _Case("a batch of shape (2, 3, 4)", (_ints(3, (2, 3, 4)),)),
-        _Case("large scores [[1000, 1001, 1002], [-1000, 0, 5]]",
-              (np.array([[1000.0, 1001.0, 1002.0], [-1000.0, 0.0, 5.0]]),), large=True),
+        _Case("large scores [[1000, 1001, 1002], [-1000, 0, 5], [0, 0, 2000]]",
+              (np.array([[1000.0, 1001.0, 1002.0], [-1000.0, 0.0, 5.0], [0.0, 0.0, 2000.0]]),), large=True),
     ]
 
 
@@ -510,6 +515,11 @@ _ATTENTION_MODELS = (
     ("no_softmax", lambda Q, K, V: (_scaled(Q, K) @ V, _scaled(Q, K))),
     ("global_max", lambda Q, K, V: (_softmax_global_max(_scaled(Q, K)) @ V, _softmax_global_max(_scaled(Q, K)))),
     ("no_normalise", lambda Q, K, V: (np.exp(_scaled(Q, K)) @ V, np.exp(_scaled(Q, K)))),
+    ("no_keepdims", lambda Q, K, V: (_softmax_no_keepdims(_scaled(Q, K)) @ V, _softmax_no_keepdims(_scaled(Q, K)))),
+    ("no_keepdims", lambda Q, K, V: (_softmax_max_no_keepdims(_scaled(Q, K)) @ V,
+                                     _softmax_max_no_keepdims(_scaled(Q, K)))),
+    ("scale_tokens", lambda Q, K, V: _attend(Q @ K.T / np.sqrt(K.shape[0]), V)),
+    ("scale_tokens", lambda Q, K, V: _attend(Q @ K.T / np.sqrt(Q.shape[0]), V)),
 )
 
 
@@ -990,7 +1000,8 @@ def _problem(task: _Task, run: _Run, got: dict) -> str:
     if _all_same(arrays, want):
         return ""
     if case.large and (run.overflow or any(not np.isfinite(g.astype(float)).all() for g in arrays)):
-        return f"On {case.name}: your result has inf or nan (exp overflowed)."
+        return (f"On {case.name}: your result has inf or nan (exp overflowed, or every exp underflowed to 0 and "
+                "0/0 gave nan).")
     parts = [f"{name} {_first_difference(g, w)}" for (name, _), g, w in zip(task.outputs, arrays, want)
              if not _same(g, w)]
     return f"On {case.name}: " + "; ".join(parts) + "."

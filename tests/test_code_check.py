@@ -179,6 +179,16 @@ def f(Q, K, V):
 def f(Q, K, V):
     w = sm(Q @ K.T / Q.shape[1])
     return w @ V, w"""),
+    ("attention", "scale_tokens", SM + """
+def f(Q, K, V):
+    w = sm(Q @ K.T / np.sqrt(K.shape[0]))
+    return w @ V, w"""),
+    ("attention", "no_keepdims", """
+def f(Q, K, V):
+    s = Q @ K.T / np.sqrt(Q.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=1)
+    return w @ V, w"""),
     ("attention", "wrong_axis", SM + """
 def f(Q, K, V):
     w = sm(Q @ K.T / np.sqrt(Q.shape[1]), axis=0)
@@ -337,6 +347,16 @@ def test_every_mistake_points_to_a_section_that_exists(key):
             f"{key}: {place!r} names no section of an existing notebook")
         words = set(re.findall(r"[A-Za-z]{3,}", section.group(1).lower()))
         assert any(words <= h for h in headings(stem)), f"{key}: no heading of {stem} reads {section.group(1)!r}"
+
+
+def test_a_softmax_that_subtracts_the_row_mean_is_caught_by_the_large_scores():
+    """Subtracting the mean keeps the weights in exact arithmetic but not the promise that exp never overflows:
+    a row [0, 0, 2000] has mean 667, and exp(1333) is inf."""
+    fb = check_code("softmax", define("""
+def f(x):
+    e = np.exp(x - np.mean(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)"""))
+    assert not fb.correct and "large scores" in fb.message, fb.message
 
 
 def test_the_catalogue_is_large_and_covers_many_mistakes():

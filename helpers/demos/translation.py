@@ -178,7 +178,8 @@ def alignment(weights, query_tokens, key_tokens) -> list[tuple[str, str, float]]
 class DecodingStepsDemo(LiveWidget, widgets.VBox):
     """Decode one French token at a time; compare cross-attention with the roles reversed.
 
-    At step t the decoder holds the first t target tokens.
+    At step t the decoder has t rows: those that produce the first t target words (it has read <s> and the
+    first t - 1).
 
     * As built (Q from the decoder, K and V from the encoder): weights (t, 4), one
       output row per target token; rows already computed never change.
@@ -201,7 +202,8 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
         target = list(self.toy.target)
         self.step_picker = choice_buttons(
             "decoder step t", list(range(1, n + 1)), self._check_step(step, n),
-            tooltips=[f"the decoder holds: {' '.join(target[:t])}" for t in range(1, n + 1)],
+            tooltips=[f"rows: {' '.join(target[:t])} (read: {' '.join(['<s>', *target[:t - 1]])})"
+                      for t in range(1, n + 1)],
         )
         self.step_picker.style.description_width = "8em"
         self.views = {k: view_html() for k in ("cross", "reversed")}
