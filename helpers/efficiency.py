@@ -17,9 +17,7 @@ The widgets (:class:`TimingPanel`, :class:`FlashStepper`, :class:`LoraDemo`) are
 
 from __future__ import annotations
 
-import base64
 import html as _html
-import io
 import time
 from dataclasses import dataclass
 
@@ -29,6 +27,7 @@ import numpy as np
 from . import theme
 from .arrays import as_matrix
 from .attention import (
+    _check_qkv,
     causal_mask,
     online_softmax_step,
     scaled_dot_product_attention,
@@ -36,7 +35,7 @@ from .attention import (
 )
 from .layout import course_box, view_html, wrap_row
 from .live import LiveWidget
-from .render import attention_weights_html, number_format
+from .render import attention_weights_html, figure_img_html, number_format
 
 __all__ = [
     "attention_cost",
@@ -235,14 +234,9 @@ def linear_attention_weights(Q, K, phi=elu_plus_one) -> np.ndarray:
 
 
 def _qkv(Q, K, V):
-    Q = as_matrix(Q, "Q", "(n_q, d_k)", finite=True)
-    K = as_matrix(K, "K", "(n_k, d_k)", finite=True)
-    V = as_matrix(V, "V", "(n_k, d_v)", finite=True)
-    if Q.shape[1] != K.shape[1]:
-        raise ValueError(f"Q has shape {Q.shape} and K has shape {K.shape}: their last dimensions (d_k) must match")
-    if K.shape[0] != V.shape[0]:
-        raise ValueError(f"K has shape {K.shape} and V has shape {V.shape}: they need the same number of rows")
-    return Q, K, V
+    """Q, K, V as finite 2-D float arrays (one head, no batch) whose shapes fit, as attention checks them."""
+    return _check_qkv(as_matrix(Q, "Q", "(n_q, d_k)", finite=True), as_matrix(K, "K", "(n_k, d_k)", finite=True),
+                      as_matrix(V, "V", "(n_k, d_v)", finite=True))
 
 
 # ---------------------------------------------------------------------------------
@@ -364,15 +358,6 @@ def lora_example(seed: int = 3) -> LoraExample:
 # Widgets
 # ---------------------------------------------------------------------------------
 
-def _figure_img(fig, alt: str) -> str:
-    """A matplotlib figure as an ``<img>`` with alt text (HTML; nothing is displayed while a cell runs)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    buf = io.BytesIO()
-    FigureCanvasAgg(fig).print_png(buf, metadata={"Software": None})
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<img alt="{_html.escape(alt, quote=True)}" src="data:image/png;base64,{data}" style="max-width:100%">'
-
 
 class TimingPanel(LiveWidget, widgets.VBox):
     """Time the projections and the attention of one head as n grows, on this machine, when the cell runs.
@@ -437,7 +422,7 @@ class TimingPanel(LiveWidget, widgets.VBox):
                  else "The projections took longer at every n measured.")
         text = (f"<div style='max-width:50em'>Fitted slopes on this machine, now: projections "
                 f"n^{exps['projections']:.2f}, attention n^{exps['attention']:.2f}. {where}</div>")
-        self.view.value = f"<div>{_figure_img(fig, alt)}{text}{table}</div>"
+        self.view.value = f"<div>{figure_img_html(fig, alt)}{text}{table}</div>"
 
 
 class FlashStepper(LiveWidget, widgets.VBox):

@@ -77,10 +77,9 @@ def number_box(description: str, value, low, high, step, integer: bool = False,
 def choice_buttons(description: str, options, value, tooltips=None) -> widgets.ToggleButtons:
     """A row of buttons for a few discrete values (a layer, a head, a step), in place of a slider: every button
     is named by its text, and the row wraps on a narrow page."""
-    buttons = widgets.ToggleButtons(options=options, value=value, description=description,
-                                    tooltips=list(tooltips or []), style={"button_width": "auto"},
-                                    layout=widgets.Layout(max_width="100%", flex_flow="row wrap"))
-    return buttons
+    return widgets.ToggleButtons(options=options, value=value, description=description,
+                                 tooltips=list(tooltips or []), style={"button_width": "auto"},
+                                 layout=widgets.Layout(max_width="100%", flex_flow="row wrap"))
 
 
 class OverlayMessage:

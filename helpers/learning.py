@@ -33,7 +33,7 @@ from helpers.attention import softmax
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget, TextForm
 from helpers.parsing import parse_count, parse_number
-from helpers.render import attention_weights_html, described_figure, format_number
+from helpers.render import attention_weights_html, described_figure, figure_img_html, format_number
 
 __all__ = [
     "VOCAB",
@@ -52,7 +52,6 @@ __all__ = [
     "loss_curve",
     "TrainingMonitor",
     "TrainingLab",
-    "figure_img_html",
     "MAX_STEPS",
 ]
 
@@ -387,21 +386,6 @@ class TrainingMonitor(TextForm, widgets.VBox):
                                  f"step {self.step} of {self.steps} · loss {loss}</span>")
             self.view.value = attention_weights_html(self.weights, self.labels, self.labels,
                                                      title=f"{self.title}, step {self.step}")
-
-
-def figure_img_html(fig) -> str:
-    """A figure as an ``<img>`` with its alt text (``fig.alt``), for an HTML widget."""
-    import base64
-    import html
-    import io
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    buffer = io.BytesIO()
-    FigureCanvasAgg(fig).print_png(buffer, metadata={"Software": None})
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    alt = html.escape(getattr(fig, "alt", "") or "a figure", quote=True)
-    return f'<img alt="{alt}" src="data:image/png;base64,{data}" style="max-width:100%">'
 
 
 MAX_STEPS = 2000

@@ -20,7 +20,6 @@ The model is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0).
 from __future__ import annotations
 
 import html as _html
-import io
 
 import ipywidgets as widgets
 import numpy as np
@@ -31,7 +30,7 @@ from helpers.layout import choice_buttons, course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import CLS, SEP, MiniLMOutput
-from helpers.render import attention_weights_html
+from helpers.render import attention_weights_html, figure_png
 
 __all__ = [
     "token_index",
@@ -360,14 +359,6 @@ def _thumbnails_figure(out: MiniLMOutput, selected, width: float):
 _GRID_CACHE = 8  # thumbnail images kept per explorer (about 50 KB each)
 
 
-def _figure_png(fig) -> bytes:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    buf = io.BytesIO()
-    FigureCanvasAgg(fig).print_png(buf, metadata={"Software": None})
-    return buf.getvalue()
-
-
 # ---------------------------------------------------------------------------------------------
 # The widget
 # ---------------------------------------------------------------------------------------------
@@ -582,6 +573,6 @@ class HeadExplorer(LiveWidget, widgets.VBox):
                 # A sentence typed back, or a head picked again, draws nothing new: a few recent images are kept.
                 if len(self._grid_pngs) >= _GRID_CACHE:
                     self._grid_pngs.pop(next(iter(self._grid_pngs)))
-                self._grid_pngs[key] = _figure_png(thumbnails_figure(out, selected=(l, h)))
+                self._grid_pngs[key] = figure_png(thumbnails_figure(out, selected=(l, h)))
             self.grid.value = self._grid_pngs[key]
             self._grid_drawn = (out, l, h)

@@ -34,7 +34,7 @@ from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, HeatmapG
 from helpers.layout import course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.parsing import ParseError, parse_count, quote
-from helpers.render import heatmap, matrix_html
+from helpers.render import figure_img_html, heatmap, matrix_html
 from helpers.widgets import MatrixEditor
 
 __all__ = [
@@ -126,19 +126,10 @@ def _options_html(fields, large: bool) -> str:
 def _heatmap_img(g: HeatmapGiven, large: bool) -> str:
     """A given weights matrix drawn as a heatmap (token labels on both axes, fixed [0, 1] scale), as an
     ``<img>`` with the figure's alt text; the PNG carries no timestamp, so a problem always draws the same."""
-    import base64
-    import io
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
     fig = heatmap(g.value, list(g.row_labels), list(g.col_labels))
     if large:
         fig.set_dpi(fig.get_dpi() * 1.3)
-    buffer = io.BytesIO()
-    FigureCanvasAgg(fig).print_png(buffer, metadata={"Software": None})
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return (f'<img alt="{_html.escape(fig.alt, quote=True)}" style="max-width:100%" '
-            f'src="data:image/png;base64,{data}">')
+    return figure_img_html(fig)
 
 
 def _given_html(given, large: bool) -> str:

@@ -36,6 +36,8 @@ __all__ = [
     "show_matrix",
     "attention_weights_html",
     "heatmap",
+    "figure_png",
+    "figure_img_html",
 ]
 
 # Stops sampled from matplotlib's viridis and cividis at 0, 1/8, ..., 1. Both are
@@ -535,6 +537,29 @@ def _register_described_figure(cls) -> None:
     # Most specific type wins in IPython's look-up, whatever the inline backend registers for Figure later.
     formatters["text/html"].for_type(cls, as_html)
     formatters["image/png"].for_type(cls, lambda fig: None)
+
+
+def figure_png(fig) -> bytes:
+    """A matplotlib figure as PNG bytes, with no timestamp in them (the same figure gives the same bytes).
+
+    Drawn through its own Agg canvas, not pyplot, so it is safe inside a widget while a cell runs.
+    """
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    buffer = io.BytesIO()
+    FigureCanvasAgg(fig).print_png(buffer, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def figure_img_html(fig, alt: str | None = None) -> str:
+    """A figure as an ``<img>`` for an HTML widget, with its alt text: ``alt``, else ``fig.alt``."""
+    import base64
+
+    data = base64.b64encode(figure_png(fig)).decode("ascii")
+    alt = _html.escape(alt or getattr(fig, "alt", "") or "a figure", quote=True)
+    return f'<img alt="{alt}" src="data:image/png;base64,{data}" style="max-width:100%">'
 
 
 def described_figure(**kwargs):

@@ -7,7 +7,8 @@
   d_model), shows each head's weights on the fixed [0, 1] scale, the concatenation, the output after
   W^O and the cost; X is editable.
 
-The math is :func:`helpers.attention.multi_head_attention`; nothing here recomputes it differently.
+The explorer computes the stages of :func:`helpers.attention.multi_head_attention` (split, softmax per head,
+merge, W^O) once each, with the same split and merge; the tests check it against that function.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import numpy as np
 
 from helpers import theme
 from helpers.arrays import as_matrix
-from helpers.attention import merge_heads, multi_head_attention, split_heads
+from helpers.attention import merge_heads, softmax, split_heads
+from helpers.efficiency import attention_cost
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.matrix_editor import MatrixEditor
@@ -86,11 +88,11 @@ def multi_head_cost(n: int, d_model: int, h: int) -> dict[str, int]:
     nothing but the split depends on h: the total is that of one head of width d_model.
     """
     _check_sizes(1, h, n, d_model)
-    d_k = d_model // h
+    head = attention_cost(n, d_model, d_model // h)   # one head of width d_k = d_model / h
     cost = {
-        "projections": 3 * n * d_model * d_model,
-        "scores": h * n * n * d_k,
-        "weighted sums": h * n * n * d_k,
+        "projections": h * head["projections"],
+        "scores": h * head["scores"],
+        "weighted sums": h * head["weighted sum"],
         "W^O": n * d_model * d_model,
     }
     cost["total"] = sum(cost.values())
@@ -280,16 +282,21 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         X, h = self.editors["X"].value, self.h
         d_model = X.shape[1]
         d_k = d_model // h
+        # The stages of multi_head_attention, each computed once: the views show them all, and an overflow
+        # is caught with its own message before the softmax would refuse it.
         with np.errstate(over="ignore", invalid="ignore"):
             Q, K, V = X @ self.W["W_q"], X @ self.W["W_k"], X @ self.W["W_v"]
-            scores = split_heads(Q, h) @ np.swapaxes(split_heads(K, h), -1, -2)
-            finite = all(np.isfinite(M).all() for M in (Q, K, V, scores))
+            Qh, Kh, Vh = (split_heads(M, h) for M in (Q, K, V))      # (h, n, d_k) each
+            scaled = Qh @ np.swapaxes(Kh, -1, -2) / np.sqrt(d_k)       # (h, n, n)
+            finite = all(np.isfinite(M).all() for M in (Q, K, V, scaled))
         if not finite:
             raise ValueError("X: these values make Q, K, V or the scores too large to compute "
                              "(beyond about 1e308); use smaller entries")
-        output, weights = multi_head_attention(X, self.W["W_q"], self.W["W_k"], self.W["W_v"], self.W["W_o"], h)
-        heads = weights @ split_heads(V, h)
-        concat = merge_heads(heads)
+        weights = softmax(scaled)                                      # each head's rows sum to 1
+        with np.errstate(over="ignore", invalid="ignore"):
+            heads = weights @ Vh                                       # (h, n, d_k)
+            concat = merge_heads(heads)                                # (n, d_model)
+            output = concat @ self.W["W_o"]
         if not np.isfinite(output).all():
             raise ValueError("X: these values make the output too large to compute; use smaller entries")
         cost = multi_head_cost(X.shape[0], d_model, h)
