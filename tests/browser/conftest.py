@@ -45,10 +45,21 @@ def pytest_configure(config):
     )
 
 
+def notebook_of(item) -> str:
+    """The notebook a browser test looks at ("02" for 02_projections), from its ``path`` parameter; "" if none."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return Path(str(params.get("path", ""))).name[:2]
+
+
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if HERE in Path(str(item.path)).resolve().parents:
-            item.add_marker(pytest.mark.browser)
+    """Mark the browser tests, and run them notebook by notebook (in file order within a notebook): each notebook is
+    run once in JupyterLab and once in the lecture mode, and the page then holds that notebook alone."""
+    browser_tests = [k for k, item in enumerate(items) if HERE in Path(str(item.path)).resolve().parents]
+    for k in browser_tests:
+        items[k].add_marker(pytest.mark.browser)
+    ordered = sorted((items[k] for k in browser_tests), key=notebook_of)  # stable: file order within a notebook
+    for k, item in zip(browser_tests, ordered):
+        items[k] = item
 
 
 def pytest_sessionfinish(session):
@@ -126,7 +137,7 @@ def lab_server(jupyter_home, chromium_path):
 def lab_page(browser, lab_server):
     """The session's JupyterLab page, at the smallest size the course supports (1024 × 768 with the file browser
     open), so that the tests of what a learner sees and the layout tests share one Run All per notebook."""
-    lab = open_lab(browser, lab_server, viewport=(1024, 768))
+    lab = open_lab(browser, lab_server, viewport=(1024, 768), one_at_a_time=True)
     lab.page.evaluate("async () => { await window.jupyterapp.commands.execute('filebrowser:activate'); }")
     lab.page.locator(".jp-FileBrowser").first.wait_for(state="visible")
     try:
@@ -161,7 +172,8 @@ def voila_server(jupyter_home, chromium_path):
 
 @pytest.fixture(scope="package")
 def voila_pages(browser, voila_server):
-    """The lecture-mode pages opened so far, by notebook name: each notebook is rendered (and run) once."""
+    """The lecture-mode page open now, by notebook name (the tests run notebook by notebook: each notebook is rendered
+    and run once, and its page closed when the next notebook's opens)."""
     pages: dict = {}
     yield pages
     for page in pages.values():
@@ -201,6 +213,9 @@ def voila(request, browser, voila_server, voila_pages):
 
     def open_notebook(name: str):
         if name not in voila_pages:
+            for other in list(voila_pages):
+                if other not in used:
+                    voila_pages.pop(other).context.close()
             voila_pages[name] = open_lecture_page(browser, voila_server, name)
         used[name] = voila_pages[name]
         return used[name]

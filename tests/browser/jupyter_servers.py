@@ -396,13 +396,16 @@ JS_CURRENT_PATH = """
 class Lab:
     """One JupyterLab page kept open for the whole session.
 
-    A notebook is opened and run once per session (:meth:`run_notebook`) and then stays open, so that the tests of
-    one notebook (does it run, do its widgets respond) share one Run All: the browser tests stay within minutes.
+    A notebook is opened and run once (:meth:`run_notebook`) and then stays open, so that the tests of one notebook
+    (does it run, do its widgets respond) share one Run All. With ``one_at_a_time`` (the browser tests, which run
+    notebook by notebook) opening the next notebook closes the others first: a page holding every notebook's cells
+    made each switch of notebook, resize and theme change re-lay out all of them.
     """
 
-    def __init__(self, page, server: Server):
+    def __init__(self, page, server: Server, one_at_a_time: bool = False):
         self.page = page
         self.server = server
+        self.one_at_a_time = one_at_a_time
         self._ran: set[str] = set()
 
     def run_notebook(self, rel_path: str, timeout: float = 60.0) -> None:
@@ -410,6 +413,8 @@ class Lab:
         if rel_path in self._ran and self.page.evaluate(JS_ACTIVATE, rel_path):
             self.page.wait_for_function(f"() => ({JS_CURRENT_PATH})() === {json.dumps(rel_path)}")
             return
+        if self.one_at_a_time:
+            self.close_all()
         self._ran.discard(rel_path)
         self.open(rel_path)
         self.run_all(timeout)
@@ -503,12 +508,13 @@ class Lab:
 
 
 
-def open_lab(browser, server: Server, viewport=(1400, 1000)) -> Lab:
-    """A new page with JupyterLab loaded and restored (nothing open but the launcher)."""
+def open_lab(browser, server: Server, viewport=(1400, 1000), one_at_a_time: bool = False) -> Lab:
+    """A new page with JupyterLab loaded and restored (nothing open but the launcher); ``one_at_a_time``: see
+    :class:`Lab`."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.goto(f"{server.url}lab?reset&token={server.token}")
     page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
     page.evaluate("async () => { await window.jupyterapp.restored; }")
-    return Lab(page, server)
+    return Lab(page, server, one_at_a_time)

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from .jupyter_servers import notebook_paths
+from .widget_pages import projections_notebook
 
 axe_module = pytest.importorskip(
     "axe_playwright_python.base", reason="axe-playwright-python is not installed (it is pinned in requirements.txt)"
@@ -68,10 +69,10 @@ def test_outputs_have_no_serious_accessibility_findings(lab, path):
     assert not blocking, f"{path.stem}: serious or critical axe findings in the outputs:\n{describe(blocking)}"
 
 
-def test_matrix_cells_are_named_by_matrix_row_and_column(lab):
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
+def test_matrix_cells_are_named_by_matrix_row_and_column(lab, path):
     """A screen reader says which cell it is in: "X, row cat, column d1" (each input's own label, visually
     hidden because the grid's row and column labels show the same on screen)."""
-    path = next(p for p in notebook_paths() if p.name.startswith("02_"))
     lab.run_notebook(f"notebooks/{path.name}")
     lab.wait_widgets_rendered(timeout=20)
     explorer = lab.notebook.locator(".attn-explorer").first
