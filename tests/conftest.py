@@ -38,19 +38,26 @@ NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
 # ``make test`` runs ``pytest -n 2 --dist loadgroup --no-loadscope-reorder``. With ``--dist loadgroup`` the tests are
 # handed to the workers in groups made here (by test id, as the controller sees only ids): each test module is a
 # group (its module fixtures are made once), each notebook's nbval cells are one (they run in order in one kernel),
-# and all JupyterLab test modules are one (they share a server, a page and one Run All per notebook). The groups that
-# take longest go first, so that the short ones fill in the end of the run on whichever worker is free.
+# all JupyterLab test modules are one (they share a server, a page and one Run All per notebook), and the modules that
+# run notebooks in this process are one (each notebook runs once). The groups that take longest go first, so that the
+# short ones fill in the end of the run on whichever worker is free.
 JUPYTERLAB_GROUP = "tests/browser (JupyterLab)"
 # The lecture mode (Voila) tests: their own server, their own group.
 LECTURE_GROUP = "tests/browser (lecture mode)"
 LECTURE_FILES = ("tests/browser/test_present.py", "tests/browser/test_lecture.py")
-LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP, "tests/test_sweep.py")
+# The modules that run the notebooks in this process (``notebook_runner``): one group, so each notebook runs once.
+IN_PROCESS_GROUP = "tests (notebooks run in this process)"
+IN_PROCESS_FILES = ("tests/test_sweep.py", "tests/test_notebook_files.py")
+LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP, IN_PROCESS_GROUP)
 
 
 def xdist_group(nodeid: str) -> str:
     """The group of tests that runs on one pytest-xdist worker with the test ``nodeid``: its file, except that every
-    browser test file but the lecture mode's shares the JupyterLab group."""
+    browser test file but the lecture mode's shares the JupyterLab group, and the modules that run notebooks in this
+    process share one."""
     path = nodeid.split("::", 1)[0]
+    if path in IN_PROCESS_FILES:
+        return IN_PROCESS_GROUP
     if path in LECTURE_FILES:
         return LECTURE_GROUP
     if path.startswith("tests/browser/"):
