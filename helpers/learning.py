@@ -45,8 +45,6 @@ __all__ = [
     "attention_weights",
     "softmax_backward",
     "loss_and_gradients",
-    "numerical_gradient",
-    "max_relative_error",
     "train",
     "previous_token_share",
     "loss_curve",
@@ -197,34 +195,6 @@ def loss_and_gradients(W_q, W_k, X, V, targets):
     dW_q = np.einsum("mnd,mnk->dk", X, dQ)
     dW_k = np.einsum("mnd,mnk->dk", X, dK)
     return loss, dW_q, dW_k
-
-
-def numerical_gradient(f, W, eps: float = 1e-6) -> np.ndarray:
-    """Central finite differences of the scalar function ``f`` at the array ``W`` (not changed)."""
-    W = np.array(W, dtype=float)
-    grad = np.zeros_like(W)
-    for idx in np.ndindex(W.shape):
-        old = W[idx]
-        W[idx] = old + eps
-        up = f(W)
-        W[idx] = old - eps
-        down = f(W)
-        W[idx] = old
-        grad[idx] = (up - down) / (2 * eps)
-    return grad
-
-
-def max_relative_error(a, b) -> float:
-    """``||a - b|| / max(||a||, ||b||)`` (Frobenius norms), a plain float: 0 when ``a`` and ``b`` are equal.
-
-    Measured on the whole array, not entry by entry: an entry that is almost 0 in both would divide rounding
-    noise by almost nothing.
-    """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have one shape; got a {a.shape}, b {b.shape}")
-    scale = max(float(np.linalg.norm(a)), float(np.linalg.norm(b)))
-    return 0.0 if scale == 0 else float(np.linalg.norm(a - b)) / scale
 
 
 def train(task, W_q, W_k, steps: int = 300, lr: float = 1.0, callback=None) -> SimpleNamespace:

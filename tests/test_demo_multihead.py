@@ -35,7 +35,7 @@ def test_lesson_q1_shapes():
     # The lesson's answer to Q1: d_k = 768 / 12 = 64; Q, K, V (8, 12, 20, 64); weights (8, 12, 20, 20);
     # output (8, 20, 768).
     shapes = {name: shape for name, _, shape in multi_head_shapes(8, 12, 20, 768)}
-    assert shapes["Q, K, V per head"] == (8, 12, 20, 64)
+    assert shapes["Q, K, V split into heads"] == (8, 12, 20, 64)
     assert shapes["scores, weights"] == (8, 12, 20, 20)
     assert shapes["head outputs"] == (8, 12, 20, 64)
     assert shapes["output"] == (8, 20, 768)

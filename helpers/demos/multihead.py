@@ -58,7 +58,7 @@ def multi_head_shapes(batch: int, heads: int, seq: int, d_model: int) -> list[tu
 
     Returns
     -------
-    list of (name, how it is made, shape), e.g. ``("Q, K, V per head", "split by columns", (8, 12, 20, 64))``.
+    list of (name, how it is made, shape), e.g. ``("Q, K, V split into heads", "...", (8, 12, 20, 64))``.
     """
     _check_sizes(batch, heads, seq, d_model)
     B, h, n, d = batch, heads, seq, d_model
@@ -67,7 +67,7 @@ def multi_head_shapes(batch: int, heads: int, seq: int, d_model: int) -> list[tu
         ("X", "the tokens, one row each", (B, n, d)),
         ("W^Q, W^K, W^V", "learned; each head owns a block of d_k columns", (d, d)),
         ("Q, K, V", "X W^Q, X W^K, X W^V", (B, n, d)),
-        ("Q, K, V per head", f"split the last axis into {h} heads of d_k = {d_k}", (B, h, n, d_k)),
+        ("Q, K, V split into heads", f"{h} heads of d_k = {d_k}; each head gets ({B}, {n}, {d_k})", (B, h, n, d_k)),
         ("scores, weights", "Q Kᵀ / √d_k, then softmax over the keys", (B, h, n, n)),
         ("head outputs", "weights · V", (B, h, n, d_k)),
         ("Concat(heads)", "heads side by side again", (B, n, h * d_k)),
