@@ -11,27 +11,16 @@ Run: .venv/bin/python bench/bench_flash.py
 from __future__ import annotations
 
 import time
-import tracemalloc
 from functools import partial
 
 import numpy as np
 
 from helpers.attention import flash_attention, scaled_dot_product_attention
+from helpers.efficiency import peak_memory
 
 D = 64
 BLOCK = 64
 SIZES = (256, 512, 1024, 2048, 4096)
-
-
-def peak_mb(fn) -> float:
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        before = tracemalloc.get_traced_memory()[0]
-        fn()
-        return (tracemalloc.get_traced_memory()[1] - before) / 1e6
-    finally:
-        tracemalloc.stop()
 
 
 def best_ms(fn, repeats: int = 3) -> float:
@@ -51,8 +40,8 @@ def main() -> None:
         Q, K, V = (rng.standard_normal((n, D)) for _ in range(3))
         plain = partial(scaled_dot_product_attention, Q, K, V)
         flash = partial(flash_attention, Q, K, V, block_size=BLOCK)
-        print(f"{n:6d} {best_ms(plain):10.1f} {best_ms(flash):10.1f} {peak_mb(plain):10.1f} "
-              f"{peak_mb(flash):10.1f} {n * n * 8 / 1e6:15.1f}")
+        print(f"{n:6d} {best_ms(plain):10.1f} {best_ms(flash):10.1f} {peak_memory(plain) / 1e6:10.1f} "
+              f"{peak_memory(flash) / 1e6:10.1f} {n * n * 8 / 1e6:15.1f}")
 
 
 if __name__ == "__main__":

@@ -1047,6 +1047,12 @@ def _verdict(task: _Task, fn) -> tuple[bool, str, str]:
     return False, "\n".join(lines), mistake
 
 
+def _check_task(task) -> None:
+    """ValueError unless ``task`` names one of :data:`TASKS` (each has its skeleton and solution too)."""
+    if not isinstance(task, str) or task not in TASKS:
+        raise ValueError(f"task must be one of {', '.join(TASKS)}; got {task!r}")
+
+
 def check_code(task: str, fn):
     """Check a learner's function for ``task`` on the course's examples and on probes for classic mistakes.
 
@@ -1072,8 +1078,7 @@ def check_code(task: str, fn):
     """
     from helpers.exercises import Feedback
 
-    if not isinstance(task, str) or task not in TASKS:
-        raise ValueError(f"task must be one of {', '.join(TASKS)}; got {task!r}")
+    _check_task(task)
     if not callable(fn):
         return Feedback(False, f"{task}: check_code needs your function itself, e.g. check_code({task!r}, "
                                f"my_{task}); got {_describe(fn)}, which cannot be called.")
@@ -1150,6 +1155,5 @@ def show_solution(task: str) -> SolutionFold:
     ValueError
         If ``task`` is not a known task.
     """
-    if not isinstance(task, str) or task not in SOLUTIONS:
-        raise ValueError(f"task must be one of {', '.join(SOLUTIONS)}; got {task!r}")
+    _check_task(task)
     return SolutionFold(task, _instructor())

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html as _html
 import time
+import tracemalloc
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -41,6 +42,7 @@ __all__ = [
     "attention_cost",
     "fit_exponent",
     "time_attention",
+    "peak_memory",
     "sliding_window_mask",
     "strided_mask",
     "global_mask",
@@ -142,6 +144,19 @@ def _best_time(fn, arg, repeats: int, at_least: float = 2e-3) -> float:
             fn(arg)
         best = min(best, (time.perf_counter() - t0) / number)
     return best
+
+
+def peak_memory(fn) -> int:
+    """Peak bytes allocated while ``fn()`` runs, beyond what was allocated before it started (``tracemalloc``, which
+    sees numpy's arrays); ``fn``'s result is dropped."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        fn()
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
 
 
 # ---------------------------------------------------------------------------------

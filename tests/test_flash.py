@@ -5,7 +5,6 @@ course's other tests check against the lesson's numbers).
 """
 
 import math
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -17,6 +16,7 @@ from helpers.attention import (
     online_softmax_step,
     scaled_dot_product_attention,
 )
+from helpers.efficiency import peak_memory
 
 settings.register_profile("course", max_examples=60, deadline=None)
 settings.load_profile("course")
@@ -172,29 +172,23 @@ def test_the_inputs_are_not_modified():
 
 # -- memory: never the n × n matrix
 
-def peak_bytes(fn) -> int:
-    """Peak memory numpy allocates while ``fn`` runs, beyond what was allocated before."""
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        before = tracemalloc.get_traced_memory()[0]
-        fn()
-        return tracemalloc.get_traced_memory()[1] - before
-    finally:
-        tracemalloc.stop()
-
-
 def random_qkv(n, d=64, seed=0):
     rng = np.random.default_rng(seed)
     return rng.normal(size=(n, d)), rng.normal(size=(n, d)), rng.normal(size=(n, d))
+
+
+def test_peak_memory_counts_what_the_function_allocates():
+    size = 8 * 1_000_000  # one million float64
+    assert size <= peak_memory(lambda: np.ones(1_000_000)) < size + 100_000
+    assert peak_memory(lambda: None) < 10_000
 
 
 def test_peak_memory_for_2048_tokens_is_a_small_fraction_of_the_score_matrix():
     n = 2048
     Q, K, V = random_qkv(n)
     score_matrix = n * n * 8  # one float64 n × n matrix: 33.5 MB
-    flash = peak_bytes(lambda: flash_attention(Q, K, V, block_size=64))
-    plain = peak_bytes(lambda: scaled_dot_product_attention(Q, K, V))
+    flash = peak_memory(lambda: flash_attention(Q, K, V, block_size=64))
+    plain = peak_memory(lambda: scaled_dot_product_attention(Q, K, V))
     assert flash < 0.25 * score_matrix, (flash, score_matrix)
     assert plain > score_matrix  # the plain version does hold it (and more)
 
@@ -202,7 +196,7 @@ def test_peak_memory_for_2048_tokens_is_a_small_fraction_of_the_score_matrix():
 def test_peak_memory_grows_like_n_times_block():
     Q, K, V = random_qkv(2048)
     half = [A[:1024] for A in (Q, K, V)]
-    by_n = peak_bytes(lambda: flash_attention(Q, K, V, 64)) / peak_bytes(lambda: flash_attention(*half, 64))
+    by_n = peak_memory(lambda: flash_attention(Q, K, V, 64)) / peak_memory(lambda: flash_attention(*half, 64))
     assert 1.7 < by_n < 2.3, by_n  # twice the tokens, twice the memory (the plain version: four times)
-    by_block = peak_bytes(lambda: flash_attention(Q, K, V, 512)) / peak_bytes(lambda: flash_attention(Q, K, V, 128))
+    by_block = peak_memory(lambda: flash_attention(Q, K, V, 512)) / peak_memory(lambda: flash_attention(Q, K, V, 128))
     assert 2.5 < by_block < 4.5, by_block  # four times the block, about four times the tile

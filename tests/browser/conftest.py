@@ -23,6 +23,7 @@ import pytest
 
 from .jupyter_servers import (
     CHROMIUM_FLAGS,
+    LECTURE_VIEWPORT,
     NO_CHROMIUM,
     REPO,
     ServerError,
@@ -183,7 +184,7 @@ def voila_pages(browser, voila_server):
 def open_lecture_page(browser, voila_server: str, name: str):
     """Notebook ``name`` in the lecture mode, in a page of its own at a projector's 1920 × 1080, once Voila shows its
     cells."""
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context = browser.new_context(viewport=LECTURE_VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(30_000)
     # Every request for something outside this machine, kept for the offline check of the lecture mode.

@@ -33,6 +33,8 @@ CHROMIUM_FLAGS = [
     "--disable-dev-shm-usage",
 ]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+# The lecture pages are looked at on a projector of this size (a test may make one smaller for a while).
+LECTURE_VIEWPORT = {"width": 1920, "height": 1080}
 
 
 def stored_widget_outputs(path) -> int:

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import notebook_paths
+from .jupyter_servers import LECTURE_VIEWPORT, notebook_paths
 from .widget_pages import notebooks_calling
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
@@ -122,4 +122,4 @@ def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(project
             f"X starts at {box['x_top']:.0f} px and the weights end at {box['weights_bottom']:.0f} px of a "
             f"{box['height']} px screen ({box})")
     finally:
-        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.set_viewport_size(LECTURE_VIEWPORT)
