@@ -1,10 +1,11 @@
 """Write the navigation lines and the index's course map from the notebook files.
 
-Every notebook gets a markdown cell tagged ``navigation`` first and last:
-``← previous · Index · next →``. The index (``00_index.ipynb``) gets its course map in
-the cell tagged ``course-map``: two tables, the core path (01 to 07) and the notebooks
-that go further (08 on), one row per notebook that exists, from each notebook's title
-(its first ``# `` heading) and ``metadata["course"]["sections"]``.
+The notebooks and their order come from ``course.toml`` (the index, the core path, the
+notebooks that go further). Every notebook gets a markdown cell tagged ``navigation`` first
+and last: ``← previous · Index · next →``. The index gets its course map in the cell tagged
+``course-map``: two tables, the core path and the notebooks that go further, one row per
+notebook, from each notebook's title (its first ``# `` heading) and
+``metadata["course"]["sections"]``.
 
 Safe to re-run: a notebook is only rewritten when something changed. ``--check`` writes
 nothing and exits 1 listing the stale notebooks (the test suite uses it).
@@ -14,22 +15,33 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from pathlib import Path
 
 import nbformat
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
 NAV_TAG = "navigation"
 MAP_TAG = "course-map"
-INDEX = "00_index.ipynb"
-CORE_LAST = 7  # notebooks 01 to 07 are the core path; 08 on go further
-CORE_HEADING = "### The core path: 01 to 07, in order"
+
+
+def course_plan(path: Path = ROOT / "course.toml") -> dict:
+    """``course.toml``: ``index`` (a notebook's name without ``.ipynb``), ``core`` and ``going_further`` (lists)."""
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+PLAN = course_plan()
+INDEX = PLAN["index"] + ".ipynb"
+CORE = tuple(PLAN["core"])
+CORE_HEADING = f"### The core path: {CORE[0][:2]} to {CORE[-1][:2]}, in order"
 FURTHER_HEADING = "### Going further: after the core path, or straight after the notebook each one follows"
 
 
 def course_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
-    """The course notebooks in order: every ``NN_name.ipynb``."""
-    return sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    """The course notebooks in course order (``course.toml``), as paths in ``folder``."""
+    return [folder / f"{name}.ipynb" for name in (PLAN["index"], *PLAN["core"], *PLAN["going_further"])]
 
 
 def title_of(nb) -> str:
@@ -62,8 +74,8 @@ def navigation_line(paths: list[Path], titles: dict[str, str], here: Path) -> st
 
 
 def is_core(path: Path) -> bool:
-    """Whether the notebook is on the core path (01 to 07) rather than going further (08 on)."""
-    return int(path.stem[:2]) <= CORE_LAST
+    """Whether the notebook is on the core path rather than going further."""
+    return path.stem in CORE
 
 
 def _table(paths: list[Path], notebooks: dict[str, object]) -> list[str]:

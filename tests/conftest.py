@@ -27,9 +27,12 @@ from pathlib import Path
 
 import pytest
 
+from browser.jupyter_servers import course_notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
-NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+# The course's notebooks in order, from course.toml: every test that walks the notebooks uses this list.
+NOTEBOOKS = course_notebooks(NOTEBOOK_DIR)
 
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from helpers.live import RUN_TO_SHOW
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+from conftest import NOTEBOOKS, ROOT
+
 MAX_BYTES = 200 * 1024
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # A notebook with live widgets, a figure-free explorer and printed checks: quick to run, and it would show any

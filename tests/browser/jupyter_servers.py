@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -55,9 +56,22 @@ class ServerError(RuntimeError):
     """A server did not start; the message holds the end of its log."""
 
 
+def course_plan() -> dict:
+    """``course.toml``, the one list of the course's notebooks: ``index``, ``core`` and ``going_further`` (names
+    without ``.ipynb``)."""
+    with open(REPO / "course.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def course_notebooks(folder: Path) -> list[Path]:
+    """The course notebooks in course order, as paths in ``folder``."""
+    plan = course_plan()
+    return [folder / f"{name}.ipynb" for name in (plan["index"], *plan["core"], *plan["going_further"])]
+
+
 def notebook_paths() -> list[Path]:
-    """The course notebooks present right now, in course order."""
-    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    """The course notebooks present in the folder under test, in course order."""
+    return [path for path in course_notebooks(NOTEBOOKS) if path.exists()]
 
 
 # --------------------------------------------------------------------------------------------------- Chromium
