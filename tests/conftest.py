@@ -9,9 +9,10 @@ Everything here goes through public behaviour only (widget traits such as ``valu
   fields a learner can type into.
 * :func:`html_text` reads an HTML widget (or an HTML string) as the words a learner sees.
 * The ``notebook_run`` fixture runs one notebook once per test session (indirect parametrization by path).
-* Under pytest-xdist (``make test`` runs ``-n 2 --dist loadgroup``), :func:`pytest_xdist_make_scheduler` keeps the
-  tests that share costly state on one worker (the JupyterLab tests; each notebook's nbval cells; each test module)
-  and hands out the longest groups first.
+* Under pytest-xdist (``make test`` runs ``-n 2 --dist loadgroup``), :func:`pytest_collection_modifyitems` gives the
+  tests that share costly state one ``xdist_group`` (each notebook's nbval cells; each test module; the JupyterLab
+  tests) and puts the longest groups first.
+* Hypothesis runs with the profile ``course`` (an author's run) or, under ``CI=true``, ``ci`` (more examples).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from browser.jupyter_servers import course_notebooks
 
@@ -36,14 +38,22 @@ NOTEBOOKS = course_notebooks(NOTEBOOK_DIR)
 
 
 
+# -- Hypothesis: one profile for an author's run, a longer one for CI (tests that set max_examples keep theirs)
+
+settings.register_profile("course", max_examples=60, deadline=None)
+settings.register_profile("ci", max_examples=250, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                      or ("ci" if os.environ.get("CI", "").lower() == "true" else "course"))
+
+
 # -- spreading the tests over pytest-xdist workers
 
-# ``make test`` runs ``pytest -n 2 --dist loadgroup --no-loadscope-reorder``. With ``--dist loadgroup`` the tests are
-# handed to the workers in groups made here (by test id, as the controller sees only ids): each test module is a
-# group (its module fixtures are made once), each notebook's nbval cells are one (they run in order in one kernel),
-# all JupyterLab test modules are one (they share a server, a page and one Run All per notebook), and the modules that
-# run notebooks in this process are one (each notebook runs once). The groups that take longest go first, so that the
-# short ones fill in the end of the run on whichever worker is free.
+# ``make test`` runs ``pytest -n 2 --dist loadgroup --no-loadscope-reorder``: pytest-xdist sends the tests that carry
+# one ``xdist_group`` marker to one worker. The groups (marked here, from each test's id): each test module (its
+# module fixtures are made once), each notebook's nbval cells (they run in order in one kernel), the modules that run
+# notebooks in this process (each notebook runs once), and in ``make test-browser`` the JupyterLab tests (one server,
+# one page, one Run All per notebook) and the lecture-mode tests (their own server). The groups that take longest go
+# first, so that the short ones fill in the end of the run on whichever worker is free.
 JUPYTERLAB_GROUP = "tests/browser (JupyterLab)"
 # The lecture mode (Voila) tests: their own server, their own group.
 LECTURE_GROUP = "tests/browser (lecture mode)"
@@ -55,9 +65,8 @@ LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP, IN_PROCESS_GROUP)
 
 
 def xdist_group(nodeid: str) -> str:
-    """The group of tests that runs on one pytest-xdist worker with the test ``nodeid``: its file, except that every
-    browser test file but the lecture mode's shares the JupyterLab group, and the modules that run notebooks in this
-    process share one."""
+    """The pytest-xdist group of the test ``nodeid``: its file, except that every browser test file but the lecture
+    mode's shares the JupyterLab group, and the modules that run notebooks in this process share one."""
     path = nodeid.split("::", 1)[0]
     if path in IN_PROCESS_FILES:
         return IN_PROCESS_GROUP
@@ -68,29 +77,19 @@ def xdist_group(nodeid: str) -> str:
     return path
 
 
-@pytest.hookimpl(tryfirst=True, optionalhook=True)
-def pytest_xdist_make_scheduler(config, log):
-    """For ``--dist loadgroup``: pytest-xdist's scheduling by scope, with :func:`xdist_group` as the scope."""
-    if config.getoption("dist") != "loadgroup":
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    class CourseGroups(LoadScopeScheduling):
-        def _split_scope(self, nodeid):
-            return xdist_group(nodeid)
-
-    return CourseGroups(config, log)
-
-
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the markers
 def pytest_collection_modifyitems(config, items):
     """Leave out the tests marked ``slow`` unless ``RUN_SLOW=1`` (``make test-binder``, which CI runs after ``make
-    test``); in a pytest-xdist worker, put the :data:`LONGEST_FIRST` groups first (the scheduler hands groups out in
-    the order of the collection); elsewhere keep pytest's order."""
+    test``); mark each test with its :func:`xdist_group`; in a pytest-xdist worker, put the :data:`LONGEST_FIRST`
+    groups first (the scheduler hands groups out in the order of the collection); elsewhere keep pytest's order."""
     if os.environ.get("RUN_SLOW") != "1":
         slow = [item for item in items if item.get_closest_marker("slow")]
         if slow:
             config.hook.pytest_deselected(items=slow)
             items[:] = [item for item in items if not item.get_closest_marker("slow")]
+    if config.pluginmanager.hasplugin("xdist"):  # the marker is pytest-xdist's (not there with -p no:xdist)
+        for item in items:
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item.nodeid)))
     if hasattr(config, "workerinput"):
         rank = {group: k for k, group in enumerate(LONGEST_FIRST)}
         items.sort(key=lambda item: rank.get(xdist_group(item.nodeid), len(rank)))  # stable: the rest keep order

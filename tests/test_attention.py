@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 from hypothesis.extra.numpy import arrays
 
 from helpers.attention import (
@@ -25,9 +25,6 @@ from helpers.attention import (
     softmax,
     split_heads,
 )
-
-settings.register_profile("course", max_examples=60, deadline=None)
-settings.load_profile("course")
 
 finite = st.floats(-5, 5, allow_nan=False, allow_infinity=False, width=64)
 

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from helpers.attention import (
     causal_mask,
@@ -17,9 +17,6 @@ from helpers.attention import (
     scaled_dot_product_attention,
 )
 from helpers.efficiency import peak_memory
-
-settings.register_profile("course", max_examples=60, deadline=None)
-settings.load_profile("course")
 
 
 def loop_attention(Q, K, V, mask=None):

@@ -8,12 +8,9 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from helpers.attention import causal_mask, multi_head_attention, sinusoidal_positions
-
-settings.register_profile("course", max_examples=60, deadline=None)
-settings.load_profile("course")
 
 
 @st.composite

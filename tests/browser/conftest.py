@@ -1,9 +1,9 @@
 """Real-browser tests: the notebooks as a learner sees them in JupyterLab, and the lecture mode in Voila.
 
-Run them alone with ``.venv/bin/python -m pytest tests/browser -q`` (``make test`` runs them too; ``make
-test-fast`` leaves them out). They need Chromium: ``apt-get install chromium`` (Debian's /usr/bin/chromium) or a
-Chromium installed by ``playwright install chromium``. Without one they are skipped with that advice, except under
-``CI=true`` where a missing browser is a failure. A failing test leaves a screenshot in tests/browser-failures/.
+``make test-browser`` runs them (``make test`` leaves them out; CI runs both). They need Chromium: ``apt-get install
+chromium`` (Debian's /usr/bin/chromium) or a Chromium installed by ``playwright install chromium``. Without one they
+are skipped with that advice, except under ``CI=true`` where a missing browser is a failure. A failing test leaves a
+screenshot in tests/browser-failures/.
 
 One JupyterLab server, one Voila server and one headless Chromium serve all the browser tests; they are made when the
 first browser test starts and stopped as soon as the last one is done (package scope), not at the end of the whole
