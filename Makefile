@@ -9,13 +9,17 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-fast test-binder lint notebooks navigation present bench clean
+.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present bench clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
-	@echo "make test       set up if needed, then ruff and every test: helpers, widgets, notebooks (strict nbval), browser"
+	@echo "make test       set up if needed, then lint and the checks an author runs after every edit: helpers, widgets,"
+	@echo "                every notebook under strict nbval (about a minute)"
+	@echo "make test-browser  the notebooks in JupyterLab and the lecture mode in headless Chromium: layout, dark theme,"
+	@echo "                accessibility, interactions (a few minutes; needs Chromium)"
 	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it"
-	@echo "make lint       ruff over helpers, tests and scripts (settings in pyproject.toml)"
+	@echo "make lint       ruff over helpers, tests, scripts and bench (settings in pyproject.toml)"
+	@echo "make lock       after changing the dependencies in pyproject.toml: requirements.txt and binder/requirements.txt"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
 	@echo "make bench      print the speed figures"
@@ -39,28 +43,37 @@ lab: $(STAMP)
 	@$(VENV)/bin/jupyter trust notebooks/*.ipynb >/dev/null
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
-RUFF := $(VENV)/bin/ruff check helpers tests scripts
-# Two pytest-xdist workers (TEST_WORKERS=auto: one per CPU). Each group of tests that shares costly state (the
-# JupyterLab tests, the lecture-mode tests, the widget sweep, one notebook's nbval cells, one test module) runs on
-# one worker; tests/conftest.py forms the groups and hands the longest out first.
+RUFF := $(VENV)/bin/ruff check helpers tests scripts bench
+# Two pytest-xdist workers (TEST_WORKERS=auto: one per CPU). Tests that share costly state (one notebook's nbval
+# cells, the modules that run the notebooks in this process, one test module) carry one pytest-xdist group
+# (tests/conftest.py marks them) and run on one worker, the longest groups first.
 TEST_WORKERS ?= 2
-PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder \
-	--nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -q
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder -q
 
 # Bytecode caches kept between runs (an environment may switch them off): each pytest worker then starts faster.
-test test-fast: export PYTHONDONTWRITEBYTECODE =
+test test-browser: export PYTHONDONTWRITEBYTECODE =
 
-# Lint first: a finding fails the run before the tests start.
+# Lint first: a finding fails the run before the tests start. Everything but the browser: helpers, widgets, the
+# junk sweep, the notebook files, and every notebook re-run under strict nbval, each in a fresh kernel.
 test: $(STAMP)
-	@TIMEFORMAT='make test took %1R s'; time { $(RUFF) && $(PYTEST); }
+	@TIMEFORMAT='make test took %1R s'; time { $(RUFF) && $(PYTEST) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		tests notebooks --ignore=tests/browser; }
 
-# Everything but the browser tests, for a quick check while editing.
-test-fast: $(STAMP)
-	$(RUFF)
-	$(PYTEST) -m "not browser"
+# The notebooks in JupyterLab and the lecture mode in headless Chromium: two groups (each its own server and page),
+# one per worker.
+test-browser: $(STAMP)
+	@TIMEFORMAT='make test-browser took %1R s'; time $(PYTEST) tests/browser
 
 lint: $(STAMP)
 	$(RUFF)
+
+# One lock: requirements.txt pins everything the course's .venv gets (the package's dependencies and the lab and dev
+# extras of pyproject.toml), keeping the versions it already pins unless a dependency asks for others; the Binder image's
+# binder/requirements.txt (the package and the lab extra) is resolved within it, so both pin the same versions.
+UV_COMPILE := $(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 --custom-compile-command "make lock" -q
+lock: $(STAMP)
+	$(UV_COMPILE) --all-extras -o requirements.txt
+	$(UV_COMPILE) --extra lab -c requirements.txt -o binder/requirements.txt
 
 navigation: $(STAMP)
 	$(PY) scripts/build_navigation.py

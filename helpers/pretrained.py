@@ -403,53 +403,22 @@ def gelu(x) -> np.ndarray:
     return (0.5 * x * (1.0 + erf(x * np.float32(1 / np.sqrt(2))))).astype(x.dtype, copy=False)
 
 
-class _SingleThreadedBlas:
-    """Run numpy's matrix products on one thread inside a ``with`` block (OpenBLAS builds only).
+_blas_controller = None  # threadpoolctl's view of the loaded BLAS libraries, made on first use (about 30 ms)
+
+
+def _single_threaded_blas():
+    """A ``with`` block in which numpy's matrix products run on one thread.
 
     The products here are small (a dozen tokens by 384 or 1536 features). OpenBLAS splits
     them over threads anyway, and on a busy machine the threads wait for each other: a
-    12-token sentence then takes 50-300 ms instead of about 10 ms. Elsewhere (Accelerate,
-    MKL, a library without these symbols) this does nothing.
+    12-token sentence then takes 50-300 ms instead of about 10 ms.
     """
+    global _blas_controller
+    if _blas_controller is None:
+        from threadpoolctl import ThreadpoolController
 
-    _funcs = None  # (get, set) or () once looked up
-
-    @classmethod
-    def _lookup(cls):
-        if cls._funcs is None:
-            cls._funcs = ()
-            try:
-                import ctypes
-
-                libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
-                for lib_path in sorted(libs.glob("*openblas*")):
-                    lib = ctypes.CDLL(str(lib_path))
-                    for get_name, set_name in (
-                        ("scipy_openblas_get_num_threads64_", "scipy_openblas_set_num_threads64_"),
-                        ("openblas_get_num_threads64_", "openblas_set_num_threads64_"),
-                        ("openblas_get_num_threads", "openblas_set_num_threads"),
-                    ):
-                        if hasattr(lib, get_name) and hasattr(lib, set_name):
-                            get, set_ = getattr(lib, get_name), getattr(lib, set_name)
-                            get.restype, set_.argtypes = ctypes.c_int, [ctypes.c_int]
-                            cls._funcs = (get, set_)
-                            return cls._funcs
-            except OSError:
-                pass
-        return cls._funcs
-
-    def __enter__(self):
-        funcs = self._lookup()
-        self._previous = funcs[0]() if funcs else None
-        if funcs and self._previous != 1:
-            funcs[1](1)
-        return self
-
-    def __exit__(self, *exc):
-        funcs = self._lookup()
-        if funcs and self._previous is not None and self._previous != 1:
-            funcs[1](self._previous)
-        return False
+        _blas_controller = ThreadpoolController()
+    return _blas_controller.limit(limits=1, user_api="blas")
 
 
 def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
@@ -658,7 +627,7 @@ class MiniLM:
         for b, (_tokens, row) in enumerate(encoded):
             ids[b, : len(row)] = row
             valid[b, : len(row)] = True
-        with _SingleThreadedBlas():
+        with _single_threaded_blas():
             attentions, hidden_states = self.forward(ids, valid)
         outputs = []
         for b, (tok, row) in enumerate(encoded):

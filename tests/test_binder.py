@@ -67,12 +67,38 @@ def python_version_of_runtime_txt() -> str:
 # -- fast checks: the files repo2docker reads
 
 
-def test_binder_requirements_pin_the_run_time_packages_at_the_course_versions():
+def declared(extras=("lab", "dev")) -> list:
+    """The requirements pyproject.toml declares: the package's dependencies and those of ``extras``."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    texts = project["dependencies"] + [r for extra in extras for r in project["optional-dependencies"][extra]]
+    return [Requirement(text) for text in texts]
+
+
+def normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@pytest.mark.parametrize("lock, extras", [("requirements.txt", ("lab", "dev")), ("binder/requirements.txt", ("lab",))])
+def test_the_lock_pins_every_declared_dependency_at_a_version_it_allows(lock, extras):
+    pinned = pins(ROOT / lock)
+    for requirement in declared(extras):
+        name = normalized(requirement.name)
+        assert name in pinned, f"{lock} does not pin {requirement.name}, which pyproject.toml declares: make lock"
+        assert requirement.specifier.contains(pinned[name], prereleases=True), (
+            f"{lock} pins {requirement.name}=={pinned[name]}, outside pyproject.toml's {requirement}: make lock")
+
+
+def test_the_binder_image_gets_the_locked_versions_and_no_test_tools():
     binder, course = pins(BINDER / "requirements.txt"), pins(ROOT / "requirements.txt")
-    needed = {"numpy", "matplotlib", "ipywidgets", "ipykernel", "jupyterlab"}
-    assert needed <= set(binder), f"binder/requirements.txt lacks {sorted(needed - set(binder))}"
-    differ = {name: (v, course[name]) for name, v in binder.items() if name in course and course[name] != v}
-    assert not differ, f"binder/requirements.txt and requirements.txt pin different versions: {differ}"
+    differ = {name: (v, course.get(name)) for name, v in binder.items() if course.get(name) != v}
+    assert not differ, f"binder/requirements.txt is not resolved within requirements.txt (make lock): {differ}"
+    # What a learner's image does without (README, "Teach it with Binder or JupyterHub").
+    tools = {"pytest", "nbval", "hypothesis", "playwright", "voila", "ruff", "import-linter", "uv"}
+    assert not tools & set(binder), f"test and authoring tools in the image: {sorted(tools & set(binder))}"
 
 
 def test_runtime_python_is_one_the_course_package_accepts():
@@ -258,3 +284,21 @@ def test_a_widget_notebook_and_the_model_notebook_pass_strict_nbval(binder_env):
         cells = re.findall(rf"^(?:\S*/)?{re.escape(notebook)}::Cell \d+ PASSED", result.stdout, re.M)
         assert cells, f"no cell of {notebook} passed:\n{result.stdout[-3000:]}"
     assert re.search(r"\b\d+ passed\b", result.stdout) and " failed" not in result.stdout
+
+
+@slow
+def test_pip_install_of_the_package_alone_brings_everything_its_modules_import(tmp_path):
+    """``pip install .`` into an empty environment (no requirements file): the package's declared dependencies are
+    enough for every module to import, the explorer's among them."""
+    venv, copy = tmp_path / "venv", tmp_path / "repo"
+    copy_repository(copy)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    run([sys.executable, "-m", "venv", venv], cwd=tmp_path, env=env)
+    python = venv / "bin" / "python"
+    run([python, "-m", "pip", "install", "--quiet", "."], cwd=copy, env=env)
+    names = module_names(copy / "helpers")
+    result = run([python, "-c", IMPORT_ALL, json.dumps(names)], cwd=tmp_path, env=env)
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert not report["errors"], "\n".join(f"{k}:\n{v}" for k, v in report["errors"].items())
+    assert "helpers.explorer" in report["files"]
