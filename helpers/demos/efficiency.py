@@ -44,7 +44,7 @@ class TimingPanel(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    result : dict from :func:`time_attention` for the last measurement
+    result : dict from :func:`helpers.efficiency.time_attention` for the last measurement
     exponents : dict "projections", "attention" -> fitted power of n
     button : ipywidgets.Button "Measure again"
     view : ipywidgets.HTML, the log-log figure and the text

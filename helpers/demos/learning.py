@@ -163,10 +163,10 @@ class LabRun:
 class TrainingLab(LiveWidget, widgets.VBox):
     """Train the head again with your own learning rate, number of steps and seed; see the result.
 
-    Each valid change trains from scratch (:func:`train`, no waiting between steps) and shows the final loss, the
-    weight on the previous token in sequences not seen in training, the example's attention weights and the loss
-    curve. A value that cannot be used, or a training run that breaks down, leaves the last result on show with a
-    message next to the field or above the views.
+    Each valid change trains from scratch (:func:`helpers.learning.train`, no waiting between steps) and shows the
+    final loss, the weight on the previous token in sequences not seen in training, the example's attention weights
+    and the loss curve. A value that cannot be used, or a training run that breaks down, leaves the last result on
+    show with a message next to the field or above the views.
 
     Parameters
     ----------
