@@ -69,7 +69,7 @@ def main() -> None:
     model(long_text)
     print(f"  forward pass, 512 tokens (the limit): {ms(time.perf_counter() - t)}")
 
-    from helpers.model_views import HeadExplorer
+    from helpers.demos.real_model import HeadExplorer
 
     ex = HeadExplorer(model)
     redraw = []

@@ -1,4 +1,4 @@
-"""Turning a caller's argument into a float array, or a ValueError that names it.
+"""Turning a caller's argument into a float array or a positive count, or a ValueError that names it.
 
 Shared by the math (helpers.attention) and the demos, so every function refuses bad
 input with the same kind of message: the argument's name, the expected layout and
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_float_array", "require_ndim", "as_matrix"]
+__all__ = ["as_float_array", "require_ndim", "as_matrix", "positive_int"]
 
 
 def as_float_array(x, name: str) -> np.ndarray:
@@ -37,3 +37,10 @@ def as_matrix(x, name: str, layout: str, finite: bool = False) -> np.ndarray:
     if finite and not np.isfinite(arr).all():
         raise ValueError(f"{name} must hold finite numbers; got {arr.tolist()}")
     return arr
+
+
+def positive_int(value, name: str) -> int:
+    """``value`` as an int if it is a whole number of at least 1 (a bool is not), or a ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be a positive integer; got {value!r}")
+    return int(value)

@@ -1,9 +1,8 @@
-"""Making attention cheaper: what n² costs, and four ways round it (notebook 10).
-
-The math (pure numpy, tested directly):
+"""Making attention cheaper: what n² costs, and four ways round it (notebook 10's math, pure numpy).
 
 * :func:`attention_cost` counts the multiply-adds of one head and the bytes of its n × n matrix;
-  :func:`time_attention` measures the time; :func:`fit_exponent` reads the power of n off a log-log line.
+  :func:`time_attention` measures the time; :func:`fit_exponent` reads the power of n off a log-log line;
+  :func:`peak_memory` measures the bytes a call allocates.
 * Sparse attention as masks: :func:`sliding_window_mask`, :func:`strided_mask`, :func:`global_mask`
   (each a boolean "may attend" mask like :func:`helpers.attention.causal_mask`) and :func:`kept_fraction`.
 * Linear attention: :func:`elu_plus_one`, :func:`linear_attention` (the O(n) order of the products) and
@@ -11,22 +10,19 @@ The math (pure numpy, tested directly):
 * FlashAttention, step by step: :func:`flash_trace` records the state after every tile of keys.
 * LoRA: :func:`lora_parameters`, :func:`best_low_rank` and the seeded head of :func:`lora_example`.
 
-The widgets (:class:`TimingPanel`, :class:`FlashStepper`, :class:`LoraDemo`) are
-:class:`helpers.live.LiveWidget` s: they update through properties and never print.
+The widgets that show them (the timing panel, the FlashAttention stepper, the LoRA demo) are in
+:mod:`helpers.demos.efficiency`.
 """
 
 from __future__ import annotations
 
-import html as _html
 import time
 import tracemalloc
 from dataclasses import dataclass
 
-import ipywidgets as widgets
 import numpy as np
 
-from . import theme
-from .arrays import as_matrix
+from .arrays import as_matrix, positive_int
 from .attention import (
     _check_qkv,
     causal_mask,
@@ -34,9 +30,6 @@ from .attention import (
     scaled_dot_product_attention,
     softmax,
 )
-from .layout import course_box, view_html, wrap_row
-from .live import LiveWidget
-from .render import attention_weights_html, figure_img_html, number_format
 
 __all__ = [
     "attention_cost",
@@ -50,22 +43,14 @@ __all__ = [
     "elu_plus_one",
     "linear_attention",
     "linear_attention_weights",
+    "one_head_qkv",
     "FlashStep",
     "flash_trace",
     "lora_parameters",
     "best_low_rank",
     "LoraExample",
     "lora_example",
-    "TimingPanel",
-    "FlashStepper",
-    "LoraDemo",
 ]
-
-
-def _positive_int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}")
-    return int(value)
 
 
 # ---------------------------------------------------------------------------------
@@ -83,8 +68,8 @@ def attention_cost(n: int, d_model: int, d_k: int, d_v: int | None = None) -> di
         ``"weighted sum"``: n² · d_v, for weights · V;
         ``"matrix bytes"``: n² · 8, one float64 n × n matrix (the scores; the weights are another).
     """
-    n, d_model, d_k = (_positive_int(v, k) for v, k in ((n, "n"), (d_model, "d_model"), (d_k, "d_k")))
-    d_v = d_k if d_v is None else _positive_int(d_v, "d_v")
+    n, d_model, d_k = (positive_int(v, k) for v, k in ((n, "n"), (d_model, "d_model"), (d_k, "d_k")))
+    d_v = d_k if d_v is None else positive_int(d_v, "d_v")
     return {"projections": n * d_model * (2 * d_k + d_v), "scores": n * n * d_k,
             "weighted sum": n * n * d_v, "matrix bytes": n * n * 8}
 
@@ -107,8 +92,8 @@ def time_attention(ns, d_model: int = 128, repeats: int = 3, seed: int = 0) -> d
     -------
     dict: ``"n"`` list of int; ``"projections"``, ``"attention"`` lists of seconds, one per n.
     """
-    d_model = _positive_int(d_model, "d_model")
-    repeats = _positive_int(repeats, "repeats")
+    d_model = positive_int(d_model, "d_model")
+    repeats = positive_int(repeats, "repeats")
     rng = np.random.default_rng(seed)
     W_q, W_k, W_v = (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(3))
     out = {"n": [], "projections": [], "attention": []}
@@ -119,7 +104,7 @@ def time_attention(ns, d_model: int = 128, repeats: int = 3, seed: int = 0) -> d
     def attend(QKV):
         return scaled_dot_product_attention(*QKV)
 
-    ns = [_positive_int(n, "n") for n in ns]
+    ns = [positive_int(n, "n") for n in ns]
     warm = rng.standard_normal((min(ns), d_model))
     attend(project(warm))  # the first call starts the BLAS threads: not part of any measurement
     for n in ns:
@@ -172,8 +157,8 @@ def _offsets(n: int) -> np.ndarray:
 def sliding_window_mask(n: int, window: int, causal: bool = True) -> np.ndarray:
     """Local attention: query i sees the ``window`` keys ending at itself (causal) or within
     ``window - 1`` on either side (not causal). Bool (n, n), True = may attend."""
-    n = _positive_int(n, "n")
-    window = _positive_int(window, "window")
+    n = positive_int(n, "n")
+    window = positive_int(window, "window")
     near = np.abs(_offsets(n)) < window
     return near & causal_mask(n) if causal else near
 
@@ -184,14 +169,14 @@ def strided_mask(n: int, stride: int) -> np.ndarray:
     Bool (n, n), causal. Combined with a sliding window of width ``stride`` (logical or), every key
     can reach every query in two steps.
     """
-    n = _positive_int(n, "n")
-    stride = _positive_int(stride, "stride")
+    n = positive_int(n, "n")
+    stride = positive_int(stride, "stride")
     return causal_mask(n) & (_offsets(n) % stride == 0)
 
 
 def global_mask(n: int, global_tokens) -> np.ndarray:
     """Global tokens (Longformer style): every query sees them, and they see every key. Bool (n, n), not causal."""
-    n = _positive_int(n, "n")
+    n = positive_int(n, "n")
     g = np.asarray(list(global_tokens), dtype=int)
     if g.size and (g.min() < 0 or g.max() >= n):
         raise ValueError(f"global_tokens must be positions 0..{n - 1}; got {g.tolist()}")
@@ -234,7 +219,7 @@ def linear_attention(Q, K, V, phi=elu_plus_one) -> np.ndarray:
     -------
     ndarray (n_q, d_v)
     """
-    Q, K, V = _qkv(Q, K, V)
+    Q, K, V = one_head_qkv(Q, K, V)
     fQ, fK = phi(Q), phi(K)
     S = fK.T @ V            # (d_k, d_v): all keys and values summarised once
     z = fK.sum(axis=0)      # (d_k,)
@@ -243,13 +228,27 @@ def linear_attention(Q, K, V, phi=elu_plus_one) -> np.ndarray:
 
 def linear_attention_weights(Q, K, phi=elu_plus_one) -> np.ndarray:
     """The (n_q, n_k) weights linear attention implies: φ(q_i)·φ(k_j) / Σ_j' φ(q_i)·φ(k_j'). For comparison only."""
-    Q, K, _ = _qkv(Q, K, K)
+    Q, K, _ = one_head_qkv(Q, K, K)
     sims = phi(Q) @ phi(K).T
     return sims / sims.sum(axis=1, keepdims=True)
 
 
-def _qkv(Q, K, V):
-    """Q, K, V as finite 2-D float arrays (one head, no batch) whose shapes fit, as attention checks them."""
+def one_head_qkv(Q, K, V):
+    """Q, K, V as finite 2-D float arrays (one head, no batch) whose shapes fit, as attention checks them.
+
+    Parameters
+    ----------
+    Q : array_like (n_q, d_k);  K : array_like (n_k, d_k);  V : array_like (n_k, d_v)
+
+    Returns
+    -------
+    Q, K, V : float ndarrays of those shapes
+
+    Raises
+    ------
+    ValueError
+        Naming the argument that is not a finite matrix, or the shapes that do not fit.
+    """
     return _check_qkv(as_matrix(Q, "Q", "(n_q, d_k)", finite=True), as_matrix(K, "K", "(n_k, d_k)", finite=True),
                       as_matrix(V, "V", "(n_k, d_v)", finite=True))
 
@@ -285,8 +284,8 @@ class FlashStep:
 
 def flash_trace(Q, K, V, block_size: int) -> list[FlashStep]:
     """Every state of :func:`helpers.attention.flash_attention` (no mask): tile 0 (empty) then one per tile."""
-    Q, K, V = _qkv(Q, K, V)
-    b = _positive_int(block_size, "block_size")
+    Q, K, V = one_head_qkv(Q, K, V)
+    b = positive_int(block_size, "block_size")
     n_q, d_v = Q.shape[0], V.shape[1]
     m, l, o = np.full(n_q, -np.inf), np.zeros(n_q), np.zeros((n_q, d_v))
     steps = [FlashStep(0, range(0), np.zeros((n_q, 0)), m, l, o, np.ones(n_q))]
@@ -306,7 +305,7 @@ def flash_trace(Q, K, V, block_size: int) -> list[FlashStep]:
 
 def lora_parameters(d_in: int, d_out: int, rank: int) -> int:
     """Trainable numbers of a rank-``rank`` update ΔW = B A of a (d_in, d_out) matrix: B (d_in, r), A (r, d_out)."""
-    d_in, d_out = _positive_int(d_in, "d_in"), _positive_int(d_out, "d_out")
+    d_in, d_out = positive_int(d_in, "d_in"), positive_int(d_out, "d_out")
     if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or rank < 0:
         raise ValueError(f"rank must be a whole number >= 0; got {rank!r}")
     return int(rank) * (d_in + d_out)
@@ -368,314 +367,3 @@ def lora_example(seed: int = 3) -> LoraExample:
     delta = np.linalg.pinv(X) @ (np.sqrt(d) * target - Q @ K.T) @ np.linalg.pinv(K.T)
     return LoraExample(tokens, X, W_q, W_k, delta)
 
-
-# ---------------------------------------------------------------------------------
-# Widgets
-# ---------------------------------------------------------------------------------
-
-
-class TimingPanel(LiveWidget, widgets.VBox):
-    """Time the projections and the attention of one head as n grows, on this machine, when the cell runs.
-
-    Nothing measured is stored in the notebook: the figure and the fitted exponents live only in this
-    widget's views (a stored notebook keeps no widget state), so a re-run changes no stored byte.
-
-    Parameters
-    ----------
-    ns : sequence of int, the sequence lengths (at least 2)
-    d_model : int, d_model = d_k = d_v
-
-    Attributes
-    ----------
-    result : dict from :func:`time_attention` for the last measurement
-    exponents : dict "projections", "attention" -> fitted power of n
-    button : ipywidgets.Button "Measure again"
-    view : ipywidgets.HTML, the log-log figure and the text
-    """
-
-    def __init__(self, ns=(64, 128, 256, 512, 1024, 2048), d_model: int = 128):
-        self._live_setup()
-        self.ns = [_positive_int(n, "n") for n in ns]
-        if len(self.ns) < 2:
-            raise ValueError(f"ns needs at least 2 lengths to fit a line; got {list(ns)}")
-        self.d_model = _positive_int(d_model, "d_model")
-        self.button = widgets.Button(description="Measure again", tooltip="time every n again")
-        self.view = view_html()
-        super().__init__([self.button, self.status_html, self.view])
-        course_box(self)
-        self._update()
-        self.on_click(self.button, lambda _b: self.request_update())
-
-    def __repr__(self):
-        return f"TimingPanel(ns={self.ns}, d_model={self.d_model})"
-
-    def measure(self) -> None:
-        """Time again and redraw (what the button does)."""
-        self.request_update()
-
-    def _update(self) -> None:
-        r = time_attention(self.ns, self.d_model)
-        exps = {k: fit_exponent(r["n"], r[k]) for k in ("projections", "attention")}
-        self.result, self.exponents = r, exps
-        with theme.figure_style():
-            fig = theme.new_figure(figsize=(5.2, 3.4), layout="constrained")
-            ax = fig.add_subplot()
-            for key, marker in (("projections", "s"), ("attention", "o")):
-                ax.loglog(r["n"], [1000 * t for t in r[key]], marker=marker,
-                          label=f"{key}: time ∝ n^{exps[key]:.2f}")
-            ax.set_xlabel("sequence length n")
-            ax.set_ylabel("milliseconds per call (best of 3)")
-            ax.set_title(f"one head, d_model = d_k = {self.d_model}")
-            ax.legend()
-        cross = next((n for n, p, a in zip(r["n"], r["projections"], r["attention"]) if a > p), None)
-        alt = (f"Log-log plot of time against n: projections grow like n^{exps['projections']:.2f}, "
-               f"attention like n^{exps['attention']:.2f}.")
-        rows = [[str(n), f"{1000 * p:.2f}", f"{1000 * a:.2f}"]
-                for n, p, a in zip(r["n"], r["projections"], r["attention"])]
-        table = theme.table_html(["n", "projections ms", "attention ms"], rows)
-        where = (f"Attention takes longer than the projections from n = {cross} on." if cross is not None
-                 else "The projections took longer at every n measured.")
-        text = (f"<div style='max-width:50em'>Fitted slopes on this machine, now: projections "
-                f"n^{exps['projections']:.2f}, attention n^{exps['attention']:.2f}. {where}</div>")
-        self.view.value = f"<div>{figure_img_html(fig, alt)}{text}{table}</div>"
-
-
-class FlashStepper(LiveWidget, widgets.VBox):
-    """Step through FlashAttention's tiles on a small example: the running max, sum and output after each tile.
-
-    Parameters
-    ----------
-    Q : (n_q, d_k), K : (n_k, d_k), V : (n_k, d_v); small (a dozen keys at most reads well)
-    block_size : int, one of :attr:`BLOCK_SIZES` (keys per tile)
-
-    Attributes
-    ----------
-    block_picker : ipywidgets.Dropdown, keys per tile
-    prev_button, next_button : ipywidgets.Button
-    views : dict of ipywidgets.HTML: "where" (which tile, what happened), "scores" (the tiles read so far),
-        "state" (m, l, o and o / l per query), "check" (the comparison with plain attention at the end)
-    step : int, settable, 0 (before any tile) .. n_steps
-    """
-
-    BLOCK_SIZES = (1, 2, 3, 4, 8)
-
-    def __init__(self, Q, K, V, block_size: int = 2, tokens=None):
-        self._live_setup()
-        self.Q, self.K, self.V = _qkv(Q, K, V)
-        n_k = self.K.shape[0]
-        self.tokens = [f"k{j}" for j in range(n_k)] if tokens is None else [str(t) for t in tokens]
-        if len(self.tokens) != n_k:
-            raise ValueError(f"tokens has {len(self.tokens)} names for {n_k} keys")
-        self.plain = scaled_dot_product_attention(self.Q, self.K, self.V)[0]
-        if block_size not in self.BLOCK_SIZES:
-            raise ValueError(f"block_size must be one of {self.BLOCK_SIZES}; got {block_size!r}")
-        self.block_picker = widgets.Dropdown(options=list(self.BLOCK_SIZES), value=block_size,
-                                             description="keys per tile", style={"description_width": "initial"},
-                                             layout=widgets.Layout(width="12em"))
-        self.prev_button = widgets.Button(description="◀ Previous tile", tooltip="go back one tile")
-        self.next_button = widgets.Button(description="Next tile ▶", tooltip="read the next tile of keys")
-        self.views = {k: view_html() for k in ("where", "scores", "state", "check")}
-        self._step = 0
-        self._trace = flash_trace(self.Q, self.K, self.V, block_size)
-        controls = wrap_row([self.block_picker, self.prev_button, self.next_button])
-        super().__init__([controls, self.status_html, self.views["where"],
-                          wrap_row([self.views["scores"], self.views["state"]]), self.views["check"]])
-        course_box(self)
-        self._update()
-        self.watch(self.block_picker, self._on_block)
-        self.on_click(self.prev_button, lambda _b: self.previous())
-        self.on_click(self.next_button, lambda _b: self.next())
-
-    def __repr__(self):
-        return f"FlashStepper(n_q={self.Q.shape[0]}, n_k={self.K.shape[0]}, block_size={self.block_size})"
-
-    # -- public state
-    @property
-    def block_size(self) -> int:
-        return int(self.block_picker.value)
-
-    @block_size.setter
-    def block_size(self, value: int) -> None:
-        if value not in self.BLOCK_SIZES:
-            raise ValueError(f"block_size must be one of {self.BLOCK_SIZES}; got {value!r}")
-        self.block_picker.value = value
-
-    @property
-    def n_steps(self) -> int:
-        """The number of tiles: ceil(n_k / block_size)."""
-        return len(self._trace) - 1
-
-    @property
-    def step(self) -> int:
-        return self._step
-
-    @step.setter
-    def step(self, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= self.n_steps:
-            raise ValueError(f"step must be a whole number from 0 to {self.n_steps}; got {value!r}")
-        self._step = int(value)
-        self.request_update()
-
-    @property
-    def state(self) -> FlashStep:
-        """The running state after the current step's tile."""
-        return self._trace[self._step]
-
-    @property
-    def done(self) -> bool:
-        return self._step == self.n_steps
-
-    @property
-    def matches_plain(self) -> bool:
-        """True when every tile has been read and o / l equals plain attention's output (to 1e-12)."""
-        return self.done and bool(np.allclose(self.state.output, self.plain, rtol=0, atol=1e-12))
-
-    def next(self) -> None:
-        """Read the next tile (nothing after the last one)."""
-        if self._step < self.n_steps:
-            self.step = self._step + 1
-
-    def previous(self) -> None:
-        """Go back one tile (nothing before the start)."""
-        if self._step > 0:
-            self.step = self._step - 1
-
-    # -- handlers
-    def _on_block(self, _change) -> None:
-        self._trace = flash_trace(self.Q, self.K, self.V, self.block_size)
-        self._step = 0
-        self.request_update()
-
-    # -- drawing
-    def _update(self) -> None:
-        s = self.state
-        n_q = self.Q.shape[0]
-        self.prev_button.disabled = self._step == 0
-        self.next_button.disabled = self.done
-        if s.tile == 0:
-            where = (f"Start: no key read yet. Every query has m = −∞, l = 0, o = 0. "
-                     f"{self.K.shape[0]} keys in {self.n_steps} tiles of {self.block_size}.")
-        elif s.tile == 1:
-            where = (f"Tile 1 of {self.n_steps}: keys {s.keys.start}–{s.keys.stop - 1}. First tile: m is each "
-                     "query's largest score in it, l and o are sums over these keys only.")
-        else:
-            grew = [i for i in range(n_q) if s.rescale[i] < 1]
-            resc = ", ".join(f"q{i} × {s.rescale[i]:.3f}" for i in grew) if grew else "none"
-            where = (f"Tile {s.tile} of {self.n_steps}: keys {s.keys.start}–{s.keys.stop - 1}. "
-                     f"Queries whose running max grew, old l and o rescaled by exp(m_old − m_new): {resc}.")
-        self.views["where"].value = f"<div style='max-width:50em;margin:4px 0'>{_html.escape(where)}</div>"
-        # The scores read so far: this tile highlighted, later tiles not computed yet.
-        seen = {}
-        for step in self._trace[1:self._step + 1]:
-            for c, j in enumerate(step.keys):
-                seen[j] = (step.scores[:, c], step.tile == s.tile)
-        f2, f3 = number_format([], 2, fixed=True), number_format([], 3, fixed=True)  # never "-0.00"
-        rows = []
-        for i in range(n_q):
-            row = [f"q{i}"]
-            for j in range(self.K.shape[0]):
-                if j in seen:
-                    col, current = seen[j]
-                    style = f"outline:2px solid {theme.HIGHLIGHT};outline-offset:-2px;" if current else ""
-                    row.append((f2(col[i]), style))
-                else:
-                    row.append(("·", f"color:{theme.MUTED_FG}"))
-            rows.append(row)
-        self.views["scores"].value = theme.table_html(
-            ["Queries ↓ / Keys →", *self.tokens], rows, align=["left"] + ["right"] * len(self.tokens),
-            caption="scaled scores read so far (outlined: this tile; ·: not computed yet)")
-        out = s.output
-        d_v = self.V.shape[1]
-        state_rows = []
-        for i in range(n_q):
-            fmt = (lambda v: "—") if s.tile == 0 else f3
-            state_rows.append([f"q{i}", f2(s.m[i]), f3(s.l[i]),
-                               "[" + ", ".join(f3(v) for v in s.o[i]) + "]",
-                               "[" + ", ".join(fmt(out[i, c]) for c in range(d_v)) + "]"])
-        self.views["state"].value = theme.table_html(
-            ["query", "m (max)", "l (sum)", "o (unnormalised)", "o / l"], state_rows,
-            caption="running state per query")
-        if self.done:
-            diff = float(np.max(np.abs(out - self.plain)))
-            verdict = ("o / l equals plain softmax(QKᵀ/√d_k)V" if self.matches_plain else "o / l differs from plain")
-            self.views["check"].value = theme.verdict_html(
-                f"All {self.n_steps} tiles read. {verdict}: largest difference {diff:.1e}.", self.matches_plain)
-        else:
-            self.views["check"].value = ""
-
-
-class LoraDemo(LiveWidget, widgets.VBox):
-    """A frozen head plus a rank-r update of W^Q (the best rank-r part of a full update): pick r, see the pattern.
-
-    Attributes
-    ----------
-    rank_picker : ipywidgets.BoundedIntText, the rank r (0 to :attr:`max_rank`; 8 here: eight tokens, so the
-        full update has rank 8)
-    rank : int, settable
-    weights : (n, n) the adapted head's weights;  frozen_weights : (n, n) with r = 0
-    previous_token_weight : float, the adapted head's mean weight on the previous token
-    views : dict of ipywidgets.HTML: "params", "frozen", "adapted"
-    """
-
-    RANKS = (0, 1, 2, 4, 8)  # the ranks the notebook tabulates
-
-    def __init__(self, rank: int = 1, example: LoraExample | None = None):
-        self._live_setup()
-        self.example = lora_example() if example is None else example
-        self.max_rank = min(self.example.delta_q.shape[0], len(self.example.tokens))
-        rank = self._check_rank(rank)
-        self.rank_picker = widgets.BoundedIntText(value=rank, min=0, max=self.max_rank, description="rank r",
-                                                  layout=widgets.Layout(width="10em"))
-        self.views = {k: view_html() for k in ("params", "frozen", "adapted")}
-        self.frozen_weights = self.example.weights(0)
-        tokens = self.example.tokens
-        self.views["frozen"].value = attention_weights_html(self.frozen_weights, tokens, tokens,
-                                                            title="frozen head (r = 0)")
-        super().__init__([self.rank_picker, self.status_html, self.views["params"],
-                          wrap_row([self.views["frozen"], self.views["adapted"]])])
-        course_box(self)
-        self._update()
-        self.watch(self.rank_picker, lambda _c: self.request_update())
-
-    def __repr__(self):
-        return f"LoraDemo(rank={self.rank})"
-
-    @property
-    def rank(self) -> int:
-        return int(self.rank_picker.value)
-
-    @rank.setter
-    def rank(self, value: int) -> None:
-        self.rank_picker.value = self._check_rank(value)
-
-    def _check_rank(self, value) -> int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= self.max_rank:
-            raise ValueError(f"rank must be a whole number from 0 to {self.max_rank}; got {value!r}")
-        return int(value)
-
-    @property
-    def previous_token_weight(self) -> float:
-        return _previous_token_weight(self.weights)
-
-    def _update(self) -> None:
-        r = self.rank
-        self.weights = self.example.weights(r)
-        d = self.example.W_q.shape[0]
-        toy = 2 * lora_parameters(d, d, r)
-        big = 2 * lora_parameters(768, 768, r)
-        rows = [[f"this head, d = {d}", f"{2 * d * d:,}", f"{toy:,}", f"{100 * toy / (2 * d * d):.1f} %"],
-                ["one layer of BERT-base, d_model = 768", f"{2 * 768 * 768:,}", f"{big:,}",
-                 f"{100 * big / (2 * 768 * 768):.1f} %"]]
-        self.views["params"].value = theme.table_html(
-            ["matrices W^Q and W^V", "frozen numbers", f"trained numbers at r = {r}", "share"], rows,
-            caption=f"ΔW = B A for W^Q and W^V: B is d × {r}, A is {r} × d")
-        tokens = self.example.tokens
-        self.views["adapted"].value = attention_weights_html(
-            self.weights, tokens, tokens, title=f"adapted head (r = {r})",
-            note=f"mean weight on the previous token: {self.previous_token_weight:.2f} "
-                 f"(frozen: {_previous_token_weight(self.frozen_weights):.2f})")
-
-
-def _previous_token_weight(weights) -> float:
-    n = weights.shape[0]
-    return float(np.mean([weights[i, i - 1] for i in range(1, n)]))

@@ -16,8 +16,8 @@ import pytest
 from helpers.demos.masking import CheatingDemo, PaddingDemo
 from helpers.demos.patterns import PatternBuilder
 from helpers.demos.pitfalls import OverflowDemo
+from helpers.demos.real_model import HeadExplorer
 from helpers.demos.translation import translation_explorer
-from helpers.model_views import HeadExplorer
 from helpers.pretrained import MiniLM
 
 JUNK = [

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from helpers import theme
-from helpers.demos.lookup import KEYS, TITLES, VALUES, LookupDemo, lookup
+from helpers.demos.lookup import LookupDemo
+from helpers.lookup import KEYS, TITLES, VALUES, lookup
 
 
 def softmax_by_hand(scores, t=1.0):

@@ -5,13 +5,12 @@ import html
 import numpy as np
 import pytest
 
-from helpers.demos.masking import (
+from helpers.demos.masking import CheatingDemo, PaddingDemo
+from helpers.masking import (
     BOS,
     PAD,
     SENTENCE_POOL,
     VOCAB,
-    CheatingDemo,
-    PaddingDemo,
     batch_mask,
     best_possible_accuracy,
     corpus_sentences,

@@ -1,12 +1,14 @@
-"""Notebook 08's multi-head widgets, through what a learner does and sees: change h, type sizes, edit X."""
+"""Notebook 08's multi-head math and widgets: the shapes, the stages and the cost; change h, type sizes, edit X."""
 
 import math
 
 import numpy as np
 import pytest
 
-from helpers.demos.multihead import HeadShapes, MultiHeadExplorer, divisors, multi_head_cost, multi_head_shapes
+from helpers.attention import multi_head_attention
+from helpers.demos.multihead import HeadShapes, MultiHeadExplorer
 from helpers.live import RUN_TO_SHOW
+from helpers.multihead import check_layer, divisors, multi_head_cost, multi_head_shapes, multi_head_stages
 
 from conftest import html_text, walk
 
@@ -109,6 +111,30 @@ def test_head_shapes_heads_not_dividing_d_model_is_explained_then_fixed_by_d_mod
 
 def test_head_shapes_text_form_says_to_run_the_cell():
     assert RUN_TO_SHOW in HeadShapes()._repr_mimebundle_()["text/plain"]
+
+
+# --- the stages -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("h", [1, 2, 4])
+def test_stages_are_multi_head_attention_computed_once_each(h):
+    X, W = example()
+    stages = multi_head_stages(X, *W, h=h)
+    output, weights = multi_head_attention(X, *W, h)
+    np.testing.assert_allclose(stages.output, output)
+    np.testing.assert_allclose(stages.weights, weights)
+    assert stages.heads.shape == (h, 6, 4 // h) and stages.concat.shape == (6, 4)
+    np.testing.assert_allclose(stages.concat @ W[3], stages.output)
+    assert stages.cost == multi_head_cost(6, 4, h)
+
+
+def test_stages_refuse_bad_arguments_and_values_too_large_by_name():
+    X, W = example()
+    with pytest.raises(ValueError, match=r"W_k has shape \(3, 4\)"):
+        check_layer(X, W[0], W[1][:3], W[2], W[3], 2)
+    with pytest.raises(ValueError, match=r"h = 3 does not divide d_model = 4"):
+        multi_head_stages(X, *W, h=3)
+    with pytest.raises(ValueError, match="too large to compute"):
+        multi_head_stages(np.full_like(X, 1e300), *W, h=2)
 
 
 # --- MultiHeadExplorer ------------------------------------------------------------------------

@@ -5,11 +5,11 @@ import html
 import numpy as np
 import pytest
 
-from helpers.demos.patterns import (
+from helpers.demos.patterns import PatternBuilder
+from helpers.patterns import (
     PATTERNS,
     PHRASES,
     TOKENS,
-    PatternBuilder,
     bank_embeddings,
     feature_names,
     pattern_attention,

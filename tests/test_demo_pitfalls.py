@@ -7,10 +7,8 @@ import numpy as np
 import pytest
 
 from helpers.attention import softmax
-from helpers.demos.pitfalls import (
-    OverflowDemo,
-    SaturationDemo,
-    bar_chart_html,
+from helpers.demos.pitfalls import OverflowDemo, SaturationDemo, bar_chart_html
+from helpers.pitfalls import (
     entropy,
     naive_softmax,
     parse_scores,

@@ -6,18 +6,17 @@ import math
 import numpy as np
 import pytest
 
-from helpers.demos.translation import (
+from helpers.demos.translation import DecodingStepsDemo, translation_explorer
+from helpers.translation import (
     INPUT_DIMS,
     MEANINGS,
     REFERENCE_ALIGNMENT,
     SOURCE,
     TARGET,
-    DecodingStepsDemo,
     alignment,
     cross_attention,
     input_dim,
     toy_translation,
-    translation_explorer,
 )
 
 

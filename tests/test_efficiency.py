@@ -6,10 +6,8 @@ import numpy as np
 import pytest
 
 from helpers.attention import causal_mask, flash_attention, scaled_dot_product_attention, softmax
+from helpers.demos.efficiency import FlashStepper, LoraDemo, TimingPanel
 from helpers.efficiency import (
-    FlashStepper,
-    LoraDemo,
-    TimingPanel,
     attention_cost,
     best_low_rank,
     elu_plus_one,

@@ -5,17 +5,15 @@ import time
 import numpy as np
 import pytest
 
+from helpers.demos.learning import TrainingLab, TrainingMonitor, loss_curve
 from helpers.learning import (
     VOCAB,
-    TrainingLab,
-    TrainingMonitor,
     attention_weights,
     copy_task,
     encode,
     feature_names,
     init_weights,
     loss_and_gradients,
-    loss_curve,
     previous_token_share,
     softmax_backward,
     train,

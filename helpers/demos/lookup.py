@@ -1,17 +1,6 @@
-"""A soft dictionary look-up: the search-engine picture of queries, keys and values.
+"""Notebook 01's live soft look-up: number fields for the query and the temperature, and a hard/soft switch.
 
-A handful of "documents" each have a *key* (what the title is about, a small vector)
-and a *value* (what the document contains, another vector). A *query* vector is
-scored against every key with a dot product; the scores become weights, either
-
-* hard: all weight on the best-scoring document (``argmax``), like a dictionary, or
-* soft: ``softmax(scores / T)``, so every document contributes a little,
-
-and the retrieved value is the weighted sum of the documents' values. Attention is
-the soft version with ``T = sqrt(d_k)``.
-
-:func:`lookup` is the math (pure numpy). :class:`LookupDemo` is the live widget of
-notebook 01: number fields for the query and the temperature, and a hard/soft switch.
+The documents, their keys and values and the look-up itself are in :mod:`helpers.lookup`.
 """
 
 from __future__ import annotations
@@ -21,91 +10,12 @@ import numpy as np
 
 from helpers import theme
 from helpers.arrays import as_matrix
-from helpers.attention import softmax
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
+from helpers.lookup import KEY_FEATURES, KEYS, TITLES, VALUE_FEATURES, VALUES, check_temperature, lookup
 from helpers.render import colour_for, format_number, labels_or_default, matrix_html
 
-__all__ = [
-    "TITLES",
-    "KEY_FEATURES",
-    "KEYS",
-    "VALUE_FEATURES",
-    "VALUES",
-    "lookup",
-    "LookupDemo",
-]
-
-# The small library used in notebook 01. Keys: how much each title is about
-# animals / food / sport. Values: how often each content word appears in the text.
-TITLES = ["Cat care", "Dog training", "Pasta recipes", "Football rules"]
-KEY_FEATURES = ["animals", "food", "sport"]
-KEYS = np.array(
-    [
-        [2.0, 0.5, 0.0],
-        [1.5, 0.0, 1.0],
-        [0.0, 2.0, 0.0],
-        [0.0, 0.0, 2.0],
-    ]
-)
-VALUE_FEATURES = ["cat", "dog", "pasta", "ball"]
-VALUES = np.array(
-    [
-        [3.0, 0.0, 0.0, 0.0],
-        [0.0, 3.0, 0.0, 1.0],
-        [0.0, 0.0, 3.0, 0.0],
-        [0.0, 0.0, 0.0, 3.0],
-    ]
-)
-
-
-def _check_temperature(temperature) -> float:
-    try:
-        t = float(temperature)
-    except (TypeError, ValueError):
-        raise ValueError(f"temperature must be a positive number; got {temperature!r}") from None
-    if not np.isfinite(t) or t <= 0:
-        raise ValueError(f"temperature must be a positive number; got {temperature!r}")
-    return t
-
-
-def lookup(query, keys, values, temperature: float = 1.0, hard: bool = False):
-    """Score a query against every key and retrieve a blend of the values.
-
-    Parameters
-    ----------
-    query : array_like, shape (d_k,)
-    keys : array_like, shape (n, d_k), one row per document
-    values : array_like, shape (n, d_v), one row per document
-    temperature : float > 0
-        Soft mode divides the scores by it before the softmax: small -> close to
-        hard, large -> close to uniform. Ignored in hard mode.
-    hard : bool
-        ``True``: all weight on the highest score (the first one if several tie).
-
-    Returns
-    -------
-    scores : ndarray (n,)   ``keys @ query``
-    weights : ndarray (n,)  non-negative, sums to 1
-    retrieved : ndarray (d_v,)  ``weights @ values``
-    """
-    q = np.asarray(query, dtype=float)
-    if q.ndim != 1:
-        raise ValueError(f"query must be a vector of shape (d_k,); got shape {q.shape}")
-    K = as_matrix(keys, "keys", "(n, d_k)", finite=True)
-    V = as_matrix(values, "values", "(n, d_v)", finite=True)
-    if K.shape[1] != q.shape[0]:
-        raise ValueError(f"query has shape {q.shape} but keys has shape {K.shape}: both need d_k = {K.shape[1]}")
-    if K.shape[0] != V.shape[0]:
-        raise ValueError(f"keys has shape {K.shape} and values has shape {V.shape}: one key and one value per document")
-    t = _check_temperature(temperature)
-    scores = K @ q
-    if hard:
-        weights = np.zeros_like(scores)
-        weights[int(np.argmax(scores))] = 1.0
-    else:
-        weights = softmax(scores / t)
-    return scores, weights, weights @ V
+__all__ = ["LookupDemo"]
 
 
 class LookupDemo(LiveWidget, widgets.VBox):
@@ -113,9 +23,9 @@ class LookupDemo(LiveWidget, widgets.VBox):
 
     Parameters
     ----------
-    titles : list of str, length n (default :data:`TITLES`)
-    keys : array_like (n, d_k) (default :data:`KEYS`)
-    values : array_like (n, d_v) (default :data:`VALUES`)
+    titles : list of str, length n (default :data:`helpers.lookup.TITLES`)
+    keys : array_like (n, d_k) (default :data:`helpers.lookup.KEYS`)
+    values : array_like (n, d_v) (default :data:`helpers.lookup.VALUES`)
     key_features, value_features : list of str, names of the key / value columns
     query : array_like (d_k,), the starting query (default all zeros)
     temperature : float > 0
@@ -131,7 +41,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
     table, summary : ipywidgets.HTML, the documents with their scores and weights,
         and the retrieved value
     status, status_html : what could not be computed ('' when all is well), and where it shows
-    scores, weights, retrieved : ndarray, for the current settings (see :func:`lookup`)
+    scores, weights, retrieved : ndarray, for the current settings (see :func:`helpers.lookup.lookup`)
 
     Everything updates synchronously: when a field's value is set, ``.weights`` and
     the HTML already show the new state.
@@ -170,7 +80,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
             raise ValueError(f"query_range must be (low, high) with low < high; got {query_range!r}")
         self._range = (lo, hi)
         q0 = np.zeros(d_k) if query is None else self._check_query(query)
-        t0 = _check_temperature(temperature)
+        t0 = check_temperature(temperature)
 
         self.query_boxes = [
             number_box(name, float(v), lo, hi, 0.1, label_width="5em", width="12em")
@@ -232,7 +142,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
 
     @temperature.setter
     def temperature(self, value) -> None:
-        t = _check_temperature(value)
+        t = check_temperature(value)
         lo, hi = self.temperature_box.min, self.temperature_box.max
         if not lo <= t <= hi:
             raise ValueError(f"temperature must lie in [{_num(lo)}, {_num(hi)}]; got {value!r}")

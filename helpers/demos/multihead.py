@@ -1,102 +1,36 @@
-"""Multi-head attention, live (notebook 08): every tensor's shape, each head's weights, and the cost.
+"""Notebook 08's multi-head widgets: every tensor's shape, and each head's weights, live.
 
-* :func:`multi_head_shapes` lists the shape of every tensor of one multi-head layer for a batch
-  (the lesson's Q1), :class:`HeadShapes` lets the learner type the four sizes and watch the shapes.
-* :func:`multi_head_cost` counts the multiply-adds of a layer: the same for every number of heads.
+* :class:`HeadShapes` lets the learner type the four sizes of the lesson's Q1 and watch the shapes.
 * :class:`MultiHeadExplorer` splits one example into h heads (a heads control over the divisors of
   d_model), shows each head's weights on the fixed [0, 1] scale, the concatenation, the output after
   W^O and the cost; X is editable.
 
-The explorer computes the stages of :func:`helpers.attention.multi_head_attention` (split, softmax per head,
-merge, W^O) once each, with the same split and merge; the tests check it against that function.
+The shapes, the stages and the cost are computed in :mod:`helpers.multihead`; these widgets show them.
 """
 
 from __future__ import annotations
 
 import html as _html
-from types import SimpleNamespace
 
 import ipywidgets as widgets
-import numpy as np
 
 from helpers import theme
-from helpers.arrays import as_matrix
-from helpers.attention import merge_heads, softmax, split_heads
-from helpers.efficiency import attention_cost
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.matrix_editor import MatrixEditor
+from helpers.multihead import (
+    MAX_SIZE,
+    check_layer,
+    check_sizes,
+    divisors,
+    multi_head_cost,
+    multi_head_shapes,
+    multi_head_stages,
+)
 from helpers.parsing import ParseError, parse_count
 from helpers.render import attention_weights_html, labels_or_default, matrix_html
 
-__all__ = ["divisors", "multi_head_shapes", "multi_head_cost", "HeadShapes", "MultiHeadExplorer"]
-
-MAX_SIZE = 10**6  # a size beyond any real model's; keeps products like batch·h·n² readable
-
-
-def divisors(d_model: int) -> list[int]:
-    """The head counts a width ``d_model`` allows: every h with d_model % h == 0."""
-    return [h for h in range(1, int(d_model) + 1) if d_model % h == 0]
-
-
-def _check_sizes(batch, heads, seq, d_model) -> None:
-    for name, v in (("batch", batch), ("heads", heads), ("seq", seq), ("d_model", d_model)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= MAX_SIZE:
-            raise ValueError(f"{name} must be a whole number from 1 to {MAX_SIZE:,}; got {v!r}")
-    if d_model % heads:
-        raise ValueError(f"heads = {heads} does not divide d_model = {d_model}: each head gets "
-                         f"d_k = d_model / heads columns, so heads must be one of {divisors(d_model)[:12]}"
-                         + (" ..." if len(divisors(d_model)) > 12 else ""))
-
-
-def multi_head_shapes(batch: int, heads: int, seq: int, d_model: int) -> list[tuple[str, str, tuple]]:
-    """The shape of every tensor of one multi-head self-attention layer, in the order they are computed.
-
-    Parameters
-    ----------
-    batch, heads, seq, d_model : int, positive; ``heads`` must divide ``d_model``.
-
-    Returns
-    -------
-    list of (name, how it is made, shape), e.g. ``("Q, K, V split into heads", "...", (8, 12, 20, 64))``.
-    """
-    _check_sizes(batch, heads, seq, d_model)
-    B, h, n, d = batch, heads, seq, d_model
-    d_k = d // h
-    return [
-        ("X", "the tokens, one row each", (B, n, d)),
-        ("W^Q, W^K, W^V", "learned; each head owns a block of d_k columns", (d, d)),
-        ("Q, K, V", "X W^Q, X W^K, X W^V", (B, n, d)),
-        ("Q, K, V split into heads", f"{h} heads of d_k = {d_k}; each head gets ({B}, {n}, {d_k})", (B, h, n, d_k)),
-        ("scores, weights", "Q Kᵀ / √d_k, then softmax over the keys", (B, h, n, n)),
-        ("head outputs", "weights · V", (B, h, n, d_k)),
-        ("Concat(heads)", "heads side by side again", (B, n, h * d_k)),
-        ("W^O", "learned", (h * d_k, d)),
-        ("output", "Concat(heads) W^O", (B, n, d)),
-    ]
-
-
-def multi_head_cost(n: int, d_model: int, h: int) -> dict[str, int]:
-    """Multiply-adds of one multi-head self-attention layer on ``n`` tokens (one sequence).
-
-    A product of an (a × b) and a (b × c) matrix is a·b·c multiply-adds.
-
-    Returns
-    -------
-    dict: ``"projections"`` (X W^Q, X W^K, X W^V: 3·n·d_model²), ``"scores"`` (h heads × n·n·d_k),
-    ``"weighted sums"`` (h × n·n·d_k), ``"W^O"`` (n·d_model²) and ``"total"``. Since h·d_k = d_model,
-    nothing but the split depends on h: the total is that of one head of width d_model.
-    """
-    _check_sizes(1, h, n, d_model)
-    head = attention_cost(n, d_model, d_model // h)   # one head of width d_k = d_model / h
-    cost = {
-        "projections": h * head["projections"],
-        "scores": h * head["scores"],
-        "weighted sums": h * head["weighted sum"],
-        "W^O": n * d_model * d_model,
-    }
-    cost["total"] = sum(cost.values())
-    return cost
+__all__ = ["HeadShapes", "MultiHeadExplorer"]
 
 
 def _shape_text(shape) -> str:
@@ -117,7 +51,7 @@ class HeadShapes(LiveWidget, widgets.VBox):
         :func:`helpers.parsing.parse_count` (``768``, ``1,024``)
     messages : dict, same keys -> ipywidgets.HTML, what is wrong with that field's text
     sizes : dict, the last valid sizes
-    shapes : list of (name, how, shape) for :attr:`sizes` (see :func:`multi_head_shapes`)
+    shapes : list of (name, how, shape) for :attr:`sizes` (see :func:`helpers.multihead.multi_head_shapes`)
     table : ipywidgets.HTML, the shapes as a table (CSS class ``mh-shapes-table``)
 
     A field that is not a whole number, or heads that do not divide d_model, gets a message next to
@@ -127,7 +61,7 @@ class HeadShapes(LiveWidget, widgets.VBox):
     LABELS = {"batch": "batch", "heads": "heads h", "seq": "sequence n", "d_model": "d_model"}
 
     def __init__(self, batch: int = 8, heads: int = 12, seq: int = 20, d_model: int = 768, large: bool = False):
-        _check_sizes(batch, heads, seq, d_model)
+        check_sizes(batch, heads, seq, d_model)
         self._live_setup(large)
         self.sizes = {"batch": int(batch), "heads": int(heads), "seq": int(seq), "d_model": int(d_model)}
         self._typed = dict(self.sizes)
@@ -200,9 +134,8 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
     h : int, settable; the heads control offers every divisor of d_model (ValueError for another number)
     heads_picker : ipywidgets.ToggleButtons, the heads control
     editors : dict "X" -> MatrixEditor; edit a cell and leave it: every view follows
-    result : SimpleNamespace for the last valid input: ``Q, K, V`` (n, d_model), ``weights`` (h, n, n),
-        ``heads`` (h, n, d_k), ``concat`` (n, d_model), ``output`` (n, d_model), ``cost`` (see
-        :func:`multi_head_cost`)
+    result : helpers.multihead.MultiHeadStages for the last valid input: ``Q, K, V`` (n, d_model), ``weights``
+        (h, n, n), ``heads`` (h, n, d_k), ``concat`` (n, d_model), ``output`` (n, d_model), ``cost``
     views : dict "heads" (a row of per-head heatmaps), "concat", "output", "cost" -> widgets
     head_views : list of ipywidgets.HTML, one heatmap per head currently shown
 
@@ -212,18 +145,9 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
     """
 
     def __init__(self, tokens, X, W_q, W_k, W_v, W_o, h: int = 2, large: bool = False):
-        X = as_matrix(X, "X", "(n, d_model)", finite=True)
+        X, mats = check_layer(X, W_q, W_k, W_v, W_o, h)
         n, d_model = X.shape
         self.tokens = labels_or_default(tokens, n, "t", "tokens", noun="tokens")
-        mats = {}
-        for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v), ("W_o", W_o)):
-            W = as_matrix(W, name, "(d_model, d_model)", finite=True)
-            if W.shape != (d_model, d_model):
-                raise ValueError(f"{name} has shape {W.shape}; with X of shape {X.shape} it must be "
-                                 f"({d_model}, {d_model})")
-            mats[name] = W
-        if h not in divisors(d_model):
-            raise ValueError(f"h = {h!r} does not divide d_model = {d_model}; choose one of {divisors(d_model)}")
         self._live_setup(large)
         self.W = mats
         self._dims = [f"d{c + 1}" for c in range(d_model)]
@@ -282,26 +206,10 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         X, h = self.editors["X"].value, self.h
         d_model = X.shape[1]
         d_k = d_model // h
-        # The stages of multi_head_attention, each computed once: the views show them all, and an overflow
-        # is caught with its own message before the softmax would refuse it.
-        with np.errstate(over="ignore", invalid="ignore"):
-            Q, K, V = X @ self.W["W_q"], X @ self.W["W_k"], X @ self.W["W_v"]
-            Qh, Kh, Vh = (split_heads(M, h) for M in (Q, K, V))      # (h, n, d_k) each
-            scaled = Qh @ np.swapaxes(Kh, -1, -2) / np.sqrt(d_k)       # (h, n, n)
-            finite = all(np.isfinite(M).all() for M in (Q, K, V, scaled))
-        if not finite:
-            raise ValueError("X: these values make Q, K, V or the scores too large to compute "
-                             "(beyond about 1e308); use smaller entries")
-        weights = softmax(scaled)                                      # each head's rows sum to 1
-        with np.errstate(over="ignore", invalid="ignore"):
-            heads = weights @ Vh                                       # (h, n, d_k)
-            concat = merge_heads(heads)                                # (n, d_model)
-            output = concat @ self.W["W_o"]
-        if not np.isfinite(output).all():
-            raise ValueError("X: these values make the output too large to compute; use smaller entries")
-        cost = multi_head_cost(X.shape[0], d_model, h)
-        self.result = SimpleNamespace(Q=Q, K=K, V=V, weights=weights, heads=heads, concat=concat,
-                                      output=output, cost=cost)
+        # Every stage once: the views show them all; values too large to compute are refused with a message.
+        stages = multi_head_stages(X, self.W["W_q"], self.W["W_k"], self.W["W_v"], self.W["W_o"], h)
+        self.result = stages
+        weights, concat, output, cost = stages.weights, stages.concat, stages.output, stages.cost
         large = self._live_large
         size = theme.sizes(large).font
         self.explain.value = (

@@ -1,213 +1,31 @@
-"""Attention patterns built from query/key weights (notebook 05).
+"""Notebook 05's pattern builder: pick a pattern, set its strength, edit W^Q and W^K, watch the weights.
 
-Every token gets a small, readable feature vector (its row of ``X``)::
-
-    pos0 … pos{n-1}   one-hot position: where the token is
-    sink              1 on "[CLS]" only
-    phrase A, B       one-hot phrase id: which phrase the token belongs to
-    noun              1 on the content words ("cat", "mat")
-
-Each pattern is a choice of ``W_q`` and ``W_k`` (shape ``(d_model, d_k)``) that reads some
-of these features. The scores are ``(X W_q)(X W_k)^T / sqrt(d_k)`` and the weights their
-softmax, computed by :mod:`helpers.attention`; nothing here is hand-set attention.
-
-=============  =====  ===========================================================
-pattern        d_k    how the weights make it
-=============  =====  ===========================================================
-diagonal       n      query i and key i both point along direction i
-previous       n      query i points along i, key j along j + 1: i meets i - 1
-vertical       1      every query asks for "sink"; only [CLS]'s key has it
-block          2      query and key both carry the phrase id
-long_range     1      query and key both carry "noun": cat meets mat
-=============  =====  ===========================================================
+The token features, the weights of each pattern and the attention they give are in :mod:`helpers.patterns`;
+:class:`PatternBuilder` shows them and lets the learner change them.
 """
 
 from __future__ import annotations
-
-from types import SimpleNamespace
 
 import ipywidgets as widgets
 import numpy as np
 
 from helpers import theme
-from helpers.attention import attention_scores, project_qkv, softmax
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
+from helpers.patterns import (
+    PATTERNS,
+    PHRASES,
+    TOKENS,
+    check_tokens,
+    feature_names,
+    pattern_attention,
+    pattern_weights,
+    token_features,
+)
 from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
 
-__all__ = [
-    "TOKENS",
-    "PHRASES",
-    "CONTENT_WORDS",
-    "PATTERNS",
-    "feature_names",
-    "token_features",
-    "pattern_weights",
-    "pattern_attention",
-    "bank_embeddings",
-    "PatternBuilder",
-]
-
-TOKENS = ["[CLS]", "the", "cat", "sat", "on", "the", "mat"]
-# Phrase ids: "[CLS] the cat sat" is phrase A, "on the mat" is phrase B.
-PHRASES = [0, 0, 0, 0, 1, 1, 1]
-CONTENT_WORDS = ("cat", "mat")
-
-PATTERNS = {
-    "diagonal": "diagonal: each token attends to itself",
-    "previous": "previous token: each token attends to the one before it",
-    "vertical": "vertical: every token attends to [CLS]",
-    "block": "block-diagonal: tokens attend within their phrase",
-    "long_range": "long-range: cat and mat find each other",
-}
-
-
-def _check_tokens(tokens, phrases):
-    tokens = [str(t) for t in tokens]
-    if not tokens:
-        raise ValueError("tokens must hold at least one token; got an empty list")
-    phrases = list(phrases)
-    if len(phrases) != len(tokens):
-        raise ValueError(f"phrases has {len(phrases)} entries but tokens has {len(tokens)}: one phrase id per token")
-    if any(p not in (0, 1) for p in phrases):
-        raise ValueError(f"every phrase id must be 0 (phrase A) or 1 (phrase B); got {phrases}")
-    return tokens, phrases
-
-
-def feature_names(n: int) -> list[str]:
-    """Names of the ``n + 4`` feature columns of :func:`token_features`."""
-    return [f"pos{i}" for i in range(n)] + ["sink", "phrase A", "phrase B", "noun"]
-
-
-def token_features(tokens=TOKENS, phrases=PHRASES) -> np.ndarray:
-    """The feature matrix ``X`` for a token list.
-
-    Parameters
-    ----------
-    tokens : list of str, length n
-    phrases : list of int (0 or 1), length n; the phrase each token belongs to
-
-    Returns
-    -------
-    X : ndarray, shape (n, n + 4); columns as in :func:`feature_names`.
-    """
-    tokens, phrases = _check_tokens(tokens, phrases)
-    n = len(tokens)
-    X = np.zeros((n, n + 4))
-    X[np.arange(n), np.arange(n)] = 1.0
-    for i, (tok, ph) in enumerate(zip(tokens, phrases)):
-        X[i, n] = 1.0 if tok == "[CLS]" else 0.0
-        X[i, n + 1 + ph] = 1.0
-        X[i, n + 3] = 1.0 if tok.lower() in CONTENT_WORDS else 0.0
-    return X
-
-
-def pattern_weights(pattern: str, n: int, strength: float = 3.0):
-    """``W_q`` and ``W_k`` that make one pattern for ``n`` tokens.
-
-    Parameters
-    ----------
-    pattern : one of ``PATTERNS`` ("diagonal", "previous", "vertical", "block", "long_range")
-    n : int, number of tokens
-    strength : float; every non-zero weight equals ``strength``, so a matching
-        query/key pair scores ``strength**2`` before the division by ``sqrt(d_k)``.
-
-    Returns
-    -------
-    W_q, W_k : ndarrays, shape (n + 4, d_k) with d_k as in the module table.
-    """
-    if pattern not in PATTERNS:
-        raise ValueError(f"pattern must be one of {list(PATTERNS)}; got {pattern!r}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n (the number of tokens) must be a positive integer; got {n!r}")
-    s = float(strength)
-    if not np.isfinite(s):
-        raise ValueError(f"strength must be a finite number; got {strength!r}")
-    d_model = n + 4
-    sink, phrase_a, noun = n, n + 1, n + 3
-    if pattern in ("diagonal", "previous"):
-        W_q = np.zeros((d_model, n))
-        W_k = np.zeros((d_model, n))
-        W_q[np.arange(n), np.arange(n)] = s
-        if pattern == "diagonal":
-            W_k[np.arange(n), np.arange(n)] = s
-        else:
-            # Key j is written in direction j + 1, where query j + 1 looks: so query i
-            # meets key i - 1. The last key has no direction and matches nobody.
-            W_k[np.arange(n - 1), np.arange(1, n)] = s
-    elif pattern == "vertical":
-        W_q = np.zeros((d_model, 1))
-        W_k = np.zeros((d_model, 1))
-        # Every token has exactly one position feature, so the position rows of W_q
-        # give every query the same component: "I am looking for the sink".
-        W_q[:n, 0] = s
-        W_k[sink, 0] = s
-    elif pattern == "block":
-        W_q = np.zeros((d_model, 2))
-        W_q[phrase_a, 0] = s
-        W_q[phrase_a + 1, 1] = s
-        W_k = W_q.copy()
-    else:  # long_range
-        W_q = np.zeros((d_model, 1))
-        W_q[noun, 0] = s
-        W_k = W_q.copy()
-    return W_q, W_k
-
-
-def pattern_attention(tokens=TOKENS, phrases=PHRASES, W_q=None, W_k=None, pattern="diagonal", strength=3.0):
-    """Queries, keys, scores and weights of one pattern head on a token list.
-
-    Pass ``W_q`` and ``W_k`` to use your own weights; otherwise they come from
-    :func:`pattern_weights` (``pattern``, ``strength``).
-
-    Returns
-    -------
-    SimpleNamespace with ``X`` (n, n+4), ``Q``, ``K`` (n, d_k), ``scores`` (n, n)
-    (already divided by sqrt(d_k)) and ``weights`` (n, n), each row summing to 1.
-    """
-    tokens, phrases = _check_tokens(tokens, phrases)
-    X = token_features(tokens, phrases)
-    if (W_q is None) != (W_k is None):
-        raise ValueError("pass both W_q and W_k, or neither (then pattern and strength choose them)")
-    if W_q is None:
-        W_q, W_k = pattern_weights(pattern, len(tokens), strength)
-    # The values do not shape the pattern; V = X keeps project_qkv's shape checks.
-    Q, K, _ = project_qkv(X, W_q, W_k, np.eye(X.shape[1]))
-    scores = attention_scores(Q, K, scale=True)
-    return SimpleNamespace(X=X, Q=Q, K=K, scores=scores, weights=softmax(scores, axis=-1))
-
-
-def bank_embeddings():
-    """Hand-made embeddings for the two "bank" sentences of lesson section 1.6.
-
-    Columns: ``finance``, ``nature``, ``seeks context``, ``function word``.
-    "bank" carries a little of both senses and is the only word that asks for context.
-
-    Returns
-    -------
-    dict with ``vocab`` (word -> ndarray (4,)), ``features`` (the 4 column names),
-    ``W_q``, ``W_k`` (4, 2): the query of a context-seeking word looks for either topic,
-    keys advertise their topic; ``W_v`` (4, 2): values carry the two topic features.
-    """
-    vocab = {
-        "money": [1.0, 0.0, 0.0, 0.0],
-        "deposit": [1.0, 0.0, 0.0, 0.0],
-        "river": [0.0, 1.0, 0.0, 0.0],
-        "bank": [0.3, 0.3, 1.0, 0.0],
-    }
-    for w in ("i", "went", "to", "the", "sat", "on"):
-        vocab[w] = [0.0, 0.0, 0.0, 1.0]
-    W_q = np.array([[0.0, 0.0], [0.0, 0.0], [3.0, 3.0], [0.0, 0.0]])
-    W_k = np.array([[3.0, 0.0], [0.0, 3.0], [0.0, 0.0], [0.0, 0.0]])
-    W_v = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
-    return {
-        "vocab": {w: np.array(v) for w, v in vocab.items()},
-        "features": ["finance", "nature", "seeks context", "function word"],
-        "W_q": W_q,
-        "W_k": W_k,
-        "W_v": W_v,
-    }
+__all__ = ["PatternBuilder"]
 
 
 class PatternBuilder(LiveWidget, widgets.VBox):
@@ -217,14 +35,14 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     ----------
     pattern : str, one of ``PATTERNS``
     strength : float, the value of every non-zero weight (0 to 6)
-    tokens, phrases : the sentence and its phrase ids (see :func:`token_features`)
+    tokens, phrases : the sentence and its phrase ids (see :func:`helpers.patterns.token_features`)
 
     Attributes
     ----------
     pattern : str, settable; choosing a pattern loads its weights
     strength : float, settable; reloads the current pattern's weights at this strength
     editors : dict "W_q", "W_k" -> MatrixEditor; edit a cell and the views follow
-    result : SimpleNamespace X, Q, K, scores, weights for the current (last valid) weights
+    result : helpers.patterns.PatternAttention (X, Q, K, scores, weights) for the current (last valid) weights
     views : dict "weights", "Q", "K", "X" -> ipywidgets.HTML
     status : str, why the weights in the editors cannot be used ('' when they can), e.g.
         scores too large for floating point; shown in ``status_html`` above the views,
@@ -235,7 +53,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         if pattern not in PATTERNS:
             raise ValueError(f"pattern must be one of {list(PATTERNS)}; got {pattern!r}")
         self._live_setup()
-        self.tokens, self.phrases = _check_tokens(tokens, phrases)
+        self.tokens, self.phrases = check_tokens(tokens, phrases)
         self.X = token_features(self.tokens, self.phrases)
         self._features = feature_names(len(self.tokens))
         self.pattern_picker = widgets.Dropdown(

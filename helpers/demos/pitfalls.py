@@ -1,19 +1,18 @@
-"""Why scores are divided by √d_k, and why softmax subtracts the maximum (notebook 06).
-
-The math functions return plain numbers and arrays; the two widgets only display them:
+"""Notebook 06's demos: softmax saturation as d_k grows, and the naive softmax's overflow.
 
 * :class:`SaturationDemo`: a d_k field (1 to 512) and a scale switch, showing one
   query's weights over 8 keys as bars with the largest weight, the entropy and the size
   of the softmax gradient.
 * :class:`OverflowDemo`: type a row of scores; see the textbook softmax overflow to
   ``nan`` while the max-subtracted softmax stays exact.
+
+The numbers come from :mod:`helpers.pitfalls`; these widgets only display them.
 """
 
 from __future__ import annotations
 
 import html
 import math
-from types import SimpleNamespace
 
 import ipywidgets as widgets
 import numpy as np
@@ -23,139 +22,10 @@ from helpers.attention import softmax
 from helpers.explain import fmt
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
-from helpers.parsing import parse_numbers
+from helpers.pitfalls import MAX_D_K, check_d_k, naive_softmax, parse_scores, saturation
 from helpers.render import colour_for
 
-__all__ = [
-    "MAX_D_K",
-    "entropy",
-    "softmax_jacobian_norm",
-    "saturation",
-    "saturation_table",
-    "naive_softmax",
-    "parse_scores",
-    "bar_chart_html",
-    "SaturationDemo",
-    "OverflowDemo",
-]
-
-MAX_D_K = 512
-
-
-def _check_d_k(d_k) -> int:
-    if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or d_k < 1:
-        raise ValueError(f"d_k must be a positive integer; got {d_k!r}")
-    return int(d_k)
-
-
-def entropy(p) -> float:
-    """Entropy in nats of a probability vector ``p`` (0·log 0 counts as 0)."""
-    p = np.asarray(p, dtype=float)
-    nz = p[p > 0]
-    return float(-(nz * np.log(nz)).sum())
-
-
-def softmax_jacobian_norm(p) -> float:
-    """Frobenius norm of the softmax Jacobian ``diag(p) - p pᵀ`` at weights ``p``.
-
-    It measures how much the weights can still move when the scores move: it is
-    largest for uniform weights and falls to 0 as one weight goes to 1 (saturation).
-    """
-    p = np.asarray(p, dtype=float).ravel()
-    return float(np.linalg.norm(np.diag(p) - np.outer(p, p)))
-
-
-def _draw(d_k: int, n_keys: int, seed: int):
-    # Draw at the full width and keep the first d_k columns, so that going
-    # from d_k to d_k + 1 adds one dimension to the same q and K instead of redrawing.
-    rng = np.random.default_rng(seed)
-    full = rng.standard_normal((n_keys + 1, max(d_k, MAX_D_K)))
-    return full[0, :d_k], full[1:, :d_k]
-
-
-def saturation(d_k: int, scale: bool = True, n_keys: int = 8, seed: int = 0):
-    """One query against ``n_keys`` keys, all entries drawn from N(0, 1).
-
-    Returns
-    -------
-    SimpleNamespace with ``q`` (d_k,), ``K`` (n_keys, d_k), ``scores`` (n_keys,)
-    (divided by sqrt(d_k) when ``scale``), ``weights`` (n_keys,), ``max_weight``,
-    ``entropy`` (nats; uniform would be ln n_keys), ``grad_norm``
-    (:func:`softmax_jacobian_norm`).
-    """
-    d_k = _check_d_k(d_k)
-    if isinstance(n_keys, bool) or not isinstance(n_keys, (int, np.integer)) or n_keys < 1:
-        raise ValueError(f"n_keys must be a positive integer; got {n_keys!r}")
-    q, K = _draw(d_k, int(n_keys), seed)
-    scores = K @ q
-    if scale:
-        scores = scores / math.sqrt(d_k)
-    w = softmax(scores)
-    return SimpleNamespace(
-        q=q,
-        K=K,
-        scores=scores,
-        weights=w,
-        max_weight=float(w.max()),
-        entropy=entropy(w),
-        grad_norm=softmax_jacobian_norm(w),
-    )
-
-
-def saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows: int = 2000, n_keys: int = 8, seed: int = 0):
-    """Average saturation over many random rows, with and without scaling.
-
-    Returns
-    -------
-    list of dicts, one per d_k, with ``d_k``, ``max_raw``, ``max_scaled`` (mean largest
-    weight per row) and ``grad_raw``, ``grad_scaled`` (mean :func:`softmax_jacobian_norm`).
-    """
-    rng = np.random.default_rng(seed)
-    rows = []
-    for d_k in d_ks:
-        d_k = _check_d_k(d_k)
-        q = rng.standard_normal((n_rows, 1, d_k))
-        K = rng.standard_normal((n_rows, n_keys, d_k))
-        raw = np.sum(q * K, axis=-1)  # (n_rows, n_keys)
-        entry = {"d_k": d_k}
-        for tag, s in (("raw", raw), ("scaled", raw / math.sqrt(d_k))):
-            w = softmax(s, axis=-1)
-            # Frobenius norm of diag(p) - p pᵀ, for every row at once.
-            jac = np.einsum("ri,ij->rij", w, np.eye(n_keys)) - w[:, :, None] * w[:, None, :]
-            entry[f"max_{tag}"] = float(w.max(axis=-1).mean())
-            entry[f"grad_{tag}"] = float(np.linalg.norm(jac, axis=(1, 2)).mean())
-        rows.append(entry)
-    return rows
-
-
-def naive_softmax(x) -> np.ndarray:
-    """The textbook ``exp(x) / sum(exp(x))`` without the max trick.
-
-    Overflow is silenced (``np.errstate``) so the result can be shown: a score above
-    about 709 makes ``exp`` return ``inf`` and ``inf / inf`` is ``nan``.
-    """
-    x = np.asarray(x, dtype=float)
-    with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(x)
-        return e / e.sum(axis=-1, keepdims=True)
-
-
-def parse_scores(text: str) -> np.ndarray:
-    """The scores typed into the overflow demo: ``"1000, 999, 998"`` -> a 1-D float array.
-
-    Read by :func:`helpers.parsing.parse_numbers`: commas followed by a space, spaces or
-    semicolons separate; ``"1,5"`` is refused with a hint (a decimal comma), not split.
-
-    Raises
-    ------
-    ValueError
-        Starting with "scores: " and naming the entry that is not a finite number, or
-        saying the row is empty.
-    """
-    try:
-        return np.array(parse_numbers(text, "score"))
-    except ValueError as err:
-        raise ValueError(f"scores: {err}") from None
+__all__ = ["bar_chart_html", "SaturationDemo", "OverflowDemo"]
 
 
 def _num(x: float, digits: int = 4) -> str:
@@ -194,7 +64,7 @@ class SaturationDemo(LiveWidget, widgets.VBox):
     ----------
     d_k : int, settable
     scale : bool, settable
-    result : the :func:`saturation` namespace for the current settings
+    result : helpers.pitfalls.Saturation for the current settings
     view : ipywidgets.HTML with the bars and the numbers
     status, status_html : what could not be computed ('' when all is well), and where it shows
     """
@@ -221,7 +91,7 @@ class SaturationDemo(LiveWidget, widgets.VBox):
 
     @d_k.setter
     def d_k(self, value: int) -> None:
-        value = _check_d_k(value)
+        value = check_d_k(value)
         if value > MAX_D_K:
             raise ValueError(f"d_k must be at most {MAX_D_K}; got {value}")
         self.d_k_box.value = value

@@ -1,178 +1,19 @@
-"""A toy translation for notebook 04: "the black cat sat" -> "le chat noir s'est assis".
+"""Notebook 04's demos of the toy translation: decoding step by step, and the toy in a cross-attention explorer.
 
-The embeddings are one-hot and the two languages use *different* coordinates
-(English words the first four, French words the last six), so an English row and
-a French row of ``X`` have dot product 0: the embeddings alone align nothing. The
-alignment comes entirely from the projections: ``W^Q`` and ``W^K`` send every word
-to its *meaning* (article, colour, animal, action), and a query scores high on a
-key with the same meaning. To change who attends to whom, change the row of
-``W^Q`` for the French word (what it asks for) or the row of ``W^K`` for the
-English word (what it offers). The values (``W^V``) carry, for each English word,
-the French word(s) it suggests.
-
-Convention: a decoder row stands for the position that *produces* its French word, and
-its input is that word's one-hot vector, so the row "noir" asks for a colour directly.
-A trained decoder predicts the next token from the words before it (the position that
-produces "noir" reads ``<s> le chat``) and works the question out in its own layers;
-the toy skips that step so the alignment can be read off.
-
-:func:`cross_attention` is the math (Q from the decoder, K and V from the
-encoder). :class:`DecodingStepsDemo` steps through decoding one target token at a
-time and shows, next to it, what reversing the roles would produce.
+The toy's words, matrices and cross-attention are in :mod:`helpers.translation`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import ipywidgets as widgets
 import numpy as np
 
-from helpers.arrays import as_matrix
-from helpers.attention import scaled_dot_product_attention
 from helpers.layout import choice_buttons, course_box, view_html
 from helpers.live import LiveWidget
 from helpers.render import attention_weights_html, matrix_html
+from helpers.translation import ToyTranslation, cross_attention, toy_translation
 
-__all__ = [
-    "SOURCE",
-    "TARGET",
-    "INPUT_DIMS",
-    "MEANINGS",
-    "MEANING_OF",
-    "REFERENCE_ALIGNMENT",
-    "VALUE_COLUMNS",
-    "ToyTranslation",
-    "toy_translation",
-    "input_dim",
-    "cross_attention",
-    "alignment",
-    "DecodingStepsDemo",
-    "translation_explorer",
-]
-
-SOURCE = ["the", "black", "cat", "sat"]  # English, read by the encoder
-TARGET = ["le", "chat", "noir", "s'", "est", "assis"]  # French, produced by the decoder
-# One coordinate of the embedding per word; "en:" and "fr:" keep the languages apart.
-INPUT_DIMS = [f"en:{w}" for w in SOURCE] + [f"fr:{w}" for w in TARGET]
-MEANINGS = ["article", "colour", "animal", "action"]  # the columns of W^Q, W^K, W^V
-MEANING_OF = {
-    "the": "article", "black": "colour", "cat": "animal", "sat": "action",
-    "le": "article", "chat": "animal", "noir": "colour", "s'": "action", "est": "action", "assis": "action",
-}
-# Which English word each French word translates (noir/black and chat/cat cross over).
-REFERENCE_ALIGNMENT = {"le": "the", "chat": "cat", "noir": "black", "s'": "sat", "est": "sat", "assis": "sat"}
-# The values: what each English word contributes is the French word(s) it suggests,
-# one column per French word. (A French word's value is itself.)
-VALUE_COLUMNS = list(TARGET)
-
-Q_STRENGTH = 2.0  # entries of W^Q
-K_STRENGTH = 3.0  # entries of W^K: a match scores 2·3 = 6, scaled 6 / √4 = 3
-
-
-@dataclass
-class ToyTranslation:
-    """The toy's tokens and matrices (fresh copies, safe to edit).
-
-    X_enc : (4, 10) one row per English token;  X_dec : (6, 10) one row per French token
-    W_q, W_k : (10, 4)  (rows: INPUT_DIMS, columns: MEANINGS)
-    W_v : (10, 6)  (rows: INPUT_DIMS, columns: VALUE_COLUMNS, the French words)
-    """
-
-    source: list
-    target: list
-    X_enc: np.ndarray
-    X_dec: np.ndarray
-    W_q: np.ndarray
-    W_k: np.ndarray
-    W_v: np.ndarray
-    input_dims: list
-    meanings: list
-    value_columns: list
-
-
-def input_dim(word: str, language: str) -> int:
-    """Row of ``W`` (coordinate of ``X``) that holds ``word``; language "en" or "fr"."""
-    name = f"{language}:{word}"
-    if name not in INPUT_DIMS:
-        raise ValueError(f"{name!r} is not one of the input dimensions {INPUT_DIMS}")
-    return INPUT_DIMS.index(name)
-
-
-def _meaning_matrix(strength: float) -> np.ndarray:
-    W = np.zeros((len(INPUT_DIMS), len(MEANINGS)))
-    for r, dim in enumerate(INPUT_DIMS):
-        W[r, MEANINGS.index(MEANING_OF[dim.split(":", 1)[1]])] = strength
-    return W
-
-
-def _value_matrix() -> np.ndarray:
-    W = np.zeros((len(INPUT_DIMS), len(VALUE_COLUMNS)))
-    for fr, en in REFERENCE_ALIGNMENT.items():
-        W[input_dim(en, "en"), VALUE_COLUMNS.index(fr)] = 1.0
-        W[input_dim(fr, "fr"), VALUE_COLUMNS.index(fr)] = 1.0
-    return W
-
-
-def toy_translation() -> ToyTranslation:
-    """The hand-built toy: one-hot embeddings, meaning projections."""
-    X = np.eye(len(INPUT_DIMS))
-    return ToyTranslation(
-        source=list(SOURCE),
-        target=list(TARGET),
-        X_enc=X[: len(SOURCE)].copy(),
-        X_dec=X[len(SOURCE):].copy(),
-        W_q=_meaning_matrix(Q_STRENGTH),
-        W_k=_meaning_matrix(K_STRENGTH),
-        W_v=_value_matrix(),
-        input_dims=list(INPUT_DIMS),
-        meanings=list(MEANINGS),
-        value_columns=list(VALUE_COLUMNS),
-    )
-
-
-def cross_attention(X_dec, X_enc, W_q, W_k, W_v, scale: bool = True):
-    """Cross-attention: queries from the decoder, keys and values from the encoder.
-
-    Parameters
-    ----------
-    X_dec : array_like (n_q, d_model), the decoder's token vectors (target side)
-    X_enc : array_like (n_k, d_model), the encoder's token vectors (source side)
-    W_q, W_k : array_like (d_model, d_k);  W_v : array_like (d_model, d_v)
-
-    Returns
-    -------
-    output : ndarray (n_q, d_v): one row per *target* position
-    weights : ndarray (n_q, n_k): target length × source length, rows sum to 1
-    """
-    X_dec = as_matrix(X_dec, "X_dec", "(n_q, d_model)")
-    X_enc = as_matrix(X_enc, "X_enc", "(n_k, d_model)")
-    if X_dec.shape[1] != X_enc.shape[1]:
-        raise ValueError(
-            f"X_dec has shape {X_dec.shape} and X_enc has shape {X_enc.shape}: both need the same d_model"
-        )
-    W_q = as_matrix(W_q, "W_q", "(d_model, d_k)")
-    W_k = as_matrix(W_k, "W_k", "(d_model, d_k)")
-    W_v = as_matrix(W_v, "W_v", "(d_model, d_v)")
-    for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
-        if W.shape[0] != X_dec.shape[1]:
-            raise ValueError(f"{name} has shape {W.shape} but d_model = {X_dec.shape[1]}: it needs that many rows")
-    Q = X_dec @ W_q  # (n_q, d_k)
-    K = X_enc @ W_k  # (n_k, d_k)
-    V = X_enc @ W_v  # (n_k, d_v)
-    return scaled_dot_product_attention(Q, K, V, scale=scale)
-
-
-def alignment(weights, query_tokens, key_tokens) -> list[tuple[str, str, float]]:
-    """For each query row, the key with the largest weight: (query, key, weight)."""
-    W = as_matrix(weights, "weights", "(n_q, n_k)")
-    if W.shape != (len(query_tokens), len(key_tokens)):
-        raise ValueError(
-            f"weights has shape {W.shape} but there are {len(query_tokens)} query tokens "
-            f"and {len(key_tokens)} key tokens"
-        )
-    best = np.argmax(W, axis=1)
-    return [(q, key_tokens[int(j)], float(W[i, j])) for i, (q, j) in enumerate(zip(query_tokens, best))]
+__all__ = ["DecodingStepsDemo", "translation_explorer"]
 
 
 class DecodingStepsDemo(LiveWidget, widgets.VBox):

@@ -7,8 +7,8 @@ answer is known by construction), then on the real model for the claims notebook
 import numpy as np
 import pytest
 
-from helpers.model_views import (
-    HeadExplorer,
+from helpers.demos.real_model import HeadExplorer, thumbnails_figure
+from helpers.head_analysis import (
     attention_from,
     attention_to,
     content_following,
@@ -18,7 +18,6 @@ from helpers.model_views import (
     rank_heads,
     similarity_matrix,
     special_token_share,
-    thumbnails_figure,
     token_index,
     within_group_share,
     word_vector,

@@ -1,0 +1,174 @@
+"""Why scores are divided by √d_k, and why softmax subtracts the maximum (notebook 06's math).
+
+* :func:`saturation` draws one query against a few keys and measures how peaked its softmax is (largest weight,
+  entropy, the size of the softmax gradient); :func:`saturation_table` averages that over many rows, with and
+  without the division by √d_k.
+* :func:`naive_softmax` is the textbook softmax without the max trick, which overflows to ``nan``;
+  :func:`parse_scores` reads a row of scores as the learner types it.
+
+They return plain numbers and arrays; the two demos of :mod:`helpers.demos.pitfalls` only display them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.attention import softmax
+from helpers.parsing import parse_numbers
+
+__all__ = [
+    "MAX_D_K",
+    "check_d_k",
+    "entropy",
+    "softmax_jacobian_norm",
+    "Saturation",
+    "saturation",
+    "saturation_table",
+    "naive_softmax",
+    "parse_scores",
+]
+
+MAX_D_K = 512
+
+
+def check_d_k(d_k) -> int:
+    """``d_k`` as an int if it is a whole number of at least 1 (a bool is not), else a ValueError."""
+    if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or d_k < 1:
+        raise ValueError(f"d_k must be a positive integer; got {d_k!r}")
+    return int(d_k)
+
+
+def entropy(p) -> float:
+    """Entropy in nats of a probability vector ``p`` (0·log 0 counts as 0)."""
+    p = np.asarray(p, dtype=float)
+    nz = p[p > 0]
+    return float(-(nz * np.log(nz)).sum())
+
+
+def softmax_jacobian_norm(p) -> float:
+    """Frobenius norm of the softmax Jacobian ``diag(p) - p pᵀ`` at weights ``p``.
+
+    It measures how much the weights can still move when the scores move: it is
+    largest for uniform weights and falls to 0 as one weight goes to 1 (saturation).
+    """
+    p = np.asarray(p, dtype=float).ravel()
+    return float(np.linalg.norm(np.diag(p) - np.outer(p, p)))
+
+
+def _draw(d_k: int, n_keys: int, seed: int):
+    # Draw at the full width and keep the first d_k columns, so that going
+    # from d_k to d_k + 1 adds one dimension to the same q and K instead of redrawing.
+    rng = np.random.default_rng(seed)
+    full = rng.standard_normal((n_keys + 1, max(d_k, MAX_D_K)))
+    return full[0, :d_k], full[1:, :d_k]
+
+
+@dataclass
+class Saturation:
+    """One query's scores and weights, and how saturated its softmax is (what :func:`saturation` returns).
+
+    Attributes
+    ----------
+    q : ndarray (d_k,);  K : ndarray (n_keys, d_k)
+    scores : ndarray (n_keys,), ``K q``, divided by sqrt(d_k) when scaled
+    weights : ndarray (n_keys,), the softmax of ``scores``
+    max_weight : float, the largest weight
+    entropy : float, of the weights in nats (uniform would be ln n_keys)
+    grad_norm : float, :func:`softmax_jacobian_norm` of the weights
+    """
+
+    q: np.ndarray
+    K: np.ndarray
+    scores: np.ndarray
+    weights: np.ndarray
+    max_weight: float
+    entropy: float
+    grad_norm: float
+
+
+def saturation(d_k: int, scale: bool = True, n_keys: int = 8, seed: int = 0) -> Saturation:
+    """One query against ``n_keys`` keys, all entries drawn from N(0, 1) (seeded).
+
+    Going from ``d_k`` to ``d_k + 1`` keeps the same draws and adds one dimension (up to :data:`MAX_D_K`).
+
+    Returns
+    -------
+    Saturation with ``q`` (d_k,), ``K`` (n_keys, d_k), ``scores`` and ``weights`` (n_keys,) and the three
+    measures of how peaked the weights are
+    """
+    d_k = check_d_k(d_k)
+    if isinstance(n_keys, bool) or not isinstance(n_keys, (int, np.integer)) or n_keys < 1:
+        raise ValueError(f"n_keys must be a positive integer; got {n_keys!r}")
+    q, K = _draw(d_k, int(n_keys), seed)
+    scores = K @ q
+    if scale:
+        scores = scores / math.sqrt(d_k)
+    w = softmax(scores)
+    return Saturation(
+        q=q,
+        K=K,
+        scores=scores,
+        weights=w,
+        max_weight=float(w.max()),
+        entropy=entropy(w),
+        grad_norm=softmax_jacobian_norm(w),
+    )
+
+
+def saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows: int = 2000, n_keys: int = 8, seed: int = 0):
+    """Average saturation over many random rows, with and without scaling.
+
+    Returns
+    -------
+    list of dicts, one per d_k, with ``d_k``, ``max_raw``, ``max_scaled`` (mean largest
+    weight per row) and ``grad_raw``, ``grad_scaled`` (mean :func:`softmax_jacobian_norm`).
+    """
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d_k in d_ks:
+        d_k = check_d_k(d_k)
+        q = rng.standard_normal((n_rows, 1, d_k))
+        K = rng.standard_normal((n_rows, n_keys, d_k))
+        raw = np.sum(q * K, axis=-1)  # (n_rows, n_keys)
+        entry = {"d_k": d_k}
+        for tag, s in (("raw", raw), ("scaled", raw / math.sqrt(d_k))):
+            w = softmax(s, axis=-1)
+            # Frobenius norm of diag(p) - p pᵀ, for every row at once.
+            jac = np.einsum("ri,ij->rij", w, np.eye(n_keys)) - w[:, :, None] * w[:, None, :]
+            entry[f"max_{tag}"] = float(w.max(axis=-1).mean())
+            entry[f"grad_{tag}"] = float(np.linalg.norm(jac, axis=(1, 2)).mean())
+        rows.append(entry)
+    return rows
+
+
+def naive_softmax(x) -> np.ndarray:
+    """The textbook ``exp(x) / sum(exp(x))`` without the max trick.
+
+    Overflow is silenced (``np.errstate``) so the result can be shown: a score above
+    about 709 makes ``exp`` return ``inf`` and ``inf / inf`` is ``nan``.
+    """
+    x = np.asarray(x, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(x)
+        return e / e.sum(axis=-1, keepdims=True)
+
+
+def parse_scores(text: str) -> np.ndarray:
+    """The scores typed into the overflow demo: ``"1000, 999, 998"`` -> a 1-D float array.
+
+    Read by :func:`helpers.parsing.parse_numbers`: commas followed by a space, spaces or
+    semicolons separate; ``"1,5"`` is refused with a hint (a decimal comma), not split.
+
+    Raises
+    ------
+    ValueError
+        Starting with "scores: " and naming the entry that is not a finite number, or
+        saying the row is empty.
+    """
+    try:
+        return np.array(parse_numbers(text, "score"))
+    except ValueError as err:
+        raise ValueError(f"scores: {err}") from None
