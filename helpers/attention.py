@@ -25,7 +25,6 @@ __all__ = [
     "attention_scores",
     "scaled_dot_product_attention",
     "AttentionResult",
-    "AttentionStages",
     "attention_stages",
     "causal_mask",
     "padding_mask",
@@ -261,8 +260,6 @@ class AttentionResult:
         n_q, n_k = self.weights.shape[-2:]
         return f"AttentionResult(n_q={n_q}, n_k={n_k}, d_k={self.Q.shape[-1]}, d_v={self.V.shape[-1]})"
 
-
-AttentionStages = AttentionResult
 
 
 def _require_finite(M: np.ndarray, what: str) -> None:

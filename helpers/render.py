@@ -334,31 +334,15 @@ def matrix_html(
     cols = labels_or_default(col_labels, m, "", "col_labels")
     _palette_table(palette)  # an unknown palette is refused before any work
     lo, hi = _scale_limits(A, vmin, vmax)
-    idx = _colour_indices(A, lo, hi)
     sz = theme.sizes(large)
-    esc = _html.escape
+    extra_vals = list(extra_column[1]) if extra_column is not None else None
+    # The format is chosen from every number the view shows: cells, the extra column, the legend's ends.
+    shown = [A.ravel(), [lo, hi] if legend else []]
+    if extra_vals is not None:
+        shown.append(np.asarray(extra_vals, dtype=float).ravel())
+    fmt = number_format(np.concatenate(shown), digits, fixed)
 
-    lab = f"padding:{sz.pad};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
-    hl = tuple(int(v) for v in highlight) if highlight is not None else None
-    opening = _td_openings(palette, sz.pad)
-    separator = f"border-left:2px solid {theme.BORDER}"
-    plain_td = f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};{separator}">'
-    masked_td = f'<td style="padding:{sz.pad};background:{_MASKED_BG};color:{_MASKED_FG}" title="masked">'
-
-    parts = [
-        # A table wider than the notebook (many tokens) scrolls inside its card; the 6 px are its side margins.
-        f'<div style="display:inline-block;vertical-align:top;max-width:calc(100% - 6px);overflow-x:auto;'
-        'box-sizing:border-box;'
-        f'background:{_PANEL_BG};color:{_PANEL_FG};'
-        f'padding:6px 10px;margin:3px;border:1px solid {theme.BORDER};border-radius:4px;font-size:{sz.font};'
-        # tabindex: a card that scrolls can be scrolled from the keyboard too (it is named after its title).
-        f'{theme.MONO}line-height:1.3" tabindex="0" role="group" aria-label="{esc(str(title or "matrix"))}">'
-    ]
-    if title is not None:
-        parts.append(
-            f'<div style="font-weight:700;font-size:{sz.title};margin-bottom:3px;{theme.SANS}">'
-            f'{title_html(title)} <span style="font-weight:400;color:{_MUTED_FG}">({n} × {m})</span></div>'
-        )
+    parts = [_card_opening(title, n, m, sz)]
     # Shared cell properties live on the table (inherited) and its <col>s, so that
     # each cell carries only its padding and its two colours: a 16 × 16 table stays small.
     parts.append(
@@ -366,9 +350,53 @@ def matrix_html(
         'font-variant-numeric:tabular-nums">'
         f'<colgroup><col><col span="{m}" style="width:{cell_width or sz.cell_width}"></colgroup>'
     )
+    extra_header = str(extra_column[0]) if extra_column is not None else None
+    parts += _header_rows(cols, row_axis, col_axis, extra_header, sz)
+    hl = tuple(int(v) for v in highlight) if highlight is not None else None
+    parts += _body_rows(A, rows, _colour_indices(A, lo, hi), palette, fmt, hl, extra_vals, sz)
+    parts.append("</table>")
+    if legend:
+        parts.append(_legend_html(lo, hi, palette, fmt, sz))
+    if note:
+        note_style = f"margin-top:3px;font-size:{sz.small};color:{_MUTED_FG}"
+        parts.append(f'<div style="{note_style}">{_html.escape(str(note))}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _label_style(sz: theme.Sizes) -> str:
+    """The style of a row or column label cell."""
+    return f"padding:{sz.pad};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
+
+
+def _card_opening(title, n: int, m: int, sz: theme.Sizes) -> str:
+    """The card a matrix sits in (named after its title for screen readers), and the title with the shape."""
+    esc = _html.escape
+    # A table wider than the notebook (many tokens) scrolls inside its card; the 6 px are its side margins.
+    # tabindex: a card that scrolls can be scrolled from the keyboard too (it is named after its title).
+    opening = (
+        f'<div style="display:inline-block;vertical-align:top;max-width:calc(100% - 6px);overflow-x:auto;'
+        'box-sizing:border-box;'
+        f'background:{_PANEL_BG};color:{_PANEL_FG};'
+        f'padding:6px 10px;margin:3px;border:1px solid {theme.BORDER};border-radius:4px;font-size:{sz.font};'
+        f'{theme.MONO}line-height:1.3" tabindex="0" role="group" aria-label="{esc(str(title or "matrix"))}">'
+    )
+    if title is None:
+        return opening
+    return opening + (
+        f'<div style="font-weight:700;font-size:{sz.title};margin-bottom:3px;{theme.SANS}">'
+        f'{title_html(title)} <span style="font-weight:400;color:{_MUTED_FG}">({n} × {m})</span></div>'
+    )
+
+
+def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, sz: theme.Sizes) -> list[str]:
+    """The column axis caption (if any) and the row of column labels, with the row axis caption in its corner."""
+    esc = _html.escape
+    lab = _label_style(sz)
+    rows = []
     if col_axis:
-        span = m + (1 if extra_column is not None else 0)
-        parts.append(
+        span = len(cols) + (1 if extra_header is not None else 0)
+        rows.append(
             f'<tr><td class="matrix-corner" style="{lab}"></td><th colspan="{span}" style="{lab}text-align:center;'
             f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{esc(str(col_axis))}</th></tr>'
         )
@@ -379,21 +407,28 @@ def matrix_html(
     head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
             f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
     head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
-    if extra_column is not None:
-        head.append(f'<th style="{lab}text-align:center;{separator}">{esc(str(extra_column[0]))}</th>')
+    if extra_header is not None:
+        head.append(f'<th style="{lab}text-align:center;border-left:2px solid {theme.BORDER}">'
+                    f'{esc(extra_header)}</th>')
     head.append("</tr>")
-    parts.append("".join(head))
+    rows.append("".join(head))
+    return rows
 
-    extra_vals = list(extra_column[1]) if extra_column is not None else None
-    # The format is chosen from every number the view shows: cells, the extra column, the legend's ends.
-    shown = [A.ravel(), [lo, hi] if legend else []]
-    if extra_vals is not None:
-        shown.append(np.asarray(extra_vals, dtype=float).ravel())
-    shown = np.concatenate(shown)
-    fmt = number_format(shown, digits, fixed)
+
+def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, palette: str, fmt, highlight, extra_vals,
+               sz: theme.Sizes) -> list[str]:
+    """One table row per matrix row: its label, each number on its colour (``-inf`` as a grey masked ``−∞``), the
+    ``highlight`` (i, j) cell outlined, and the uncoloured extra value."""
+    lab = _label_style(sz)
+    opening = _td_openings(palette, sz.pad)
+    plain_td = (f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};'
+                f'border-left:2px solid {theme.BORDER}">')
+    masked_td = f'<td style="padding:{sz.pad};background:{_MASKED_BG};color:{_MASKED_FG}" title="masked">'
     neg_inf = -math.inf
-    for i in range(n):
-        row = [f'<tr><th style="{lab}text-align:right">{esc(rows[i])}</th>']
+    m = A.shape[1]
+    out = []
+    for i in range(A.shape[0]):
+        row = [f'<tr><th style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
         Ai = A[i].tolist()
         idx_i = idx[i].tolist()
         for j in range(m):
@@ -402,21 +437,15 @@ def matrix_html(
                 row.append(masked_td + "−∞</td>")
             else:
                 row.append(opening[idx_i[j]] + fmt(v) + "</td>")
-        if hl is not None and hl[0] == i and 0 <= hl[1] < m:
+        if highlight is not None and highlight[0] == i and 0 <= highlight[1] < m:
             # The traced cell: the same cell with an outline added to its style.
-            k = hl[1] + 1
+            k = highlight[1] + 1
             row[k] = row[k].replace('style="', f'style="outline:3px solid {_HIGHLIGHT};outline-offset:-3px;', 1)
         if extra_vals is not None:
             row.append(plain_td + fmt(extra_vals[i]) + "</td>")
         row.append("</tr>")
-        parts.append("".join(row))
-    parts.append("</table>")
-    if legend:
-        parts.append(_legend_html(lo, hi, palette, fmt, sz))
-    if note:
-        parts.append(f'<div style="margin-top:3px;font-size:{sz.small};color:{_MUTED_FG}">{esc(str(note))}</div>')
-    parts.append("</div>")
-    return "".join(parts)
+        out.append("".join(row))
+    return out
 
 
 def show_matrix(M, *args, **kwargs):

@@ -42,7 +42,6 @@ __all__ = [
     "panel_style",
     "error_style",
     "error_html",
-    "ok_html",
     "label_html",
     "heading_html",
     "table_html",
@@ -138,11 +137,6 @@ def error_html(message: str, large: bool = False, note: str | None = None) -> st
     lines = "".join(f"<div>{_html.escape(line)}</div>" for line in str(message).split("\n"))
     tail = f'<div style="opacity:0.8">{_html.escape(note)}</div>' if note else ""
     return f'<div role="alert" style="{error_style(large)}">{lines}{tail}</div>'
-
-
-def ok_html(message: str, large: bool = False) -> str:
-    """A short confirmation in the theme's success colour."""
-    return f'<div style="color:{OK_FG};font-size:{sizes(large).font}">{_html.escape(message)}</div>'
 
 
 def label_html(text: str, large: bool = False, align: str = "center") -> str:
