@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_float_array", "require_ndim", "as_matrix", "positive_int"]
+__all__ = ["as_float_array", "require_ndim", "as_matrix", "positive_int", "whole_number"]
 
 
 def as_float_array(x, name: str) -> np.ndarray:
@@ -39,8 +39,20 @@ def as_matrix(x, name: str, layout: str, finite: bool = False) -> np.ndarray:
     return arr
 
 
-def positive_int(value, name: str) -> int:
-    """``value`` as an int if it is a whole number of at least 1 (a bool is not), or a ValueError naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be a positive integer; got {value!r}")
+def whole_number(value, name: str, low: int = 1, high: int | None = None) -> int:
+    """``value`` as an int if it is a whole number from ``low`` to ``high`` (no upper end if None), else a ValueError.
+
+    A bool is not a number here (``True`` would pass as 1), nor is a float, even ``2.0``: a count or an index the
+    caller wrote as ``2.5`` or ``2.0`` is told so rather than silently cut. The message names ``name`` (which may
+    say what the number is, e.g. "n (the sequence length)") and the range.
+    """
+    if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+            or value < low or (high is not None and value > high)):
+        wanted = f"from {low} to {high:,}" if high is not None else f"of at least {low}"
+        raise ValueError(f"{name} must be a whole number {wanted}; got {value!r}")
     return int(value)
+
+
+def positive_int(value, name: str) -> int:
+    """``value`` as an int if it is a whole number of at least 1 (see :func:`whole_number`)."""
+    return whole_number(value, name)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.arrays import as_float_array as _as_float_array, require_ndim as _require_ndim
+from helpers.arrays import as_float_array as _as_float_array, require_ndim as _require_ndim, whole_number
 
 __all__ = [
     "softmax",
@@ -341,8 +341,7 @@ def causal_mask(n: int) -> np.ndarray:
     the *strict upper* triangle; the additive form puts ``-inf`` exactly there
     (see :func:`additive_mask`).
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n (the sequence length) must be a positive integer; got {n!r}")
+    n = whole_number(n, "n (the sequence length)")
     return np.tril(np.ones((int(n), int(n)), dtype=bool))
 
 
@@ -364,8 +363,7 @@ def padding_mask(lengths, n: int) -> np.ndarray:
     lengths = np.asarray(lengths)
     if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
         raise ValueError(f"lengths must be a 1-D sequence of integers; got {lengths!r}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n (the padded length) must be a positive integer; got {n!r}")
+    n = whole_number(n, "n (the padded length)")
     if (lengths < 1).any() or (lengths > n).any():
         raise ValueError(f"every length must be between 1 and n = {n}; got lengths {lengths.tolist()}")
     return (np.arange(n)[None, :] < lengths[:, None])[:, None, :]
@@ -382,8 +380,7 @@ def additive_mask(mask) -> np.ndarray:
 def head_dim(d_model: int, h: int) -> int:
     """Per-head width d_k = d_model / h (e.g. 512 / 8 = 64)."""
     for name, value in (("d_model", d_model), ("h", h)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer; got {value!r}")
+        whole_number(value, name)
     if d_model % h:
         raise ValueError(f"d_model = {d_model} is not divisible by h = {h} heads")
     return d_model // h
@@ -404,8 +401,7 @@ def split_heads(X, h: int) -> np.ndarray:
     """
     X = _as_float_array(X, "X")
     _require_ndim(X, "X", 2, "(..., n, d_model)")
-    if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1:
-        raise ValueError(f"h must be a positive integer; got {h!r}")
+    h = whole_number(h, "h")
     if X.shape[-1] % h:
         raise ValueError(f"X has shape {X.shape}: d_model = {X.shape[-1]} is not divisible by h = {h} heads")
     *lead, n, d_model = X.shape
@@ -473,8 +469,7 @@ def _check_flash_args(Q, K, V, block_size, mask):
     for name, M in (("Q", Q), ("K", K), ("V", V)):
         if not np.isfinite(M).all():
             raise ValueError(f"{name} must hold finite numbers (no NaN or inf); {name} shape {M.shape}")
-    if isinstance(block_size, bool) or not isinstance(block_size, (int, np.integer)) or block_size < 1:
-        raise ValueError(f"block_size must be a positive integer (keys per tile); got {block_size!r}")
+    block_size = whole_number(block_size, "block_size (keys per tile)")
     if mask is not None:
         # A view (no copy) of shape (n_q, n_k); also refuses a query row with nothing to attend to,
         # with the same message as scaled_dot_product_attention.
@@ -565,8 +560,7 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, h: int, mask=None):
     """
     X = _check_tokens_matrix(X, "X")
     d_model = X.shape[-1]
-    if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h < 1:
-        raise ValueError(f"h (the number of heads) must be a positive integer; got {h!r}")
+    h = whole_number(h, "h (the number of heads)")
     if d_model % h:
         raise ValueError(
             f"h = {h} heads do not divide d_model = {d_model} (X has shape {X.shape}): "
@@ -614,8 +608,7 @@ def sinusoidal_positions(n: int, d: int) -> np.ndarray:
     the offset ``k``.
     """
     for name, value in (("n", n), ("d", d)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer; got {value!r}")
+        whole_number(value, name)
     p = np.arange(int(n), dtype=float)[:, None]            # (n, 1)
     two_i = np.arange(0, int(d), 2, dtype=float)[None, :]   # (1, ceil(d / 2)): the even columns 2i
     angles = p / 10000.0 ** (two_i / d)                     # (n, ceil(d / 2))

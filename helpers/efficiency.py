@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .arrays import as_matrix, positive_int
+from .arrays import as_matrix, positive_int, whole_number
 from .attention import (
     _check_qkv,
     causal_mask,
@@ -306,8 +306,7 @@ def flash_trace(Q, K, V, block_size: int) -> list[FlashStep]:
 def lora_parameters(d_in: int, d_out: int, rank: int) -> int:
     """Trainable numbers of a rank-``rank`` update ΔW = B A of a (d_in, d_out) matrix: B (d_in, r), A (r, d_out)."""
     d_in, d_out = positive_int(d_in, "d_in"), positive_int(d_out, "d_out")
-    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or rank < 0:
-        raise ValueError(f"rank must be a whole number >= 0; got {rank!r}")
+    rank = whole_number(rank, "rank", low=0)
     return int(rank) * (d_in + d_out)
 
 
@@ -315,9 +314,7 @@ def best_low_rank(delta, rank: int):
     """The rank-``rank`` matrices B (d_in, r), A (r, d_out) whose product B A is closest to ``delta``
     (truncated SVD, Eckart–Young). Returns (B, A)."""
     delta = as_matrix(delta, "delta", "(d_in, d_out)", finite=True)
-    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or not 0 <= rank <= min(delta.shape):
-        raise ValueError(f"rank must be a whole number from 0 to {min(delta.shape)} for delta of shape "
-                         f"{delta.shape}; got {rank!r}")
+    rank = whole_number(rank, f"rank (for delta of shape {delta.shape})", 0, min(delta.shape))
     U, s, Vt = np.linalg.svd(delta, full_matrices=False)
     return U[:, :rank] * s[:rank], Vt[:rank]
 

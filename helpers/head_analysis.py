@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.arrays import whole_number
 from helpers.pretrained import CLS, SEP, MiniLMOutput
 
 __all__ = [
@@ -62,10 +63,8 @@ def token_index(out: MiniLMOutput, token: str, occurrence: int = 0) -> int:
 def check_layer_head(out: MiniLMOutput, layer: int, head: int) -> None:
     """A ValueError unless ``layer`` and ``head`` are integers that index ``out.attentions`` (layers, heads, n, n)."""
     L, H = out.attentions.shape[:2]
-    if not (isinstance(layer, (int, np.integer)) and 0 <= layer < L):
-        raise ValueError(f"layer must be an integer in 0..{L - 1}; got {layer!r}")
-    if not (isinstance(head, (int, np.integer)) and 0 <= head < H):
-        raise ValueError(f"head must be an integer in 0..{H - 1}; got {head!r}")
+    whole_number(layer, "layer", 0, L - 1)
+    whole_number(head, "head", 0, H - 1)
 
 
 def attention_from(out: MiniLMOutput, token: str, layer: int, head: int, occurrence: int = 0):
@@ -248,8 +247,7 @@ def content_following(model, text: str, trials: int = 5, seed: int = 0) -> np.nd
 def word_vector(out: MiniLMOutput, token: str, layer: int = -1, occurrence: int = 0) -> np.ndarray:
     """(384,): the vector of ``token`` after ``layer`` (-1: the last layer; 0: the embeddings)."""
     L = out.hidden_states.shape[0]
-    if not (isinstance(layer, (int, np.integer)) and -L <= layer < L):
-        raise ValueError(f"layer must be an integer in {-L}..{L - 1} (0 = embeddings); got {layer!r}")
+    layer = whole_number(layer, "layer (0 = embeddings, -1 = the last layer)", -L, L - 1)
     return out.hidden_states[layer, token_index(out, token, occurrence)]
 
 

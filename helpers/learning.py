@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.arrays import whole_number
 from helpers.attention import softmax
 
 __all__ = [
@@ -118,10 +119,8 @@ def copy_task(count: int = 64, length: int = LENGTH, vocab=VOCAB, seed: int = 0)
     -------
     CopyTask, with ``X`` (count, length, length + len(vocab)) and ``targets`` (count, length - 1)
     """
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
-        raise ValueError(f"count must be a positive integer; got {count!r}")
-    if isinstance(length, bool) or not isinstance(length, (int, np.integer)) or length < 2:
-        raise ValueError(f"length must be an integer of at least 2 (a token and the one before it); got {length!r}")
+    count = whole_number(count, "count")
+    length = whole_number(length, "length (a token and the one before it)", low=2)
     vocab = tuple(str(v) for v in vocab)
     rng = np.random.default_rng(seed)
     letters = rng.integers(0, len(vocab), size=(count, length))
@@ -246,8 +245,7 @@ def train(task: CopyTask, W_q, W_k, steps: int = 300, lr: float = 1.0,
         If ``steps`` is not a non-negative integer or ``lr`` not a positive finite number, or if training breaks
         down (a step so large that a score or the loss stops being a finite number), saying at which step.
     """
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise ValueError(f"steps must be a non-negative integer; got {steps!r}")
+    steps = whole_number(steps, "steps", low=0)
     lr = float(lr)
     if not (np.isfinite(lr) and lr > 0):
         raise ValueError(f"lr (the learning rate) must be a positive number; got {lr!r}")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from helpers.arrays import whole_number
 from helpers.attention import causal_mask, padding_mask, project_qkv, scaled_dot_product_attention
 from helpers.parsing import parse_counts, quote
 
@@ -242,8 +243,7 @@ def look_head(delta: int, strength: float = 10.0):
     -------
     W_q, W_k : ndarray (len(VOCAB) + MAX_LEN, MAX_LEN);  W_v : ndarray (len(VOCAB) + MAX_LEN, len(VOCAB))
     """
-    if isinstance(delta, bool) or not isinstance(delta, (int, np.integer)) or abs(delta) >= MAX_LEN:
-        raise ValueError(f"delta must be an integer with |delta| < {MAX_LEN}; got {delta!r}")
+    delta = whole_number(delta, "delta", -(MAX_LEN - 1), MAX_LEN - 1)
     v = len(VOCAB)
     d = v + MAX_LEN
     W_q = np.zeros((d, MAX_LEN))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.arrays import as_matrix
+from helpers.arrays import as_matrix, whole_number
 from helpers.attention import merge_heads, softmax, split_heads
 from helpers.efficiency import attention_cost
 
@@ -41,8 +41,7 @@ def divisors(d_model: int) -> list[int]:
 def check_sizes(batch, heads, seq, d_model) -> None:
     """A ValueError unless every size is a whole number from 1 to :data:`MAX_SIZE` and ``heads`` divides ``d_model``."""
     for name, v in (("batch", batch), ("heads", heads), ("seq", seq), ("d_model", d_model)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= MAX_SIZE:
-            raise ValueError(f"{name} must be a whole number from 1 to {MAX_SIZE:,}; got {v!r}")
+        whole_number(v, name, 1, MAX_SIZE)
     if d_model % heads:
         raise ValueError(f"heads = {heads} does not divide d_model = {d_model}: each head gets "
                          f"d_k = d_model / heads columns, so heads must be one of {divisors(d_model)[:12]}"

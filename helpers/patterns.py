@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.arrays import whole_number
 from helpers.attention import attention_scores, project_qkv, softmax
 
 __all__ = [
@@ -123,8 +124,7 @@ def pattern_weights(pattern: str, n: int, strength: float = 3.0):
     """
     if pattern not in PATTERNS:
         raise ValueError(f"pattern must be one of {list(PATTERNS)}; got {pattern!r}")
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n (the number of tokens) must be a positive integer; got {n!r}")
+    n = whole_number(n, "n (the number of tokens)")
     s = float(strength)
     if not np.isfinite(s):
         raise ValueError(f"strength must be a finite number; got {strength!r}")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.arrays import whole_number
 from helpers.attention import softmax
 from helpers.parsing import parse_numbers
 
@@ -36,8 +37,7 @@ MAX_D_K = 512
 
 def check_d_k(d_k) -> int:
     """``d_k`` as an int if it is a whole number of at least 1 (a bool is not), else a ValueError."""
-    if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or d_k < 1:
-        raise ValueError(f"d_k must be a positive integer; got {d_k!r}")
+    d_k = whole_number(d_k, "d_k")
     return int(d_k)
 
 
@@ -100,8 +100,7 @@ def saturation(d_k: int, scale: bool = True, n_keys: int = 8, seed: int = 0) -> 
     measures of how peaked the weights are
     """
     d_k = check_d_k(d_k)
-    if isinstance(n_keys, bool) or not isinstance(n_keys, (int, np.integer)) or n_keys < 1:
-        raise ValueError(f"n_keys must be a positive integer; got {n_keys!r}")
+    n_keys = whole_number(n_keys, "n_keys")
     q, K = _draw(d_k, int(n_keys), seed)
     scores = K @ q
     if scale:

@@ -34,7 +34,7 @@ def test_attention_cost_counts_by_hand():
     assert c["scores"] == 10 * 10 * 4
     assert c["weighted sum"] == 10 * 10 * 2
     assert c["matrix bytes"] == 800
-    with pytest.raises(ValueError, match="n must be a positive integer"):
+    with pytest.raises(ValueError, match="n must be a whole number of at least 1"):
         attention_cost(0, 8, 4)
 
 
@@ -167,7 +167,8 @@ def test_best_low_rank_is_exact_at_full_rank_and_has_the_asked_rank():
     np.testing.assert_allclose(B @ A, D, atol=1e-12)
     B2, A2 = best_low_rank(D, 2)
     assert B2.shape == (6, 2) and A2.shape == (2, 4) and np.linalg.matrix_rank(B2 @ A2) == 2
-    with pytest.raises(ValueError, match="rank must be a whole number from 0 to 4"):
+    too_high = r"rank \(for delta of shape \(6, 4\)\) must be a whole number from 0 to 4; got 5"
+    with pytest.raises(ValueError, match=too_high):
         best_low_rank(D, 5)
 
 

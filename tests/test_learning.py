@@ -216,7 +216,7 @@ def test_monitor_shows_each_step_through_its_widgets():
 
 
 @pytest.mark.parametrize("args, words", [
-    ((11, 0.1, np.eye(3)), "step must be an integer from 0 to 10"),
+    ((11, 0.1, np.eye(3)), "step must be a whole number from 0 to 10"),
     ((2, float("nan"), np.eye(3)), "loss must be a finite number"),
     ((2, 0.1, np.eye(2)), r"weights must be \(3, 3\)"),
 ])

@@ -12,7 +12,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers import theme
-from helpers.arrays import positive_int
+from helpers.arrays import positive_int, whole_number
 from helpers.attention import scaled_dot_product_attention
 from helpers.efficiency import (
     FlashStep,
@@ -168,8 +168,7 @@ class FlashStepper(LiveWidget, widgets.VBox):
 
     @step.setter
     def step(self, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= self.n_steps:
-            raise ValueError(f"step must be a whole number from 0 to {self.n_steps}; got {value!r}")
+        value = whole_number(value, "step", 0, self.n_steps)
         self._step = int(value)
         self.request_update()
 
@@ -306,8 +305,7 @@ class LoraDemo(LiveWidget, widgets.VBox):
         self.rank_picker.value = self._check_rank(value)
 
     def _check_rank(self, value) -> int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= self.max_rank:
-            raise ValueError(f"rank must be a whole number from 0 to {self.max_rank}; got {value!r}")
+        value = whole_number(value, "rank", 0, self.max_rank)
         return int(value)
 
     @property

@@ -14,6 +14,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers import theme
+from helpers.arrays import whole_number
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import attention_weights, copy_task, encode, init_weights, previous_token_share, train
 from helpers.live import LiveWidget, TextForm
@@ -82,8 +83,7 @@ class TrainingMonitor(TextForm, widgets.VBox):
         self.labels = [str(s) for s in labels]
         if not self.labels:
             raise ValueError("labels must name at least one token")
-        if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
-            raise ValueError(f"steps must be a positive integer; got {steps!r}")
+        steps = whole_number(steps, "steps")
         if not (isinstance(pace, (int, float)) and 0 <= pace <= 5):
             raise ValueError(f"pace must be a number of seconds between 0 and 5; got {pace!r}")
         self.steps = int(steps)
@@ -107,8 +107,7 @@ class TrainingMonitor(TextForm, widgets.VBox):
 
     def show(self, step: int, loss: float, weights) -> None:
         """Show training step ``step`` (1 … steps), its ``loss`` and the example's ``weights`` (n, n)."""
-        if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 0 <= step <= self.steps:
-            raise ValueError(f"step must be an integer from 0 to {self.steps}; got {step!r}")
+        step = whole_number(step, "step", 0, self.steps)
         loss = float(loss)
         if not np.isfinite(loss):
             raise ValueError(f"loss must be a finite number; got {loss!r}")

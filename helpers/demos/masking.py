@@ -14,9 +14,9 @@ import html as _html
 from functools import lru_cache
 
 import ipywidgets as widgets
-import numpy as np
 
 from helpers import theme
+from helpers.arrays import whole_number
 from helpers.attention import additive_mask
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
@@ -101,8 +101,7 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     @selected.setter
     def selected(self, b: int) -> None:
-        if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or not 0 <= b < len(self._lengths):
-            raise ValueError(f"selected must be a sequence index 0..{len(self._lengths) - 1}; got {b!r}")
+        b = whole_number(b, "selected", 0, len(self._lengths) - 1)
         self.picker.value = int(b)
 
     def set_lengths_text(self, text: str) -> None:

@@ -6,8 +6,8 @@ The toy's words, matrices and cross-attention are in :mod:`helpers.translation`.
 from __future__ import annotations
 
 import ipywidgets as widgets
-import numpy as np
 
+from helpers.arrays import whole_number
 from helpers.layout import choice_buttons, course_box, view_html
 from helpers.live import LiveWidget
 from helpers.render import attention_weights_html, matrix_html
@@ -60,8 +60,7 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
 
     @staticmethod
     def _check_step(step, n: int) -> int:
-        if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 1 <= step <= n:
-            raise ValueError(f"step must be an integer from 1 to {n}; got {step!r}")
+        step = whole_number(step, "step", 1, n)
         return int(step)
 
     @property
