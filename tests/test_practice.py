@@ -1,4 +1,4 @@
-"""helpers.practice driven like a learner: type answers, press Check, read the feedback."""
+"""helpers.demos.practice (notebook 07) driven like a learner: type answers, press Check, read the feedback."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from helpers import questions as data
+from helpers.demos.practice import PracticeQuestion, PracticeSession
 from helpers.exercises import QUESTIONS, Generated, Kind, generate, given_matrix, register_kind, unregister_kind
-from helpers.practice import PracticeQuestion, PracticeSession
 from helpers.widgets import MatrixEditor
 
 
@@ -302,7 +302,7 @@ def test_reprs_are_short_and_stable(sess):
 
 
 def test_module_level_functions_share_one_session():
-    from helpers import practice
+    from helpers.demos import practice
 
     assert practice.question("q2") is practice.question("Q2")
     assert practice.instructor_switch() is practice.session().instructor
