@@ -545,6 +545,7 @@ def test_a_your_turn_cell_is_a_skeleton_its_solution_passes_and_a_mistake_is_nam
     # The notebook imports the checker before, the cell after shows the solution, the cell before says what to do.
     earlier = "".join("".join(c["source"]) for c in cells[:k] if c["cell_type"] == "code")
     assert re.search(r"from helpers\.exercises import .*check_code", earlier)
+    assert re.search(r"from helpers\.solutions import .*show_solution", earlier)
     assert "".join(cells[k + 1]["source"]).strip() == f'show_solution("{task}")'
     assert cells[k - 1]["cell_type"] == "markdown" and "Your turn" in "".join(cells[k - 1]["source"])
 
