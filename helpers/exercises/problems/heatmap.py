@@ -91,7 +91,8 @@ def _block_groups(S: np.ndarray, counted, mass: float, each: float):
     return None
 
 
-def _target(pattern: str, i: int) -> int:
+def _target_key(pattern: str, i: int) -> int:
+    """The key query ``i`` reads most in a diagonal (itself) or previous-token (the one before) pattern."""
     return i if pattern == "diagonal" else max(i - 1, 0)
 
 
@@ -106,7 +107,7 @@ def _pattern_misfit(pattern: str, S: np.ndarray, counted, strict: bool):
     unclear = next((i for i in counted if peaks[i][1] - peaks[i][3] < HEATMAP_MARGIN - 1e-9), None)
     if pattern in ("diagonal", "previous-token"):
         for i in counted:
-            t = _target(pattern, i)
+            t = _target_key(pattern, i)
             j, best = peaks[i][:2]
             if j != t or (strict and i == unclear):
                 own = float(S[i, t]) if t < S.shape[1] else 0.0
@@ -161,7 +162,7 @@ def _strongest_rows(S: np.ndarray, counted, mask_kind: str) -> list[int]:
             and not (mask_kind == "causal" and i == 0)]
 
 
-def _scores(rng, pattern: str, n_q: int, n_k: int, counted, level: dict, cross: bool, mask_kind: str,
+def _pattern_scores(rng, pattern: str, n_q: int, n_k: int, counted, level: dict, cross: bool, mask_kind: str,
                n_real_k: int):
     """Constructed scores for ``pattern`` plus seeded noise; also the groups of a block pattern.
 
@@ -176,7 +177,7 @@ def _scores(rng, pattern: str, n_q: int, n_k: int, counted, level: dict, cross: 
     groups = None
     if pattern in ("diagonal", "previous-token"):
         for i in counted:
-            S[i, _target(pattern, i)] += s
+            S[i, _target_key(pattern, i)] += s
     elif pattern == "vertical":
         if mask_kind == "causal":
             c = 0  # the only key every query of a causal mask may read
@@ -250,7 +251,7 @@ def _generate(rng, difficulty) -> Generated:
         allowed[:, len(words_k):] = False
     others = [p for p in _WORDS["options"]["pattern"] if p != pattern]
     for _attempt in range(1000):
-        S, groups = _scores(rng, pattern, n_q, n_k, counted, level, cross, mask_kind, len(words_k))
+        S, groups = _pattern_scores(rng, pattern, n_q, n_k, counted, level, cross, mask_kind, len(words_k))
         W = softmax(np.where(allowed, S, -np.inf), axis=-1)
         shown = np.round(W, 2)
         if (W[allowed] < _MIN_WEIGHT).any() or _mask_of(W) != mask_kind:
@@ -283,18 +284,19 @@ def _generate(rng, difficulty) -> Generated:
     return Generated(inputs, answer, instruction, _solution(inputs, answer), (given,))
 
 
-def _counted(p_inputs) -> tuple[int, ...]:
+def _real_query_rows(p_inputs) -> tuple[int, ...]:
+    """The rows of the queries that are not [PAD] (only they are read)."""
     queries = p_inputs["queries"]
     return tuple(i for i, q in enumerate(queries) if q != text.PAD)
 
 
-def _what(field_name: str, value: str, inputs: dict) -> str:
+def _how_shown(field_name: str, value: str, inputs: dict) -> str:
     """How the heatmap shows ``value`` of ``field_name``, with its numbers."""
     W, queries, keys = inputs["weights"], inputs["queries"], inputs["keys"]
     shown = np.round(W, 2)
     if field_name == "pattern":
         if value == "vertical":
-            col = int(np.bincount([int(np.argmax(shown[i])) for i in _counted(inputs)]).argmax())
+            col = int(np.bincount([int(np.argmax(shown[i])) for i in _real_query_rows(inputs)]).argmax())
             return _WORDS["patterns"]["vertical"].format(key=keys[col])
         if value == "block":
             groups = inputs.get("groups") or ()
@@ -318,7 +320,7 @@ def _why_not(field_name: str, chosen: str, inputs: dict) -> str:
     W, queries, keys = inputs["weights"], inputs["queries"], inputs["keys"]
     shown = np.round(W, 2)
     if field_name == "pattern":
-        misfit = _pattern_misfit(chosen, shown, _counted(inputs), strict=True)
+        misfit = _pattern_misfit(chosen, shown, _real_query_rows(inputs), strict=True)
         if misfit is None:  # pragma: no cover - generated problems fit one pattern only
             return ""
         i, f = misfit
@@ -374,12 +376,12 @@ def _solution(inputs: dict, answer: dict) -> str:
     W, queries, keys = inputs["weights"], inputs["queries"], inputs["keys"]
     shown = np.round(W, 2)
     lines = [words["rows"]]
-    for i in _counted(inputs):
+    for i in _real_query_rows(inputs):
         j = int(np.argmax(shown[i]))
         lines.append(words["row"].format(query=queries[i], key=keys[j], weight=f"{shown[i, j]:.2f}"))
     lines.append("")
     for name in ("pattern", "mask", "attention"):
-        lines.append(words[name].format(what=_what(name, answer[name], inputs), option=answer[name]))
+        lines.append(words[name].format(what=_how_shown(name, answer[name], inputs), option=answer[name]))
     lines.append(words["strongest"].format(query=inputs["query"],
                                            what=_strongest_line(inputs, _WORDS["strongest"])))
     return "\n".join(lines)
@@ -427,7 +429,7 @@ def _check(p: Problem, answer) -> Feedback:
                 lines.append(f"✗ strongest: not «{chosen}»: "
                              + _strongest_line(p.inputs, _WORDS["strongest_not"], chosen))
             continue
-        what = _what(f.name, right, p.inputs)
+        what = _how_shown(f.name, right, p.inputs)
         if chosen == right:
             n_right += 1
             lines.append(f"✓ {f.name}: " + _WORDS["right"].format(chosen=chosen, what=what))
