@@ -4,6 +4,7 @@ Feedback, and every "Your turn" cell of the notebooks works with its skeleton, i
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import re
 import time
@@ -13,8 +14,9 @@ import numpy as np
 import pytest
 
 from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
-from helpers.code_check import MISTAKES, SKELETONS, SOLUTIONS, TASKS
-from helpers.exercises import Feedback, check_code, show_solution
+from helpers.exercises import Feedback, check_code
+from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS
+from helpers.solutions import show_solution
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -27,8 +29,14 @@ def define(source: str):
     return [v for k, v in ns.items() if callable(v) and k != "np" and not k.startswith("__")][-1]
 
 
+def solution_source(task) -> str:
+    """The reference solution's source, as the learner is shown it."""
+    return inspect.getsource(SOLUTIONS[task])
+
+
 def solution(task):
-    return define(SOLUTIONS[task])
+    """The reference solution as a learner's cell makes it from the source shown (only numpy at hand)."""
+    return define(solution_source(task))
 
 
 # --------------------------------------------------------------------------- the reference solutions
@@ -452,7 +460,7 @@ def test_feedback_shows_as_a_verdict_in_html_and_text():
 
 
 def test_show_solution_is_folded_and_opens_with_the_instructor_switch():
-    from helpers import practice
+    from helpers.demos import practice
 
     switch = practice.session().instructor
     switch.value = False
@@ -537,13 +545,14 @@ def test_a_your_turn_cell_is_a_skeleton_its_solution_passes_and_a_mistake_is_nam
     # The notebook imports the checker before, the cell after shows the solution, the cell before says what to do.
     earlier = "".join("".join(c["source"]) for c in cells[:k] if c["cell_type"] == "code")
     assert re.search(r"from helpers\.exercises import .*check_code", earlier)
+    assert re.search(r"from helpers\.solutions import .*show_solution", earlier)
     assert "".join(cells[k + 1]["source"]).strip() == f'show_solution("{task}")'
     assert cells[k - 1]["cell_type"] == "markdown" and "Your turn" in "".join(cells[k - 1]["source"])
 
     pending = run_cell(source)
     assert isinstance(pending, Feedback) and pending.mistake == "not_written"
 
-    right = run_cell(_fill(source, SOLUTIONS[task]))
+    right = run_cell(_fill(source, solution_source(task)))
     assert right.correct, right.message
 
     task_mistakes = [(key, src) for t, key, src in WRONG if t == task and "def sm" not in src]

@@ -1,4 +1,4 @@
-"""helpers.practice driven like a learner: type answers, press Check, read the feedback."""
+"""helpers.demos.practice (notebook 07) driven like a learner: type answers, press Check, read the feedback."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from helpers import questions as data
+from helpers.demos.practice import PracticeQuestion, PracticeSession
 from helpers.exercises import QUESTIONS, Generated, Kind, generate, given_matrix, register_kind, unregister_kind
-from helpers.practice import PracticeQuestion, PracticeSession
 from helpers.widgets import MatrixEditor
 
 
@@ -302,11 +302,40 @@ def test_reprs_are_short_and_stable(sess):
 
 
 def test_module_level_functions_share_one_session():
-    from helpers import practice
+    from helpers.demos import practice
 
     assert practice.question("q2") is practice.question("Q2")
     assert practice.instructor_switch() is practice.session().instructor
     assert practice.progress() is practice.session().progress.widget
+
+
+def test_the_kernels_instructor_switch_is_one_for_practice_and_code_solutions():
+    from helpers import solutions
+    from helpers.demos import practice
+
+    switch = solutions.instructor_switch()
+    assert practice.instructor_switch() is switch and switch.mode is solutions.INSTRUCTOR
+    q, fold = practice.question("q3"), solutions.show_solution("softmax")
+    try:
+        solutions.INSTRUCTOR.show_solutions = True  # the mode set directly: the checkbox follows it
+        assert switch.value and q.solution_visible and fold.is_open
+        switch.value = False  # the checkbox unticked: the mode follows it
+        assert not solutions.INSTRUCTOR.show_solutions and not q.solution_visible and not fold.is_open
+    finally:
+        solutions.INSTRUCTOR.show_solutions = False
+
+
+def test_a_session_of_its_own_has_an_instructor_mode_of_its_own(sess):
+    from helpers.solutions import INSTRUCTOR
+
+    w = sess.question("q3")
+    try:
+        INSTRUCTOR.show_solutions = True
+        assert not sess.instructor.value and not w.solution_visible
+    finally:
+        INSTRUCTOR.show_solutions = False
+    sess.mode.show_solutions = True
+    assert sess.instructor.value and w.solution_visible
 
 
 def test_unknown_question_raises(sess):

@@ -1,15 +1,17 @@
-"""Practice widgets: the lesson's eight questions and generated problems, self-checking.
+"""Notebook 07's practice widgets: the lesson's eight questions and generated problems, self-checking.
 
 In a notebook::
 
-    from helpers import practice
+    from helpers.demos import practice
     practice.question("q1")          # one lesson question: answer fields, Check, hint, solution
     practice.generator()             # unlimited generated problems, reproducible by seed
-    practice.instructor_switch()     # a checkbox that reveals every solution at once
     practice.progress()              # "Solved 3 of 8 lesson questions, 2 generated problems."
+    practice.instructor_switch()     # the kernel's instructor switch (helpers.solutions.instructor_switch)
 
-All of these belong to one :class:`PracticeSession` per kernel, so the instructor switch and
-the progress summary cover every widget of the notebook. Tests create their own session.
+All of these belong to one :class:`PracticeSession` per kernel, made on first use (importing this module
+builds no widget), so the progress summary covers every widget of the notebook. The session follows the
+kernel's instructor mode (:data:`helpers.solutions.INSTRUCTOR`): ticking the switch reveals every solution
+here and opens every folded code solution. Tests create their own session, with a mode of its own.
 
 This module only shows things and reads what the learner typed: the questions' words, their
 answer fields, the given matrices and every verdict come from :mod:`helpers.exercises` (and
@@ -21,6 +23,7 @@ message next to the field, never a traceback.
 
 from __future__ import annotations
 
+import functools
 import html as _html
 import re
 from collections.abc import Callable
@@ -35,6 +38,7 @@ from helpers.layout import course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.parsing import ParseError, parse_count, quote
 from helpers.render import figure_img_html, heatmap, matrix_html
+from helpers.solutions import INSTRUCTOR, InstructorMode, InstructorSwitch
 from helpers.widgets import MatrixEditor
 
 __all__ = [
@@ -587,50 +591,46 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
 # --------------------------------------------------------------------------- one session per notebook
 
 
-class _InstructorSwitch(LiveWidget, widgets.Checkbox):
-    """The instructor's checkbox, with a short text form instead of the Checkbox's full state.
-
-    ``on_change(show)`` runs, guarded, whenever it is ticked or unticked.
-    """
-
-    def __init__(self, on_change, **kw):
-        super().__init__(**kw)
-        self._live_setup()
-        self.watch(self, lambda change: on_change(change["new"]))
-
-    def __repr__(self) -> str:
-        return f"Instructor switch: show all solutions ({'on' if self.value else 'off'})"
-
-    def _update(self) -> None:  # it only opens and closes folds
-        pass
-
-
 class PracticeSession:
-    """The practice widgets of one notebook: shared progress and one instructor switch.
+    """The practice widgets of one notebook: shared progress, and solutions shown while an instructor mode is on.
+
+    Parameters
+    ----------
+    instructor : InstructorMode, optional
+        The mode whose ``show_solutions`` reveals every solution; a mode of the session's own by default
+        (the kernel's session, :func:`session`, follows :data:`helpers.solutions.INSTRUCTOR`).
 
     Attributes
     ----------
     progress : ProgressTracker
     questions : dict of str -> PracticeQuestion
     generators : list of GeneratedPractice
-    instructor : ipywidgets.Checkbox
-        "Instructor: show all solutions"; ticking it opens every solution, unticking closes them.
+    mode : InstructorMode
+    instructor : InstructorSwitch
+        "Instructor: show all solutions", linked to ``mode``: ticking it opens every solution, unticking
+        closes them.
     """
 
-    def __init__(self):
+    def __init__(self, instructor: InstructorMode | None = None):
         self.progress = ProgressTracker()
         self.questions: dict[str, PracticeQuestion] = {}
         self.generators: list[GeneratedPractice] = []
-        self.instructor = _InstructorSwitch(self.reveal_all, value=False, description="Instructor: show all solutions",
-                                           indent=False, layout=widgets.Layout(width="auto"))
-        self.instructor.add_class("practice-instructor")
+        self.mode = instructor if instructor is not None else InstructorMode()
+        self.instructor = self.mode.switch()
+        self.mode.observe(self._follow_mode, names="show_solutions")
+
+    def _follow_mode(self, change) -> None:
+        try:
+            self.reveal_all(change["new"])
+        except Exception:  # noqa: BLE001 - nothing may leave a handler (the switch would stop answering)
+            pass
 
     def question(self, qid: str) -> PracticeQuestion:
         """The widget for lesson question ``qid`` (made once; displaying it again shows the same state)."""
         key = qid.strip().lower() if isinstance(qid, str) else qid
         if key not in self.questions:
             w = PracticeQuestion(key, tracker=self.progress)
-            if self.instructor.value:
+            if self.mode.show_solutions:
                 w.show_solution()
             self.questions[key] = w
         return self.questions[key]
@@ -641,54 +641,55 @@ class PracticeSession:
     def generator(self, kind: str = "attention", difficulty: str = "easy", seed: int = 42,
                   rng_seed=None) -> GeneratedPractice:
         g = GeneratedPractice(kind, difficulty, seed, tracker=self.progress, rng_seed=rng_seed)
-        g.reveal = self.instructor.value
-        g.show_solution(self.instructor.value)
+        g.reveal = self.mode.show_solutions
+        g.show_solution(self.mode.show_solutions)
         self.generators.append(g)
         return g
 
     def reveal_all(self, show: bool = True) -> None:
-        """What the instructor switch does."""
+        """What the instructor switch does: every solution of the session shown (or hidden)."""
         for w in self.questions.values():
             w.show_solution(show)
         for g in self.generators:
             g.reveal = bool(show)
             g.show_solution(show)
 
-    def instructor_switch(self) -> widgets.Checkbox:
+    def instructor_switch(self) -> InstructorSwitch:
         return self.instructor
 
     def progress_widget(self) -> widgets.HTML:
         return self.progress.widget
 
 
-_SESSION = PracticeSession()
-
-
+@functools.cache
 def session() -> PracticeSession:
-    """This kernel's practice session (the one the module-level functions use)."""
-    return _SESSION
+    """This kernel's practice session (the one the module-level functions use), made on first use; it follows
+    the kernel's instructor mode, :data:`helpers.solutions.INSTRUCTOR`."""
+    return PracticeSession(INSTRUCTOR)
 
 
 def question(qid: str) -> PracticeQuestion:
     """The widget for lesson question ``qid`` (``"q1"`` ... ``"q8"``)."""
-    return _SESSION.question(qid)
+    return session().question(qid)
 
 
 def all_questions() -> widgets.VBox:
     """All eight lesson questions, one under another."""
-    return _SESSION.all_questions()
+    return session().all_questions()
 
 
 def generator(kind: str = "attention", difficulty: str = "easy", seed: int = 42) -> GeneratedPractice:
     """Generated practice problems, starting at problem ``seed``."""
-    return _SESSION.generator(kind, difficulty, seed)
+    return session().generator(kind, difficulty, seed)
 
 
-def instructor_switch() -> widgets.Checkbox:
-    """The checkbox "Instructor: show all solutions" for every practice widget of this notebook."""
-    return _SESSION.instructor_switch()
+def instructor_switch() -> InstructorSwitch:
+    """The checkbox "Instructor: show all solutions": the kernel's switch
+    (:func:`helpers.solutions.instructor_switch`), which reveals every solution of this notebook's practice
+    widgets and opens every folded code solution."""
+    return session().instructor_switch()
 
 
 def progress() -> widgets.HTML:
     """The progress summary: "Solved 3 of 8 lesson questions, 2 generated problems."."""
-    return _SESSION.progress_widget()
+    return session().progress_widget()

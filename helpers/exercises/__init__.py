@@ -1,0 +1,98 @@
+"""Checking without widgets: the lesson's questions, generated problems and the code the learner writes.
+
+Three entry points:
+
+``check(qid, answer) -> Feedback``
+    Checks an answer to one of the lesson's questions ``"q1"`` ... ``"q8"`` (:mod:`.lesson`). Any answer,
+    however malformed, gets a :class:`~helpers.feedback.Feedback`; only an unknown question id raises.
+
+``generate(kind, seed, difficulty="easy") -> Problem``
+    A fresh problem with small, friendly numbers (:mod:`.registry`; the built-in kinds are in
+    :mod:`.problems`, one module each). The same ``(kind, seed, difficulty)`` always gives the same
+    problem, so "problem 42" means the same thing to everybody. A new kind is one :func:`register_kind`
+    entry: a generator, its answer fields (matrix grids by default), its given matrices and its checker
+    (entry by entry by default).
+
+``check_code(task, fn) -> Feedback``
+    Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
+    mistakes (:mod:`.code_tasks`, one module per task). The folded solution a notebook shows after the
+    check is a widget, :func:`helpers.solutions.show_solution`.
+
+Every word a learner reads (questions, options, hints, worked solutions, the catalogues of mistakes, the
+texts of generated problems) is data in :mod:`helpers.questions`; answers are read by :mod:`.answers` and
+every reference answer is computed with :mod:`helpers.attention`. Nothing in this package imports a widget
+library: the practice widgets (:mod:`helpers.demos.practice`) and the solution folds (:mod:`helpers.solutions`)
+build on it.
+
+Answer forms
+------------
+* q1 and ``"shapes"`` problems: ``{"d_k": 64, "Q": (8, 12, 20, 64), "K": ..., "V": ...,
+  "weights": (8, 12, 20, 20), "output": (8, 20, 768)}``
+* q2: ``(32, 64)``
+* q5 and ``"projection"`` problems: ``{"Q": array, "K": array, "V": array}``
+* q7: ``10000``
+* q3, q4, q6, q8: a choice key such as ``"b"`` (see ``QUESTIONS[qid].choices``)
+* ``"attention"`` and ``"masked"`` problems: ``{"weights": array, "output": array}``
+* ``"softmax"`` problems: ``{"weights": array}``
+* ``"heatmap"`` problems: ``{"pattern": "diagonal", "mask": "causal", "attention": "self", "strongest": "cat"}``
+  (options in ``p.fields``)
+
+Sensible equivalents are accepted: lists for tuples, ints for floats, numpy arrays, and
+text read by :mod:`helpers.parsing` (numbers such as ``1/2``, counts such as ``10,000``,
+shapes such as ``(8, 12, 20, 64)`` or ``8×12×20×64``, matrices such as ``[[2, 1], [0, 3]]``).
+"""
+
+from __future__ import annotations
+
+from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
+from helpers.exercises.code_tasks import check_code, solution_source
+from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
+from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
+from helpers.exercises.problems import BUILT_IN_KINDS
+from helpers.exercises.problems.heatmap import HEATMAP_MARGIN, HeatmapGiven
+from helpers.exercises.registry import (
+    DIFFICULTIES,
+    Generated,
+    Kind,
+    Problem,
+    generate,
+    kinds,
+    register_kind,
+    unregister_kind,
+)
+from helpers.feedback import Feedback
+
+__all__ = [
+    "Feedback",
+    "Field",
+    "Given",
+    "HeatmapGiven",
+    "Choice",
+    "Question",
+    "AnswerForm",
+    "Generated",
+    "Kind",
+    "Problem",
+    "QUESTIONS",
+    "FORMS",
+    "KINDS",
+    "DIFFICULTIES",
+    "ROUNDED_TOL",
+    "EXACT_TOL",
+    "HEATMAP_MARGIN",
+    "check",
+    "generate",
+    "kinds",
+    "register_kind",
+    "unregister_kind",
+    "check_entries",
+    "grid_fields",
+    "given_matrix",
+    "check_code",
+    "solution_source",
+]
+
+for _kind in BUILT_IN_KINDS:
+    register_kind(_kind)
+
+KINDS = kinds()  # the built-in kinds

@@ -1,0 +1,120 @@
+"""Checking code a learner writes in a "Your turn" cell: :func:`check_code` and the tasks it knows.
+
+In a "Your turn" cell the learner fills in a function and checks it::
+
+    def my_softmax(x):
+        \"\"\"Softmax along the last axis. ...\"\"\"
+        ...
+
+    check_code("softmax", my_softmax)
+
+:func:`check_code` runs the function on the course's own small examples and on probes built so that the
+classic mistakes give results of their own (a softmax along the wrong axis, no max subtraction, no 1/√d_k,
+the mask applied after the softmax, ...), and returns a :class:`~helpers.feedback.Feedback`: correct, or what
+went wrong on which example and, when the wrong results are exactly those of a known mistake, the
+mistake's name, what to change and where the course explains it. A function whose body is still only a
+docstring and ``...`` gets the friendly "not written yet" verdict. The engine is
+:mod:`helpers.exercises.code_tasks.engine`.
+
+Each task is one module holding its cases, its wrong implementations and the mistakes they stand for, and
+its reference solution as real code (its skeleton is that solution's signature and docstring):
+
+* ``"softmax"``: ``fn(x)``: softmax along the last axis, any shape
+* ``"project_qkv"``: ``fn(X, W_q, W_k, W_v) -> (Q, K, V)``
+* ``"attention"``: ``fn(Q, K, V) -> (output, weights)``, scaled by 1/√d_k; n_q may differ from n_k
+* ``"causal_mask"``: ``fn(n)`` -> bool (n, n), True where the query may attend
+* ``"masked_attention"``: ``fn(Q, K, V, mask) -> (output, weights)``; mask bool, True = may attend
+* ``"multi_head_attention"``: ``fn(X, W_q, W_k, W_v, W_o, h)`` -> output (n, d_model); head i uses
+  columns ``i*d_k:(i+1)*d_k`` of Q, K, V
+* ``"online_softmax"``: ``fn(m, l, o, scores_block, V_block) -> (m_new, l_new, o_new)``, one
+  step of FlashAttention's running softmax
+* ``"softmax_backward"``: ``fn(weights, grad_weights)`` -> grad_scores (the gradient through softmax)
+"""
+
+from __future__ import annotations
+
+from helpers.exercises.code_tasks import (
+    attention,
+    causal_mask,
+    masked_attention,
+    multi_head_attention,
+    online_softmax,
+    project_qkv,
+    softmax,
+    softmax_backward,
+)
+from helpers.exercises.code_tasks.engine import (
+    MUTATES_INPUT,
+    NOT_WRITTEN_YET,
+    TIME_LIMIT,
+    CodeTask,
+    Mistake,
+    check_function,
+)
+from helpers.feedback import NOT_WRITTEN, Feedback
+
+__all__ = ["TASKS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN", "TIME_LIMIT", "Mistake", "CodeTask",
+           "check_code", "solution_source"]
+
+TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
+    softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
+    softmax_backward)}
+
+
+def _mistake_table() -> dict[str, Mistake]:
+    """Every mistake a check can name, by key: the skeleton, each task's in order, a changed argument."""
+    table: dict[str, Mistake] = {}
+    for mistake in (NOT_WRITTEN_YET, *(m for task in TASKS.values() for m in task.mistakes), MUTATES_INPUT):
+        if table.setdefault(mistake.key, mistake) != mistake:
+            raise ValueError(f"two different mistakes share the key {mistake.key!r}")
+    return table
+
+
+MISTAKES: dict[str, Mistake] = _mistake_table()
+# The reference solutions (functions; the learner is shown their source) and the skeletons (source text).
+SOLUTIONS = {name: task.solution for name, task in TASKS.items()}
+SKELETONS = {name: task.skeleton for name, task in TASKS.items()}
+
+
+def _task(task) -> CodeTask:
+    """The task named ``task``; ValueError naming the known ones otherwise."""
+    if not isinstance(task, str) or task not in TASKS:
+        raise ValueError(f"task must be one of {', '.join(TASKS)}; got {task!r}")
+    return TASKS[task]
+
+
+def solution_source(task: str) -> str:
+    """The source of ``task``'s reference solution, as the learner is shown it.
+
+    Raises
+    ------
+    ValueError
+        If ``task`` is not a known task.
+    """
+    return _task(task).solution_source
+
+
+def check_code(task: str, fn) -> Feedback:
+    """Check a learner's function for ``task`` on the course's examples and on probes for classic mistakes.
+
+    Parameters
+    ----------
+    task : str
+        One of :data:`TASKS` (``"softmax"``, ``"project_qkv"``, ``"attention"``, ``"causal_mask"``,
+        ``"masked_attention"``, ``"multi_head_attention"``, ``"online_softmax"``, ``"softmax_backward"``).
+    fn : callable
+        The learner's function, with the task's signature (see the module docstring).
+
+    Returns
+    -------
+    Feedback
+        ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
+        ``.mistake``, the key in :data:`MISTAKES` of the mistake recognised ('' if none). Never raises for
+        a broken ``fn``.
+
+    Raises
+    ------
+    ValueError
+        If ``task`` is not a known task.
+    """
+    return check_function(_task(task), fn)

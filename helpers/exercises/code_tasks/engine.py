@@ -1,0 +1,433 @@
+"""The engine that checks a learner's function: run it with a time limit, compare, diagnose.
+
+A :class:`CodeTask` is data: the shapes of its results, its cases (:class:`Case`), its reference, its
+reference solution (real Python, shown to the learner with :func:`inspect.getsource`) and the wrong
+implementations it tells apart, each paired with the :class:`Mistake` it stands for. :func:`check_function`
+runs the learner's function on every case (in a copy of the arguments, stopped after :data:`TIME_LIMIT`),
+compares each result with the reference's and, when something is wrong, looks for the one wrong
+implementation that explains every result: its mistake's name, advice and place in the course go into the
+:class:`~helpers.feedback.Feedback`. Whatever the function does (raises, returns None or a text, loops
+forever, changes its input), the learner gets a Feedback, never a traceback.
+"""
+
+from __future__ import annotations
+
+import ast
+import dis
+import inspect
+import math
+import signal
+import textwrap
+import threading
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from helpers.exercises.answers import shape_text
+from helpers.feedback import NOT_WRITTEN, Feedback
+
+__all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "is_unfilled",
+           "check_function"]
+
+# Seconds one call of the learner's function may take (on the course's tiny inputs a right answer takes
+# microseconds; a loop that never ends is stopped).
+TIME_LIMIT = 2.0
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A classic mistake: its key (``Feedback.mistake``), what it is, what to change, where the course explains it.
+
+    ``where`` is ``'02_projections, "Step 3: softmax, row by row"'`` (notebook, then a heading of it; several
+    places separated by ``"; "``), or '' for a mistake no section is about.
+    """
+
+    key: str
+    title: str
+    advice: str
+    where: str
+
+
+# The two mistakes of any task: the skeleton as given, and right results bought by writing into an argument.
+NOT_WRITTEN_YET = Mistake(NOT_WRITTEN, "not written yet", "replace `...` with your code, then run the cell again.", "")
+MUTATES_INPUT = Mistake(
+    "mutates_input", "your function changes its input array",
+    "x -= ... or x[...] = ... writes into the caller's array. Compute a new array instead (x = x - ...).", "")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One input the learner's function is run on. ``large``: a probe with huge scores (overflow)."""
+
+    name: str
+    args: tuple
+    large: bool = False
+
+
+@dataclass(frozen=True)
+class CodeTask:
+    """One "Your turn" task: how its answer looks, its examples, its reference and the wrong versions it recognises.
+
+    Attributes
+    ----------
+    name : str
+        What ``check_code`` is called with (``"softmax"``).
+    outputs : tuple of (name, shape in words)
+        One entry per returned array; one entry means a bare array is returned.
+    cases : callable() -> list of Case
+        The examples and probes, made fresh for every check (a learner's function may write into them).
+    reference : callable
+        The right result for a case's arguments (the course's library function wherever one exists).
+    solution : function
+        The reference solution as a learner would write it: signature, the skeleton's docstring, the body.
+    models : tuple of (Mistake, callable)
+        Wrong implementations, in the order they are tried; each stands for its mistake.
+    overflow_mistake : Mistake or None
+        The mistake named when a function is right on every case but the large-score probes (the max
+        subtraction left out); None for a task without such probes.
+    """
+
+    name: str
+    outputs: tuple
+    cases: Callable[[], list]
+    reference: Callable
+    solution: Callable
+    models: tuple = ()
+    overflow_mistake: Mistake | None = None
+
+    @property
+    def solution_source(self) -> str:
+        """The reference solution's source, as the learner is shown it."""
+        return inspect.getsource(self.solution)
+
+    @property
+    def skeleton(self) -> str:
+        """What a "Your turn" cell starts from: the solution's signature and docstring, and ``...`` as its body."""
+        source = self.solution_source
+        docstring = ast.parse(source).body[0].body[0]
+        return "\n".join(source.splitlines()[:docstring.end_lineno]) + "\n    ...\n"
+
+    @property
+    def mistakes(self) -> tuple[Mistake, ...]:
+        """Every mistake this task can name, each once, in the order they are tried."""
+        named = [m for m, _ in self.models] + [m for m in (self.overflow_mistake,) if m is not None]
+        return tuple(dict.fromkeys(named))
+
+
+# --------------------------------------------------------------------------- running the learner's function
+
+
+class _TimeUp(BaseException):
+    """Raised inside the learner's function when it runs too long (a BaseException: `except Exception` in the
+    learner's code does not swallow it)."""
+
+
+@dataclass
+class _Run:
+    """What one call did: its results (a tuple of arrays) or why there are none."""
+
+    case: Case
+    value: object = None
+    error: BaseException | None = None
+    timed_out: bool = False
+    overflow: bool = False
+    changed: str = ""   # the name of an argument the function wrote into
+
+
+def _call_limited(fn, args, seconds: float):
+    """``fn(*args)``, stopped after ``seconds`` where a timer can interrupt it (the main thread: notebook cells)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return fn(*args)
+
+    def time_up(signum, frame):
+        raise _TimeUp
+
+    previous = signal.signal(signal.SIGALRM, time_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn(*args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _copy(a):
+    return a.copy() if isinstance(a, np.ndarray) else a
+
+
+def _run(fn, case: Case, arg_names) -> _Run:
+    run = _Run(case)
+    args = tuple(_copy(a) for a in case.args)
+    try:
+        with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn"):
+            warnings.simplefilter("always")
+            run.value = _call_limited(fn, args, TIME_LIMIT)
+        run.overflow = any("overflow" in str(w.message) or "invalid value" in str(w.message) for w in caught)
+    except _TimeUp:
+        run.timed_out = True
+    except Exception as err:  # noqa: BLE001 - the learner's code may raise anything: it becomes Feedback
+        run.error = err
+    for name, before, after in zip(arg_names, case.args, args):
+        if isinstance(before, np.ndarray) and not np.array_equal(before, after, equal_nan=True):
+            run.changed = name
+            break
+    return run
+
+
+def _arg_names(fn, n: int) -> list[str]:
+    try:
+        names = list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    return (names + [f"argument {k + 1}" for k in range(len(names), n)])[:n]
+
+
+def is_unfilled(fn) -> bool:
+    """True if ``fn``'s body is only a docstring and ``...`` (or ``pass``): the skeleton as given."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        node = tree.body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        node = None
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == getattr(fn, "__name__", None):
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]
+        return all(isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                               and s.value.value is Ellipsis) for s in body)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return False
+    # No source (made by exec): the skeleton compiles to "return None" and nothing else.
+    ops = [(i.opname, i.argval) for i in dis.get_instructions(code) if i.opname not in ("RESUME", "NOP")]
+    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+
+
+# --------------------------------------------------------------------------- reading and comparing results
+
+
+def _describe(x) -> str:
+    """What a function returned, in a few words ("None", "a tuple of 2 items", "an array of shape (3, 3)")."""
+    if x is None:
+        return "None"
+    if isinstance(x, str):
+        return f"the text {x[:30]!r}"
+    if isinstance(x, (tuple, list)):
+        return f"a {type(x).__name__} of {len(x)} item{'s' if len(x) != 1 else ''}"
+    if isinstance(x, np.ndarray):
+        return f"an array of shape {shape_text(x.shape)}"
+    name = type(x).__name__
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+def _as_arrays(value, task: CodeTask):
+    """The returned value as a tuple of arrays, one per output, or a text saying why it cannot be read."""
+    k = len(task.outputs)
+    names = " and ".join(n for n, _ in task.outputs)
+    if k > 1:
+        if isinstance(value, np.ndarray):
+            return (f"returned one array of shape {shape_text(value.shape)}; expected {k} results ({names}): "
+                    f"return {names.replace(' and ', ', ')}")
+        if not isinstance(value, (tuple, list)) or len(value) != k:
+            return f"returned {_describe(value)}; expected {k} results ({names})"
+        parts = value
+    else:
+        parts = (value,)
+    arrays = []
+    for (name, _), part in zip(task.outputs, parts):
+        if part is None:
+            return f"returned None for {name}"
+        if isinstance(part, str):
+            return f"returned the text {part[:30]!r} for {name}; expected an array"
+        try:
+            arr = np.asarray(part)
+        except Exception:  # noqa: BLE001 - ragged lists and odd objects
+            return f"returned {_describe(part)} for {name}; expected an array"
+        if arr.dtype.kind not in "biuf":
+            return f"returned {_describe(part)} for {name}; expected an array of numbers"
+        arrays.append(arr)
+    return tuple(arrays)
+
+
+def _num(v) -> str:
+    """A number for a message: up to 4 decimals, no trailing zeros, never "-0"."""
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    text = f"{v:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _same(got: np.ndarray, want: np.ndarray) -> bool:
+    if got.shape != want.shape:
+        return False
+    if want.dtype == bool or got.dtype == bool:
+        return got.dtype == want.dtype and bool(np.array_equal(got, want))
+    tol = 1e-4 if got.dtype.itemsize < 8 else 1e-7
+    with np.errstate(all="ignore"):
+        return bool(np.allclose(got.astype(float), want, rtol=tol, atol=tol, equal_nan=True))
+
+
+def _all_same(got: tuple, want: tuple) -> bool:
+    return len(got) == len(want) and all(_same(g, w) for g, w in zip(got, want))
+
+
+def _outputs(value, k: int) -> tuple:
+    return tuple(np.asarray(v) for v in (value if k > 1 else (value,)))
+
+
+def _model_value(model, case: Case, k: int):
+    """A wrong implementation's result on ``case``, or None where it cannot run (e.g. Q @ K with d_k ≠ n_k)."""
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _outputs(model(*(_copy(a) for a in case.args)), k)
+    except Exception:  # noqa: BLE001 - a wrong implementation may fail on shapes, exactly as the learner's did
+        return None
+
+
+def _diagnose(task: CodeTask, runs: list[_Run], got: dict) -> Mistake | None:
+    """The mistake of the first wrong implementation that explains every run, or None.
+
+    It explains a run if both ran and agree, or both failed; it must differ from the reference somewhere.
+    """
+    k = len(task.outputs)
+    for mistake, model in task.models:
+        explains, differs, agreed = True, False, 0
+        for run in runs:
+            if run.timed_out:
+                explains = False
+                break
+            value = _model_value(model, run.case, k)
+            if run.case.large and run.case.name in got and not all(
+                    np.isfinite(g.astype(float)).all() for g in got[run.case.name]) \
+                    and (value is None or not _all_same(got[run.case.name], value)):
+                continue  # an overflow of its own (no max subtraction) may come with this mistake: judge the others
+            if run.error is not None or run.case.name not in got:
+                if value is not None:
+                    explains = False
+                    break
+                differs = True
+                continue
+            if value is None or not _all_same(got[run.case.name], value):
+                explains = False
+                break
+            agreed += 1
+            if not _all_same(value, _outputs(task.reference(*run.case.args), k)):
+                differs = True
+        if explains and differs and agreed:
+            return mistake
+    return None
+
+
+def _first_difference(got: np.ndarray, want: np.ndarray) -> str:
+    if want.dtype == bool and got.dtype != bool:
+        return f"holds numbers ({got.dtype}); expected True/False (dtype bool)"
+    with np.errstate(all="ignore"):
+        bad = ~np.isclose(got.astype(float), want.astype(float), rtol=1e-6, atol=1e-6, equal_nan=True)
+    where = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.any() else ()
+    if not where and got.ndim:
+        return "differs"
+    g, w = (got[where], want[where]) if got.ndim else (got, want)
+    if want.dtype == bool:
+        return f"entry {where} is {bool(g)}; expected {bool(w)}"
+    place = f"entry {where}" if got.ndim else "it"
+    return f"{place} is {_num(g)}; expected {_num(w)}"
+
+
+def _problem(task: CodeTask, run: _Run, got: dict) -> str:
+    """What is wrong with one run ('' if nothing); records its readable results in ``got``."""
+    case, k = run.case, len(task.outputs)
+    if run.timed_out:
+        return f"On {case.name}: your function did not finish within {TIME_LIMIT:g} s (a loop that never ends?)."
+    if run.error is not None:
+        text = str(run.error).strip()
+        return f"On {case.name}: your function raised {type(run.error).__name__}" + (f": {text}" if text else "") + "."
+    if run.value is None:
+        return f"On {case.name}: your function returned None. Did you forget `return`?"
+    arrays = _as_arrays(run.value, task)
+    if isinstance(arrays, str):
+        return f"On {case.name}: your function {arrays}."
+    got[case.name] = arrays
+    want = _outputs(task.reference(*case.args), k)
+    # Shapes first: a result of the wrong shape cannot be compared entry by entry.
+    shapes = [(name, words, g.shape, w.shape) for (name, words), g, w in zip(task.outputs, arrays, want)
+              if g.shape != w.shape]
+    if shapes:
+        return f"On {case.name}: " + "; ".join(
+            f"{name} has shape {shape_text(gs)}; expected {shape_text(ws)} ({words})"
+            for name, words, gs, ws in shapes) + "."
+    if _all_same(arrays, want):
+        return ""
+    if case.large and (run.overflow or any(not np.isfinite(g.astype(float)).all() for g in arrays)):
+        return (f"On {case.name}: your result has inf or nan (exp overflowed, or every exp underflowed to 0 and "
+                "0/0 gave nan).")
+    parts = [f"{name} {_first_difference(g, w)}" for (name, _), g, w in zip(task.outputs, arrays, want)
+             if not _same(g, w)]
+    return f"On {case.name}: " + "; ".join(parts) + "."
+
+
+def _verdict(task: CodeTask, fn) -> tuple[bool, str, Mistake | None]:
+    """(correct, message, the mistake recognised or None)."""
+    cases = task.cases()
+    names = _arg_names(fn, len(cases[0].args))
+    runs, got = [], {}
+    k = len(task.outputs)
+    problem = ""
+    for case in cases:
+        run = _run(fn, case, names)
+        runs.append(run)
+        found = _problem(task, run, got)
+        problem = problem or found
+        if run.timed_out:
+            break  # one endless loop is enough to report; the others would only make the learner wait
+    mistake = _diagnose(task, runs, got) if problem else None
+    if problem and mistake is None and task.overflow_mistake is not None and all(
+            r.case.name in got and (r.case.large or _all_same(got[r.case.name],
+                                                              _outputs(task.reference(*r.case.args), k)))
+            for r in runs):
+        mistake = task.overflow_mistake  # right everywhere except on the large scores
+    changed = next((r for r in runs if r.changed), None)
+    if not problem and changed is None:
+        return True, (f"{task.name}: correct on all {len(cases)} examples.\n"
+                      f"Checked on: {'; '.join(c.name for c in cases)}."), None
+    if not problem:
+        problem = (f"Your results are right, but on {changed.case.name} your function changed its argument "
+                   f"`{changed.changed}`.")
+        mistake = MUTATES_INPUT
+    lines = [f"{task.name}: not right yet.", problem]
+    if mistake is not None:
+        lines += [f"This looks like: {mistake.title}.", mistake.advice]
+        if mistake.where:
+            lines.append(f"Where the course explains it: {mistake.where}.")
+    elif changed is not None:
+        lines.append(f"Also, on {changed.case.name} your function changed its argument `{changed.changed}`: "
+                     "compute a new array instead of writing into it.")
+    return False, "\n".join(lines), mistake
+
+
+def check_function(task: CodeTask, fn) -> Feedback:
+    """Check a learner's function ``fn`` for ``task``; never raises, whatever ``fn`` is or does.
+
+    Returns
+    -------
+    Feedback
+        ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
+        ``.mistake``, the key of the mistake recognised ('' if none; ``"not_written"`` for the skeleton).
+    """
+    if not callable(fn):
+        return Feedback(False, f"{task.name}: check_code needs your function itself, e.g. check_code({task.name!r}, "
+                               f"my_{task.name}); got {_describe(fn)}, which cannot be called.")
+    if is_unfilled(fn):
+        return Feedback(False, f"{task.name}: not written yet: {NOT_WRITTEN_YET.advice}", NOT_WRITTEN_YET.key)
+    try:
+        correct, message, mistake = _verdict(task, fn)
+    except Exception as err:  # noqa: BLE001 - whatever the function returned, the learner gets a verdict
+        correct, message, mistake = False, (f"{task.name}: your function's result could not be checked "
+                                            f"({type(err).__name__}: {err})."), None
+    return Feedback(correct, message, mistake.key if mistake is not None else "")

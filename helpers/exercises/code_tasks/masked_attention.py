@@ -1,0 +1,121 @@
+"""Code task ``"masked_attention"`` (03_masking): ``fn(Q, K, V, mask) -> (output, weights)``.
+
+mask is bool (n_q, n_k), True = may attend. Probes: causal masks, padding (the last keys blocked for every
+query), cross-attention with a padded source, and an irregular mask that no triangle explains.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from helpers.attention import causal_mask, scaled_dot_product_attention
+from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, SCALE_DK, WEIGHTS_AT_K
+from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.examples import K_M, Q_M, V_M, cross_qkv, six_token_qkv, small_ints
+from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
+from helpers.exercises.code_tasks.softmax import NO_MAX, WRONG_AXIS
+
+__all__ = ["TASK", "my_masked_attention", "MASK_AFTER_SOFTMAX", "MASK_INVERTED", "MASK_IGNORED", "MASK_MULTIPLIED",
+           "MASK_ADDED"]
+
+MASK_AFTER_SOFTMAX = Mistake(
+    "mask_after_softmax", "the mask applied after the softmax",
+    "Blocked keys must get −inf in the scores *before* the softmax; zeroing weights afterwards leaves "
+    "rows that no longer sum to 1.",
+    '03_masking, "Worked example: masked attention, every step"')
+MASK_INVERTED = Mistake(
+    "mask_inverted", "the mask inverted (blocking where it is True)",
+    "True means 'may attend': put −inf where the mask is False, np.where(mask, scores, -np.inf).",
+    '03_masking, "The causal mask in two forms"')
+MASK_IGNORED = Mistake(
+    "mask_ignored", "the mask ignored",
+    "Use the mask: scores = np.where(mask, scores, -np.inf) before the softmax.",
+    '03_masking, "Worked example: masked attention, every step"')
+MASK_MULTIPLIED = Mistake(
+    "mask_multiplied", "the scores multiplied by the mask (blocked scores become 0, not −inf)",
+    "A score of 0 still gets weight exp(0) > 0: blocked scores must be −inf, np.where(mask, scores, -np.inf).",
+    '03_masking, "Worked example: masked attention, every step"')
+MASK_ADDED = Mistake(
+    "mask_added", "the boolean mask added to the scores",
+    "True/False add 1/0 to the scores. Blocked scores must be −inf: np.where(mask, scores, -np.inf).",
+    '03_masking, "The causal mask in two forms"')
+
+
+def my_masked_attention(Q, K, V, mask):
+    """Like my_attention; mask (n_q, n_k) bool, True = may attend. Returns (output, weights)."""
+    d_k = Q.shape[-1]
+    scores = Q @ K.T / np.sqrt(d_k)
+    scores = np.where(mask, scores, -np.inf)                      # blocked keys: -inf, before the softmax
+    e = np.exp(scores - np.max(scores, axis=-1, keepdims=True))   # exp(-inf) = 0
+    weights = e / np.sum(e, axis=-1, keepdims=True)
+    return weights @ V, weights
+
+
+def _cases() -> list[Case]:
+    Q, K, V = six_token_qkv()
+    pad = np.ones((6, 6), dtype=bool)
+    pad[:, 4:] = False  # the last two keys are padding
+    Qc, Kc, Vc = cross_qkv()
+    src_pad = np.ones((6, 4), dtype=bool)
+    src_pad[:, 3] = False
+    irregular = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=bool)
+    return [
+        Case("the masked example (03), Q 3×4, K 3×4, V 3×2, causal mask", (Q_M, K_M, V_M, causal_mask(3))),
+        Case("the six-token example (02), causal mask", (Q, K, V, causal_mask(6))),
+        Case("the six-token example, the last two keys padding", (Q, K, V, pad)),
+        Case("cross-attention (04), 6 queries × 4 keys, the last key padding", (Qc, Kc, Vc, src_pad)),
+        Case("the masked example (03) with the mask [[1,0,1],[1,1,0],[0,1,1]]", (Q_M, K_M, V_M, irregular)),
+        Case("large scores, causal mask",
+             (30 * small_ints(31, (3, 4), 1, 4), 30 * small_ints(32, (3, 4), 1, 4), small_ints(33, (3, 2)),
+              causal_mask(3)),
+             large=True),
+    ]
+
+
+def _reference(Q, K, V, mask):
+    return scaled_dot_product_attention(Q, K, V, mask=mask)
+
+
+def _after_softmax(Q, K, V, mask):
+    w = nan_softmax(scaled_scores(Q, K)) * mask
+    return w @ V, w
+
+
+def _inverted(blocked):
+    """The mask read the wrong way round: ``blocked`` (−inf or −1e9) put where it is True."""
+    def model(Q, K, V, mask):
+        return attend(np.where(mask, blocked, scaled_scores(Q, K)), V)
+    return model
+
+
+def _masked_wrong_axis(Q, K, V, mask):
+    w = nan_softmax(np.where(mask, scaled_scores(Q, K), -np.inf), axis=0)
+    return w @ V, w
+
+
+def _masked_weights_at_k(Q, K, V, mask):
+    w = _reference(Q, K, V, mask)[1]
+    return w @ K, w
+
+
+TASK = CodeTask(
+    name="masked_attention",
+    outputs=(("output", "n_q × d_v"), ("weights", "n_q × n_k")),
+    cases=_cases,
+    reference=_reference,
+    solution=my_masked_attention,
+    models=(
+        (MASK_IGNORED, lambda Q, K, V, mask: attend(scaled_scores(Q, K), V)),
+        (MASK_AFTER_SOFTMAX, _after_softmax),
+        (MASK_INVERTED, _inverted(-np.inf)),
+        (MASK_INVERTED, _inverted(-1e9)),
+        (MASK_MULTIPLIED, lambda Q, K, V, mask: attend(scaled_scores(Q, K) * mask, V)),
+        (MASK_ADDED, lambda Q, K, V, mask: attend(scaled_scores(Q, K) + mask, V)),
+        (ORDER_SWAPPED, lambda Q, K, V, mask: _reference(Q, K, V, mask)[::-1]),
+        (NO_SCALE, lambda Q, K, V, mask: attend(np.where(mask, Q @ K.T, -np.inf), V)),
+        (SCALE_DK, lambda Q, K, V, mask: attend(np.where(mask, Q @ K.T / Q.shape[-1], -np.inf), V)),
+        (WRONG_AXIS, _masked_wrong_axis),
+        (WEIGHTS_AT_K, _masked_weights_at_k),
+    ),
+    overflow_mistake=NO_MAX,
+)
