@@ -18,7 +18,7 @@ help:
 	@echo "make test-browser  the notebooks in JupyterLab and the lecture mode in headless Chromium: layout, dark theme,"
 	@echo "                accessibility, interactions (a few minutes; needs Chromium)"
 	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it"
-	@echo "make lint       ruff over helpers, tests, scripts and bench (settings in pyproject.toml)"
+	@echo "make lint       ruff over helpers, tests, scripts and bench, and the layers of helpers/ (pyproject.toml)"
 	@echo "make lock       after changing the dependencies in pyproject.toml: requirements.txt and binder/requirements.txt"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
@@ -43,7 +43,8 @@ lab: $(STAMP)
 	@$(VENV)/bin/jupyter trust notebooks/*.ipynb >/dev/null
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
-RUFF := $(VENV)/bin/ruff check helpers tests scripts bench
+# ruff, then the layers of helpers/ (import-linter; both configured in pyproject.toml).
+LINT := $(VENV)/bin/ruff check helpers tests scripts bench && $(VENV)/bin/lint-imports --no-cache
 # Two pytest-xdist workers (TEST_WORKERS=auto: one per CPU). Tests that share costly state (one notebook's nbval
 # cells, the modules that run the notebooks in this process, one test module) carry one pytest-xdist group
 # (tests/conftest.py marks them) and run on one worker, the longest groups first.
@@ -56,7 +57,7 @@ test test-browser: export PYTHONDONTWRITEBYTECODE =
 # Lint first: a finding fails the run before the tests start. Everything but the browser: helpers, widgets, the
 # junk sweep, the notebook files, and every notebook re-run under strict nbval, each in a fresh kernel.
 test: $(STAMP)
-	@TIMEFORMAT='make test took %1R s'; time { $(RUFF) && $(PYTEST) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	@TIMEFORMAT='make test took %1R s'; time { $(LINT) && $(PYTEST) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		tests notebooks --ignore=tests/browser; }
 
 # The notebooks in JupyterLab and the lecture mode in headless Chromium: two groups (each its own server and page),
@@ -65,7 +66,7 @@ test-browser: $(STAMP)
 	@TIMEFORMAT='make test-browser took %1R s'; time $(PYTEST) tests/browser
 
 lint: $(STAMP)
-	$(RUFF)
+	$(LINT)
 
 # One lock: requirements.txt pins everything the course's .venv gets (the package's dependencies and the lab and dev
 # extras of pyproject.toml), keeping the versions it already pins unless a dependency asks for others; the Binder image's

@@ -1,72 +1,64 @@
-"""The layers of ``helpers`` (DESIGN §2): the math and data never import widgets, nor anything above them.
+"""The layers of ``helpers`` (DESIGN §2) as a contributor meets them.
 
-A topic's math and data live in ``helpers/X.py`` (layer 1) and the widgets and figures that show it in its notebook
-in ``helpers/demos/X.py`` (layer 5). Importing every layer-1 module in a fresh interpreter must load no ipywidgets and
-no ``helpers`` module outside layer 1 (the look, the checking, the widgets and the views all come later).
+``make lint`` checks the imports themselves (import-linter, contracts in pyproject.toml): each layer imports only from
+the ones below it, the math, data and checking import no widget library, and no package has an import cycle. Here:
+the naming rule a contributor follows (a topic's math and data in ``helpers/X.py``, its notebook's widgets in
+``helpers/demos/X.py``), and that importing the package builds no widget (a widget made at import time would be
+registered in every kernel that imports the module, and sent to the browser of every notebook).
 """
 
-import json
+from __future__ import annotations
+
 import subprocess
 import sys
-from pathlib import Path
+import tomllib
 
-import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-
-# Layer 1: math and data, numpy only. A new helpers/X.py that holds a topic's math or data goes here.
-LAYER_1 = (
-    "helpers.arrays",
-    "helpers.attention",
-    "helpers.explain",
-    "helpers.parsing",
-    "helpers.pretrained",
-    "helpers.questions",
-    "helpers.efficiency",
-    "helpers.head_analysis",
-    "helpers.learning",
-    "helpers.lookup",
-    "helpers.masking",
-    "helpers.multihead",
-    "helpers.patterns",
-    "helpers.pitfalls",
-    "helpers.translation",
-)
+# The views whose math has another name than their own: notebook 09's views draw the model and the measurements of
+# its heads; notebook 07's check answers with the checking code.
+MATH_OF = {"real_model": ["pretrained", "head_analysis"], "practice": ["exercises"]}
 
 
-def loaded_after_importing(modules) -> set[str]:
-    """The names in ``sys.modules`` of a fresh interpreter after it imports ``modules``."""
-    code = ("import importlib, json, sys\n"
-            f"for name in {list(modules)!r}:\n"
-            "    importlib.import_module(name)\n"
-            "print(json.dumps(sorted(sys.modules)))\n")
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, f"importing {list(modules)} failed:\n{run.stderr}"
-    return set(json.loads(run.stdout))
+def layers() -> list[set[str]]:
+    """The layers of import-linter's layers contract, top first, each a set of module names."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (contract,) = [c for c in config["contracts"] if c["type"] == "layers"]
+    return [{name.strip() for name in layer.replace("|", ":").split(":")} for layer in contract["layers"]]
 
 
-def what_is_wrong(loaded: set[str]) -> list[str]:
-    """ipywidgets, and every ``helpers`` module outside layer 1, among ``loaded``."""
-    above = sorted(name for name in loaded if name.startswith("helpers.") and name not in LAYER_1)
-    return (["ipywidgets"] if "ipywidgets" in loaded else []) + above
-
-
-def test_layer_1_loads_no_widgets_and_nothing_above_it():
-    wrong = what_is_wrong(loaded_after_importing(LAYER_1))
-    if wrong:
-        # One interpreter per module, only now: name the module that pulls each one in.
-        culprits = {name: what_is_wrong(loaded_after_importing([name])) for name in LAYER_1}
-        pytest.fail("layer-1 modules load what they must not: "
-                    + "; ".join(f"{name} loads {', '.join(bad)}" for name, bad in culprits.items() if bad))
-
-
-def test_every_topic_with_a_demo_has_its_math_in_layer_1():
-    # helpers/demos/X.py draws the topic whose math is helpers/X.py; notebook 09's views (demos/real_model.py)
-    # draw the model of pretrained.py and the measurements of head_analysis.py.
-    math_of = {"real_model": ["pretrained", "head_analysis"]}
+def test_every_topic_with_views_has_its_math_and_data_below_the_widgets():
+    below_widgets = set().union(*layers()[2:])
     for demo in sorted((ROOT / "helpers" / "demos").glob("*.py")):
         if demo.stem == "__init__":
             continue
-        for topic in math_of.get(demo.stem, [demo.stem]):
-            assert (ROOT / "helpers" / f"{topic}.py").is_file(), f"helpers/demos/{demo.name} has no helpers/{topic}.py"
-            assert f"helpers.{topic}" in LAYER_1, f"helpers.{topic} is missing from LAYER_1"
+        for topic in MATH_OF.get(demo.stem, [demo.stem]):
+            assert (ROOT / "helpers" / f"{topic}.py").is_file() or (ROOT / "helpers" / topic).is_dir(), (
+                f"helpers/demos/{demo.name} has no helpers/{topic}.py")
+            assert f"helpers.{topic}" in below_widgets, f"helpers.{topic} is in no layer below the widgets"
+
+
+def test_every_module_of_helpers_is_in_a_layer():
+    named = set().union(*layers())
+    for path in sorted((ROOT / "helpers").glob("*.py")):
+        if path.stem != "__init__":
+            assert f"helpers.{path.stem}" in named, f"helpers/{path.name} is in no layer of pyproject.toml's contract"
+    for path in sorted(p for p in (ROOT / "helpers").iterdir() if (p / "__init__.py").is_file()):
+        assert f"helpers.{path.name}" in named, f"helpers/{path.name}/ is in no layer of pyproject.toml's contract"
+
+
+def test_importing_any_module_of_helpers_builds_no_widget():
+    modules = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+                     for p in (ROOT / "helpers").rglob("*.py"))
+    code = ("import importlib, sys, ipywidgets\n"
+            "from ipywidgets.widgets.widget import _instances\n"
+            "built = {}\n"
+            f"for name in {modules!r}:\n"
+            "    before = set(_instances)\n"
+            "    importlib.import_module(name)\n"
+            "    new = [type(_instances[k]).__name__ for k in set(_instances) - before]\n"
+            "    if new:\n"
+            "        built[name] = new\n"
+            "assert not built, built\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]

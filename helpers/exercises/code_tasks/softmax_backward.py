@@ -11,6 +11,7 @@ import numpy as np
 from helpers.attention import softmax
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import LOOKUP_SCORES, X6, small_ints
+from helpers.learning import softmax_backward
 
 __all__ = ["TASK", "my_softmax_backward", "BACKWARD_NO_SUBTRACTION", "BACKWARD_WRONG_AXIS", "BACKWARD_NO_KEEPDIMS",
            "BACKWARD_DIAGONAL"]
@@ -54,20 +55,11 @@ def _cases() -> list[Case]:
     ]
 
 
-def _reference(weights, grad_weights):
-    # helpers.learning also holds notebook 11's widgets: imported here, when the first check runs, so that
-    # importing helpers.exercises stays free of ipywidgets. Move this import to the top once helpers.learning
-    # holds only the math.
-    from helpers.learning import softmax_backward
-
-    return softmax_backward(weights, grad_weights)
-
-
 TASK = CodeTask(
     name="softmax_backward",
     outputs=(("the gradient", "the same as weights"),),
     cases=_cases,
-    reference=_reference,
+    reference=softmax_backward,
     solution=my_softmax_backward,
     models=(
         (BACKWARD_NO_SUBTRACTION, lambda w, g: w * g),
