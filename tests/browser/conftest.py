@@ -25,6 +25,7 @@ from .jupyter_servers import (
     CHROMIUM_FLAGS,
     LECTURE_VIEWPORT,
     NO_CHROMIUM,
+    PATIENCE_MS,
     REPO,
     ServerError,
     find_chromium,
@@ -41,6 +42,10 @@ HERE = Path(__file__).resolve().parent
 
 
 def pytest_configure(config):
+    from playwright.sync_api import expect
+
+    # Playwright's assertions wait for a state up to 5 s by default: too little on a busy machine.
+    expect.set_options(timeout=PATIENCE_MS)
     config.addinivalue_line(
         "markers", "browser: drives JupyterLab or Voila in headless Chromium (deselect with -m 'not browser')"
     )
@@ -186,7 +191,7 @@ def open_lecture_page(browser, voila_server: str, name: str):
     cells."""
     context = browser.new_context(viewport=LECTURE_VIEWPORT)
     page = context.new_page()
-    page.set_default_timeout(30_000)
+    page.set_default_timeout(PATIENCE_MS)
     # Every request for something outside this machine, kept for the offline check of the lecture mode.
     page.external_requests = []
     page.on(
@@ -199,7 +204,6 @@ def open_lecture_page(browser, voila_server: str, name: str):
     page.wait_for_function(
         "() => { const r = document.querySelector('#rendered_cells');"
         " return r !== null && r.style.display !== 'none'; }",
-        timeout=60_000,
         polling=100,
     )
     return page

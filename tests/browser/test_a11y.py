@@ -52,7 +52,7 @@ def describe(violations: list[dict]) -> str:
 def run_and_check(lab, path) -> list[dict]:
     lab.run_notebook(f"notebooks/{path.name}")
     # Every widget drawn first: a widget still loading shows ipywidgets' spinner, an <svg role="img"> without a name.
-    report = lab.wait_widgets_rendered(timeout=60)
+    report = lab.wait_widgets_rendered()
     assert not report["broken"], f"widgets not displayed: {report['broken']}"
     assert report["rendered"] == report["outputs"] == report["expected"], f"widgets not all drawn: {report}"
     # The check looks at something: every notebook of the course has outputs.
@@ -74,7 +74,7 @@ def test_matrix_cells_are_named_by_matrix_row_and_column(lab, path):
     """A screen reader says which cell it is in: "X, row cat, column d1" (each input's own label, visually
     hidden because the grid's row and column labels show the same on screen)."""
     lab.run_notebook(f"notebooks/{path.name}")
-    lab.wait_widgets_rendered(timeout=20)
+    lab.wait_widgets_rendered()
     explorer = lab.notebook.locator(".attn-explorer").first
     cells = explorer.locator(".attn-editor-X .matrix-editor-grid input")
     assert cells.count() > 0

@@ -91,7 +91,7 @@ def assert_dark_panel(locator, what: str, min_text: float = 0.5) -> None:
 
 def set_theme(page, theme: str) -> None:
     page.evaluate(JS_SET_THEME, theme)
-    page.wait_for_function(JS_THEME_IS, arg=theme != DARK, timeout=30_000)
+    page.wait_for_function(JS_THEME_IS, arg=theme != DARK)
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def screenshot(page, name: str, locator=None) -> None:
 @pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
 def test_explorer_panels_are_dark_with_light_text(dark, path):
     lab = dark
-    lab.run_notebook(f"notebooks/{path.name}", timeout=180)
+    lab.run_notebook(f"notebooks/{path.name}")
     ex = explorer(lab.notebook, "self")
     ex.scroll_into_view_if_needed()
 
@@ -143,14 +143,14 @@ def test_explorer_panels_are_dark_with_light_text(dark, path):
     before = editor_cells(x_editor).first.input_value()
     type_into_cell(x_editor, 0, 0, "1..2x")
     box = editor_message(x_editor).locator("[role=alert]")
-    box.wait_for(state="visible", timeout=30_000)
+    box.wait_for(state="visible")
     lb, lt, ratio = seen(box)
     assert lb < 0.08, f"error box: background luminance {lb:.3f}, not dark"
     assert lt > 0.5 and ratio >= 4.5, f"error box: text luminance {lt:.3f}, contrast {ratio:.1f}:1"
     x_editor.scroll_into_view_if_needed()
     screenshot(lab.page, "dark-02-error.png")
     type_into_cell(x_editor, 0, 0, before)
-    box.wait_for(state="detached", timeout=30_000)
+    box.wait_for(state="detached")
 
 
 def figure_outputs(lab):
@@ -172,7 +172,7 @@ def light_fraction(png: bytes) -> float:
 def test_figures_stay_readable_in_dark_and_light(lab, path):
     """A figure is an image and cannot follow the theme: it must be opaque light paper on a dark page too (black
     text on a transparent figure would vanish)."""
-    lab.run_notebook(f"notebooks/{path}", timeout=180)
+    lab.run_notebook(f"notebooks/{path}")
     figures = figure_outputs(lab)
     assert figures.count() > 0, "no figure in the notebook"
     block = lab.notebook.locator(".jp-Cell").filter(has_text="Block-diagonal: within-phrase").locator(

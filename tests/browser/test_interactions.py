@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from .jupyter_servers import PATIENCE
 from .widget_pages import (
     SHOWN_ATOL,
     attention_weights,
@@ -34,7 +35,7 @@ from .widget_pages import (
 )
 
 
-def wait_until(predicate, timeout: float = 10.0, what: str = "condition"):
+def wait_until(predicate, timeout: float = PATIENCE, what: str = "condition"):
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
@@ -76,7 +77,7 @@ def test_typing_into_x_updates_the_weights(lab, path):
 
     # use_inner_text: before_text is innerText; compared with the default textContent it would differ at once
     # (no tabs between cells), and the wait would end before the kernel has answered.
-    expect(view_table(ex, "weights")).not_to_have_text(before_text, timeout=10_000, use_inner_text=True)
+    expect(view_table(ex, "weights")).not_to_have_text(before_text, use_inner_text=True)
     lab.wait_idle()
     np.testing.assert_array_equal(editor_values(x_editor), X_new)
     np.testing.assert_allclose(weights_shown(ex), expected, atol=SHOWN_ATOL,
@@ -119,12 +120,12 @@ def test_practice_question_checks_the_answer(lab, path):
     answer.fill(str(n * (n - 1) // 2))
     answer.press("Enter")
     check.click()
-    expect(feedback).to_contain_text("✗", timeout=10_000)
+    expect(feedback).to_contain_text("✗")
 
     answer.fill(str(n * n))
     answer.press("Enter")
     check.click()
-    expect(feedback).to_contain_text("✓", timeout=10_000)
+    expect(feedback).to_contain_text("✓")
     expect(feedback).to_contain_text(f"{n * n:,}")
 
 
@@ -140,12 +141,12 @@ def test_bad_input_shows_a_message_and_keeps_the_last_weights(lab, path):
     expect(message).to_have_text("")
 
     type_into_cell(x_editor, 0, 0, "1/0")
-    expect(message).to_contain_text("1/0", timeout=10_000)  # the message quotes what was typed
+    expect(message).to_contain_text("1/0")  # the message quotes what was typed
     np.testing.assert_array_equal(weights_shown(ex), weights)
 
     # Fixing the cell clears the message; the weights are those of the matrix as it now reads.
     type_into_cell(x_editor, 0, 0, f"{values[0, 0]:g}")
-    expect(message).to_have_text("", timeout=10_000)
+    expect(message).to_have_text("")
     np.testing.assert_array_equal(editor_values(x_editor), values)
     np.testing.assert_allclose(weights_shown(ex), weights, atol=1e-12)
 
@@ -163,11 +164,11 @@ def test_generated_problem_comes_back_by_its_number(lab, path):
 
     seed.fill("17")
     seed.press("Enter")
-    expect(prompt).to_contain_text("Problem 17 (", timeout=10_000)
+    expect(prompt).to_contain_text("Problem 17 (")
     lab.wait_idle()  # the given matrices are drawn after the prompt
     first = given.inner_text()
     g.locator(".practice-new").click()
-    expect(prompt).not_to_contain_text("Problem 17 (", timeout=10_000)
+    expect(prompt).not_to_contain_text("Problem 17 (")
     new_number = seed.input_value()
     assert re.fullmatch(r"\d+", new_number) and new_number != "17"
     expect(prompt).to_contain_text(f"Problem {new_number} (")
@@ -175,10 +176,10 @@ def test_generated_problem_comes_back_by_its_number(lab, path):
     # Typed back, the number gives the very same problem; junk keeps it and says why.
     seed.fill("17")
     seed.press("Enter")
-    expect(prompt).to_contain_text("Problem 17 (", timeout=10_000)
+    expect(prompt).to_contain_text("Problem 17 (")
     lab.wait_idle()
     assert given.inner_text() == first
     seed.fill("seventeen")
     seed.press("Enter")
-    expect(g.locator(".practice-seed-message")).to_contain_text("not a problem number", timeout=10_000)
+    expect(g.locator(".practice-seed-message")).to_contain_text("not a problem number")
     expect(prompt).to_contain_text("Problem 17 (")

@@ -115,7 +115,7 @@ def pages(lab):
 
 
 def run(lab, path) -> None:
-    lab.run_notebook(f"notebooks/{path.name}", timeout=120)
+    lab.run_notebook(f"notebooks/{path.name}")
     problems = lab.output_problems()
     assert not problems, "error output after Run All:\n" + "\n".join(problems)
     report = lab.wait_widgets_rendered()
@@ -190,11 +190,11 @@ def test_an_error_message_does_not_move_the_editors(pages, path, size):
     old = x_editor.locator(":scope > .matrix-editor-grid input").first.input_value()
 
     type_into_cell(x_editor, 0, 0, "two")
-    expect(editor_message(x_editor)).to_contain_text("two", timeout=10_000)
+    expect(editor_message(x_editor)).to_contain_text("two")
     expect(editor_message(x_editor).locator("[role=alert]")).to_be_visible()  # drawn over the buttons
     shot(lab, f"error-message-{path.stem}-{size}")
     assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message appeared"
 
     type_into_cell(x_editor, 0, 0, old)
-    expect(editor_message(x_editor)).to_have_text("", timeout=10_000)
+    expect(editor_message(x_editor)).to_have_text("")
     assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message went away"

@@ -53,7 +53,7 @@ def projector(voila):
 @pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
 def test_lecture_page_reads_well_on_a_projector(projector, jupyter_home, path):
     page = projector(path.name)
-    expect(page.get_by_text("Loading widget...")).to_have_count(0, timeout=30_000)
+    expect(page.get_by_text("Loading widget...")).to_have_count(0)
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1920.png"))

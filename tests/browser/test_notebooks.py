@@ -19,7 +19,7 @@ def test_notebook_runs_and_widgets_render(lab, jupyter_home, path):
     problems = lab.output_problems()
     assert not problems, "error output after Run All:\n" + "\n".join(problems)
 
-    report = lab.wait_widgets_rendered(timeout=20)
+    report = lab.wait_widgets_rendered()
     assert not report["broken"], f"widgets not displayed: {report['broken']}"
     assert report["rendered"] == report["outputs"] == report["expected"], (
         f"{report['expected']} widget outputs, {report['outputs']} in the page, {report['rendered']} drawn"

@@ -71,9 +71,9 @@ def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path)
     if stored_widget_outputs(copy):
         # The cells are on the page before the widget manager has drawn the widgets into them: every widget output
         # says "Loading widget..." until its widget is drawn.
-        expect(page.locator(".jupyter-widgets").first).to_be_attached(timeout=30_000)
+        expect(page.locator(".jupyter-widgets").first).to_be_attached()
         try:
-            page.wait_for_function(JS_NO_WIDGET_LOADING, timeout=30_000, polling=100)
+            page.wait_for_function(JS_NO_WIDGET_LOADING, polling=100)
         except PlaywrightTimeoutError:
             pass  # the report below names the widgets still loading
     report = page.evaluate(JS_LECTURE_REPORT)
@@ -95,7 +95,7 @@ def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path)
 def test_lecture_mode_widgets_are_live(voila, path):
     page = voila(path.name)
     ex = explorer(page.locator("body"), "Self-attention explorer")
-    expect(ex).to_be_visible(timeout=30_000)
+    expect(ex).to_be_visible()
     ex.scroll_into_view_if_needed()
 
     # An edit reaches the page's kernel and the weights on screen change to the right numbers.
@@ -107,7 +107,7 @@ def test_lecture_mode_widgets_are_live(voila, path):
     before_text = view_table(ex, "⑤ weights").inner_text()
     x_editor = editor(ex, "X (")
     type_into_cell(x_editor, i, j, shown(X_new[i, j]))
-    expect(view_table(ex, "⑤ weights")).not_to_have_text(before_text, timeout=10_000, use_inner_text=True)
+    expect(view_table(ex, "⑤ weights")).not_to_have_text(before_text, use_inner_text=True)
     np.testing.assert_array_equal(editor_values(x_editor), X_new)
     np.testing.assert_allclose(
         weights_shown(ex), attention_weights(**{**inputs, "X_q": X_new, "X_kv": X_new}), atol=SHOWN_ATOL
