@@ -11,6 +11,7 @@ import re
 import ipywidgets
 import numpy as np
 import pytest
+import traitlets
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -584,7 +585,7 @@ def test_overflowing_numbers_keep_the_last_result_with_a_message(ex):
 
 
 def test_resizing_an_editor_directly_renames_the_tokens_after_its_rows(ex):
-    ex.editors["X"].set_value(np.ones((5, 3)))  # one row more, default row names r1..r5
+    ex.editors["X"].value = np.ones((5, 3))  # one row more, default row names r1..r5
     assert ex.tokens == ["r1", "r2", "r3", "r4", "r5"] and ex.status == ""
     assert part(ex, "attn-tokens").value == 5 and part(ex, "attn-token-names").value == "r1, r2, r3, r4, r5"
     assert ex.result.weights.shape == (5, 5) and ">r5</th>" in ex.views["weights"].value
@@ -593,11 +594,11 @@ def test_resizing_an_editor_directly_renames_the_tokens_after_its_rows(ex):
 
 def test_an_editor_shape_the_math_cannot_use_is_reported_not_raised(ex):
     before = snapshot(ex)
-    ex.editors["W_q"].set_value(np.ones((3, 3)))  # d_k 3 against W_k's 2: the library's message
+    ex.editors["W_q"].value = np.ones((3, 3))  # d_k 3 against W_k's 2: the library's message
     assert "W_q has shape (3, 3) and W_k has shape (3, 2)" in ex.status
     res, views, _ = snapshot(ex)
     assert views == before[1]
-    ex.editors["W_q"].set_value(WQ)
+    ex.editors["W_q"].value = WQ
     assert ex.status == ""
     assert_result_matches(ex.result, reference(X0, X0, WQ, WK, WV))
 
@@ -630,7 +631,7 @@ def test_large_mode_uses_bigger_fonts():
 @given(arrays(np.float64, (4, 3), elements=st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)))
 def test_any_finite_input_updates_or_keeps_state_never_raises(X):
     ex = _shared_explorer()
-    ex.editors["X"].set_value(X)
+    ex.editors["X"].value = X
     if ex.status == "":
         assert_result_matches(ex.result, self_ref(ex))
     assert all(w.value for k, w in ex.views.items() if k != "mask")
@@ -974,3 +975,86 @@ def test_compact_weights_keep_the_fixed_scale_and_the_row_sums():
     # The same table (numbers, colours on the fixed [0, 1] scale, row sums); only the colour legend is left out.
     assert table(compact) == table(plain) and ">row sum</th>" in compact
     assert "linear-gradient" in plain and "linear-gradient" not in compact
+
+
+# ------------------------------------------------------------------ state as traits
+
+
+def test_editor_value_is_a_trait_told_once_per_valid_edit():
+    ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"])
+    seen = []
+    ed.observe(lambda change: seen.append(change["new"].copy()), names="value")
+    ed.set_text(0, 1, "1/2")
+    assert len(seen) == 1 and seen[0].tolist() == [[1, 0.5], [3, 4]]
+    ed.set_text(1, 0, "x")  # not a number: the value stays, nobody is told
+    ed.set_text(1, 1, "2.5")  # valid, but a cell is still bad: the value waits
+    assert len(seen) == 1 and ed.value.tolist() == [[1, 0.5], [3, 4]]
+    ed.set_text(1, 0, "-3")
+    assert len(seen) == 2 and seen[1].tolist() == [[1, 0.5], [-3, 2.5]] == ed.value.tolist()
+    ed.set_text(0, 0, "1")  # the number the cell already holds: no change
+    assert len(seen) == 2
+
+
+def test_assigning_the_value_fills_the_cells_and_a_new_shape_rebuilds_the_grid():
+    ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"], title="M")
+    seen = []
+    ed.observe(lambda change: seen.append(change["new"]), names="value")
+    ed.set_text(0, 0, "oops")
+    ed.value = [[5, 6], [7, 8.25]]
+    assert [ed.cell_text(i, j) for i in range(2) for j in range(2)] == ["5", "6", "7", "8.25"]
+    assert ed.message == "" and message_html(ed) == "" and len(seen) == 1
+    assert all("transparent" in c.layout.border for row in grid_cells(ed) for c in row)  # no cell marked bad
+    ed.value = np.arange(6).reshape(3, 2)
+    assert ed.shape == (3, 2) and [[c.value for c in row] for row in grid_cells(ed)] == [["0", "1"], ["2", "3"],
+                                                                                           ["4", "5"]]
+    assert ed.row_labels == ["r1", "r2", "r3"] and ed.col_labels == ["x", "y"]  # new rows: default names
+    assert "(3 × 2)" in part(ed, "matrix-editor-title").value and len(seen) == 2
+    ed.set_text(2, 1, "-1")
+    assert ed.value[2, 1] == -1 and len(seen) == 3
+
+
+@pytest.mark.parametrize("bad, reason", [([1, 2, 3], "non-empty 2-D matrix; got shape \\(3,\\)"),
+                                         ([[1, np.nan]], "finite numbers only"),
+                                         ("abc", "matrix of numbers"),
+                                         (np.zeros((0, 2)), "non-empty 2-D matrix")])
+def test_an_invalid_value_is_refused_with_a_message_and_changes_nothing(bad, reason):
+    ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"])
+    ed.set_text(1, 1, "1/0")
+    seen = []
+    ed.observe(seen.append, names="value")
+    with pytest.raises(traitlets.TraitError, match=reason) as refused:
+        ed.value = bad
+    assert isinstance(refused.value, ValueError)  # what a guarded handler shows as a message
+    assert ed.value.tolist() == [[1, 2], [3, 4]] and ed.cell_text(1, 1) == "1/0" and "divides by zero" in ed.message
+    assert seen == []
+
+
+def test_the_value_read_cannot_change_the_editor_behind_its_back():
+    ed = MatrixEditor([[1, 2], [3, 4]])
+    with pytest.raises(ValueError, match="read-only"):
+        ed.value[0, 0] = 9
+    M = np.ones((2, 2))
+    ed.value = M
+    M[0, 0] = 7  # the caller's array stays theirs: the editor kept a copy
+    assert ed.value[0, 0] == 1 and ed.cell_text(0, 0) == "1"
+    ed.row_labels.append("z")  # a list, but a new one on every read
+    assert ed.row_labels == ["r1", "r2"]
+
+
+def test_labels_are_traits_and_rename_the_grid():
+    ed = MatrixEditor(np.eye(2), ["a", "b"], ["x", "y"], title="M")
+    seen, told = [], []
+    ed.observe(lambda change: seen.append((change["name"], list(change["new"]))), names=["row_labels", "col_labels"])
+    ed.on_labels(lambda e: told.append((e.row_labels, e.col_labels)))
+    ed.row_labels = ["p", "q"]
+    assert seen == [("row_labels", ["p", "q"])] and told == [(["p", "q"], ["x", "y"])]
+    assert grid_cells(ed)[1][0].description == "M, row q, column x"  # the cells' accessible names follow
+    shown = "".join(w.value for w in part(ed, "matrix-editor-grid").children if isinstance(w, ipywidgets.HTML))
+    assert ">q<" in shown and ">b<" not in shown  # the rows' labels on screen
+    ed.set_labels(row_labels=["u", "v"], col_labels=["s", "t"])  # both at once: on_labels is told once
+    assert told[-1] == (["u", "v"], ["s", "t"]) and len(told) == 2 and len(seen) == 3
+    with pytest.raises(traitlets.TraitError, match="row_labels has 3 labels but the matrix has 2"):
+        ed.row_labels = ["a", "b", "c"]
+    with pytest.raises(traitlets.TraitError, match="col_labels must be a list of names"):
+        ed.col_labels = "st"
+    assert ed.row_labels == ["u", "v"] and ed.col_labels == ["s", "t"] and len(told) == 2
