@@ -120,21 +120,18 @@ class MatrixEditor(LiveWidget, widgets.VBox):
     editor, ``matrix-editor-title``, ``matrix-editor-grid``, ``matrix-editor-message``,
     ``matrix-editor-buttons`` and ``matrix-editor-literal`` on its parts.
 
-    Traits
-    ------
-    value : ndarray (n_rows, n_cols), read-only
+    Attributes
+    ----------
+    value : ndarray (n_rows, n_cols) (a trait; the array read is read-only)
         The last valid matrix: it changes when every cell holds a number after an edit
         (``observe(callback, names="value")`` is told once per such edit, not for a bad
         cell). Assigning it fills the cells (a new shape rebuilds the grid, and labels
         whose count no longer fits become the default names); a value that is not a
         finite 2-D matrix is refused with a ``TraitError`` (also a ``ValueError``) and
         changes nothing.
-    row_labels, col_labels : list of str
+    row_labels, col_labels : list of str (traits)
         The names of the rows and columns (see :class:`Labels`); assigning them renames
         the grid.
-
-    Attributes
-    ----------
     message : str
         What is wrong with the typed text, one line per bad cell naming it
         (``row 'cat', column d1: '1/0' divides by zero``); ``''`` when all cells are valid.

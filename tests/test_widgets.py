@@ -422,8 +422,8 @@ def test_steps_fold_away_by_default_and_open_on_request():
         assert not any(w is closed.views[name] for w in widgets_below(steps_box))
     toggle.value = True  # what a click does
     assert closed.steps and steps_box.layout.display != "none" and "hide the steps" in toggle.description
-    closed.steps = False
-    assert not toggle.value and steps_box.layout.display == "none"
+    toggle.value = False
+    assert not closed.steps and steps_box.layout.display == "none" and "show the steps" in toggle.description
     opened = AttentionExplorer(TOKENS, X0, WQ, WK, WV, steps=True)
     assert opened.steps and part(opened, "attn-steps").layout.display != "none"
 
@@ -530,18 +530,17 @@ def test_changing_d_k_resizes_w_q_and_w_k_keeping_the_overlap(ex):
     assert ex.result.Q.shape == (4, 3)
     assert "√3" in ex.views["scaled"].value
     assert_result_matches(ex.result, self_ref(ex))
-    ex.set_d_k(1)
+    part(ex, "attn-dk").value = 1
     np.testing.assert_array_equal(ex.editors["W_k"].value, WK[:, :1])
-    assert part(ex, "attn-dk").value == 1
+    assert ex.d_k == 1 and ex.editors["W_k"].col_labels == ["k1"]
     assert_result_matches(ex.result, self_ref(ex))
-    with pytest.raises(ValueError, match="d_k must be an integer"):
-        ex.set_d_k(0)
+    part(ex, "attn-dk").value = 0  # the box keeps d_k within 1..MAX_DK
+    assert part(ex, "attn-dk").value == 1 and ex.d_k == 1
 
 
 def test_trace_shows_the_arithmetic_for_the_picked_pair(ex):
-    ex.trace_query = 2
+    part(ex, "attn-trace-query").value = 2
     part(ex, "attn-trace-key").value = 1
-    assert (ex.trace_query, ex.trace_key) == (2, 1)
     ref = reference(X0, X0, WQ, WK, WV)
     q, k = ref["Q"][2], ref["K"][1]
     text = ex.trace_text
@@ -563,7 +562,7 @@ def test_trace_shows_the_arithmetic_for_the_picked_pair(ex):
 
 def test_trace_of_a_blocked_key_says_so(ex):
     ex.causal = True
-    ex.trace_query, ex.trace_key = 0, 3
+    part(ex, "attn-trace-query").value, part(ex, "attn-trace-key").value = 0, 3
     assert "blocks key 'down' for query 'the'" in ex.trace_text
     assert "down: masked, exp(−∞) = 0" in ex.trace_text
 
@@ -699,7 +698,7 @@ def test_cross_attention_causal_only_when_lengths_match(cross):
     assert np.all(w[np.triu_indices(3, k=1)] == 0.0)
     e = cross.editors
     assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV, causal=True))
-    cross.set_query_tokens(["le", "chat", "dort", "bien"])  # lengths differ again: the mask switches off
+    part(cross, "attn-decoder-names").value = "le, chat, dort, bien"  # lengths differ again: the mask switches off
     box = part(cross, "attn-causal")
     assert not cross.causal and box.disabled and not box.value and "needs n_q = n_k" in box.description
     assert cross.result.weights.shape == (4, 3)
@@ -721,11 +720,9 @@ def test_cross_attention_token_counts_change_independently(cross):
 
 
 def test_cross_attention_trace_uses_both_token_lists(cross):
-    cross.trace_query, cross.trace_key = 2, 4
+    part(cross, "attn-trace-query").value, part(cross, "attn-trace-key").value = 2, 4
     assert cross.trace_text.startswith("Query 'dort' (row 2) and key 'now' (column 4)")
     assert "v(asleep)" in cross.trace_text and "out(dort)" in cross.trace_text
-    with pytest.raises(ValueError, match="trace_key must be between 0 and 4"):
-        cross.trace_key = 5
 
 
 def _buttons_shown(ed) -> list[str]:
@@ -781,7 +778,7 @@ def test_explorer_parts_carry_stable_css_classes(ex, cross):
     assert found["attn-view-weights"] == [cross.views["weights"]]
     assert found["attn-encoder-tokens"][0].description == "encoder tokens"
     # Resizing rebuilds an editor's grid, not the editor: its class stays.
-    cross.set_key_tokens(["a", "b", "c", "d", "e"])
+    part(cross, "attn-encoder-names").value = "a, b, c, d, e"
     assert _classes_below(cross)["attn-editor-X_enc"] == [cross.editors["X_enc"]]
 
 
@@ -1058,3 +1055,110 @@ def test_labels_are_traits_and_rename_the_grid():
     with pytest.raises(traitlets.TraitError, match="col_labels must be a list of names"):
         ed.col_labels = "st"
     assert ed.row_labels == ["u", "v"] and ed.col_labels == ["s", "t"] and len(told) == 2
+
+
+def test_a_checkbox_linked_to_causal_and_scale_works_both_ways(ex):
+    box = ipywidgets.Checkbox(value=False)
+    ipywidgets.link((box, "value"), (ex, "causal"))
+    box.value = True
+    assert ex.causal and part(ex, "attn-causal").value  # the explorer's own box follows the trait
+    assert np.all(ex.weights[np.triu_indices(4, k=1)] == 0.0)
+    assert_result_matches(ex.result, self_ref(ex))
+    ex.causal = False
+    assert not box.value and not part(ex, "attn-causal").value
+    part(ex, "attn-causal").value = True  # a click on the explorer's own box
+    assert box.value and ex.causal
+    scale = ipywidgets.Checkbox(value=True)
+    ipywidgets.link((scale, "value"), (ex, "scale"))
+    scale.value = False
+    assert not ex.scale and not part(ex, "attn-scale").value
+    np.testing.assert_array_equal(ex.result.scaled, ex.result.scores)
+
+
+def test_causal_for_unequal_lengths_is_refused_by_the_trait_and_shown_next_to_the_box(cross):
+    message = part(cross, "attn-causal-message")
+    with pytest.raises(traitlets.TraitError, match="a causal mask needs as many decoder tokens as encoder tokens; "
+                                                   "got 3 and 5"):
+        cross.causal = True
+    assert not cross.causal and message.value == ""
+    linked = ipywidgets.Checkbox(value=False)
+    ipywidgets.link((linked, "value"), (cross, "causal"))
+    with pytest.raises(traitlets.TraitError, match="as many decoder tokens"):
+        linked.value = True  # a learner's own link passes the refusal on, as every traitlets link does
+    assert not cross.causal
+    own = part(cross, "attn-causal")
+    own.value = True  # the explorer's own box: nothing raised, the box goes back, the reason beside it
+    assert not own.value and not cross.causal
+    assert "as many decoder tokens as encoder tokens; got 3 and 5" in message.value
+    field = next(w for w in widgets_below(cross) if any(c is own for c in getattr(w, "children", ())))
+    assert any(c is message for c in field.children)  # the message sits with the box it is about
+    part(cross, "attn-encoder-tokens").value = 3
+    assert message.value == "" and not own.disabled
+    linked.value = False
+    linked.value = True
+    assert cross.causal and own.value
+    part(cross, "attn-decoder-names").value = "le, chat, dort, bien"  # unequal again: switched off everywhere
+    assert not cross.causal and not own.value and not linked.value
+
+
+def test_observing_weights_and_output_sees_every_valid_change(ex):
+    seen = []
+
+    def record(change):
+        # What an observer finds: the views, .result and the other trait are new already.
+        seen.append((change["name"], change["new"], ex.result, ex.output, ex.views["weights"].value))
+
+    ex.observe(record, names=["weights", "output"])
+    ex.editors["W_k"].set_text(0, 0, "2")
+    assert [name for name, *_ in seen] == ["weights", "output"]
+    (_, weights, result, output, view), (_, output2, _, _, _) = seen
+    assert_result_matches(ex.result, self_ref(ex))
+    assert result is ex.result and view == ex.views["weights"].value
+    np.testing.assert_array_equal(weights, ex.result.weights)
+    np.testing.assert_array_equal(output, ex.result.output)
+    np.testing.assert_array_equal(output2, ex.result.output)
+    ex.editors["W_k"].set_text(0, 0, "oops")  # invalid: nobody is told
+    assert len(seen) == 2
+    ex.editors["W_k"].set_text(0, 0, "1e200")
+    assert len(seen) == 4
+    ex.editors["W_q"].set_text(0, 0, "1e200")  # a valid number the math cannot use: nobody is told either
+    assert "overflow" in ex.status and len(seen) == 4
+    np.testing.assert_array_equal(ex.weights, seen[2][1])
+    with pytest.raises(traitlets.TraitError, match="read-only"):
+        ex.weights = np.eye(4)
+    with pytest.raises(ValueError, match="read-only"):
+        ex.output[0, 0] = 1.0
+
+
+def test_several_changes_inside_a_hold_are_computed_once_at_the_end(ex):
+    weights, views = [], []
+    ex.observe(lambda change: weights.append(change["new"]), names="weights")
+    ex.views["weights"].observe(lambda change: views.append(change["new"]), names="value")
+    before = snapshot(ex)
+    with ex.hold_trait_notifications():
+        ex.editors["X"].set_text(0, 0, "2")
+        ex.editors["W_q"].set_text(1, 1, "-1")
+        ex.editors["W_v"].set_text(2, 2, "3")
+        ex.causal = True
+        assert weights == [] and views == []  # nothing recomputed or redrawn yet
+        assert_same_state(ex, (before[0], before[1], snapshot(ex)[2]))
+    assert len(weights) == 1 and len(views) == 1
+    assert_result_matches(ex.result, self_ref(ex))
+    np.testing.assert_array_equal(weights[0], ex.result.weights)
+    assert np.all(ex.weights[np.triu_indices(4, k=1)] == 0.0)
+
+
+def test_a_learner_callback_that_raises_is_contained(ex, cross):
+    ex.observe(lambda change: 1 / 0, names="weights")
+    ex.editors["X"].set_text(0, 0, "2")  # nothing escapes
+    assert_result_matches(ex.result, self_ref(ex))
+    assert "Something went wrong (ZeroDivisionError" in ex.status_html.value
+    assert isinstance(ex.last_unexpected, ZeroDivisionError)
+    # A trait change made by a callback, and refused: shown where the callback hangs, not raised.
+    enc = cross.editors["X_enc"]
+    enc.observe(lambda change: setattr(cross, "causal", True), names="value")
+    enc.set_text(4, 0, "1")
+    e = cross.editors
+    assert not cross.causal and enc.value[4, 0] == 1
+    assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
+    assert "as many decoder tokens as encoder tokens" in message_html(enc)
