@@ -115,7 +115,10 @@ class LiveWidget(TextForm):
     Call :meth:`_live_setup` in ``__init__`` before registering handlers. Subclasses
     implement :meth:`_update` (recompute and redraw from the current inputs; raise
     ``ValueError`` to say why they cannot be computed) and may override
-    :meth:`_show_status` to put messages somewhere else.
+    :meth:`_show_status` to put messages somewhere else. State a learner reads or sets
+    belongs in traitlets traits (class attributes; ``@traitlets.validate`` raising
+    :class:`RefusedValue` for what cannot be used, ``@traitlets.observe`` calling
+    :meth:`request_update`), with the controls that show it linked by :meth:`bind`.
 
     Attributes
     ----------
@@ -130,9 +133,12 @@ class LiveWidget(TextForm):
 
     # Class-level defaults: traitlets holds notifications while a widget is built, before _live_setup runs.
     _live_ready = False
-    _live_holds = 0
-    _live_quiet = 0
+    _live_holds = 0  # open hold_trait_notifications blocks: request_update waits for the last one to end
     _live_pending = False
+    # Open paused() blocks, in which watched handlers skip what happens. Only for widgets that rebuild a control
+    # inside paused() and need its handler not to hear the control's passing values (HeadExplorer's query menu,
+    # PaddingDemo's sequence buttons, GeneratedPractice's controls put back after a refused problem).
+    _live_quiet = 0
 
     def _live_setup(self, large: bool = False, status_html: widgets.HTML | None = None) -> None:
         self._live_pending = False

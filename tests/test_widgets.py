@@ -15,6 +15,7 @@ import traitlets
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers.live import LiveWidget
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer, MatrixEditor, parse_number
 
 TOKENS = ["the", "cat", "sat", "down"]
@@ -1162,3 +1163,40 @@ def test_a_learner_callback_that_raises_is_contained(ex, cross):
     assert not cross.causal and enc.value[4, 0] == 1
     assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
     assert "as many decoder tokens as encoder tokens" in message_html(enc)
+
+
+class _Toy(LiveWidget, ipywidgets.VBox):
+    """The smallest live widget: one trait, one watched box, a count of updates."""
+
+    n = traitlets.Int(0)
+
+    def __init__(self):
+        super().__init__()
+        self._live_setup()
+        self.box = ipywidgets.IntText(0)
+        self.heard, self.updates = [], 0
+        self.watch(self.box, lambda change: self.heard.append(change["new"]))
+
+    def _update(self):
+        self.updates += 1
+
+
+def test_a_live_widget_pauses_with_trait_holds_and_contains_its_observers():
+    toy = _Toy()
+    seen = []
+    toy.observe(lambda change: seen.append(change["new"]), names="n")
+    with toy.hold_trait_notifications():
+        toy.box.value = 1  # a control changed inside a hold is heard (the learner's own change)
+        toy.n = 1
+        toy.n = 2
+        toy.request_update()
+        toy.request_update()
+        assert seen == [] and toy.updates == 0
+    assert toy.heard == [1] and seen == [2] and toy.updates == 1  # one notification, one update, at the end
+    with toy.paused():  # the same hold, for the widget's own changes: watched handlers skip them
+        toy.box.value = 2
+        toy.request_update()
+    assert toy.heard == [1] and toy.updates == 2
+    toy.observe(lambda change: 1 / 0, names="n")
+    toy.n = 3  # nothing escapes; the failure is shown
+    assert seen == [2, 3] and "Something went wrong (ZeroDivisionError" in toy.status
