@@ -7,12 +7,15 @@ side used for both queries and keys. Every rule about tokens (how many, their na
 growing and cutting the matrix, "a causal mask needs as many queries as keys") is
 written once here.
 
-Data flows one way: the editors' valid matrices go through
+Data flows one way: the editors' valid matrices (their ``value`` traits) go through
 :func:`helpers.attention.attention_stages`, and its result is drawn by
 :mod:`helpers.render` into ``HTML`` widgets by setting their ``.value`` (nothing is
 written into an ``Output`` widget, so a notebook stores the same outputs on every run).
-Controls are watched through :class:`helpers.live.LiveWidget`: changes the explorer
-makes itself happen inside ``paused()``, and no exception leaves a handler.
+The explorer's settings (``causal``, ``scale``) and its results (``weights``,
+``output``) are traitlets traits, its checkboxes are linked to the settings, and a
+change of several inputs inside ``hold_trait_notifications()`` is computed once, at
+the end. Controls are watched through :class:`helpers.live.LiveWidget`: no exception
+leaves a handler.
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ from dataclasses import dataclass
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from . import attention as att, explain, render, theme
 from .layout import OverlayMessage, text_style_widget
-from .live import LiveWidget
+from .live import LiveWidget, Matrix, RefusedValue
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
 
@@ -102,14 +106,6 @@ def default_names(existing: list[str], n: int) -> list[str]:
     return names
 
 
-def _index_within(value, count: int, name: str) -> int:
-    """``value`` as an index below ``count``, or a ValueError naming ``name`` and the range."""
-    i = int(value)
-    if not 0 <= i < count:
-        raise ValueError(f"{name} must be between 0 and {count - 1}; got {i}")
-    return i
-
-
 class TokenSide:
     """Tokens, the matrix with one row per token, and the boxes that change them.
 
@@ -147,8 +143,8 @@ class TokenSide:
         self.names_field = widgets.VBox([self.names_box, self.names_message])
         explorer.watch(self.count_box, self._on_count)
         explorer.watch(self.names_box, self._on_names, where=self._names_where)
-        # Rows renamed or added on the editor itself (set_labels, set_value): the side follows.
-        self.editor.on_labels(explorer.guarded(lambda _ed: self._changed()))
+        # Rows renamed or added on the editor itself (its labels or its value's shape): the side follows.
+        self.editor.on_labels(explorer.guarded(lambda _ed: self._changed(), skip_when_paused=False))
 
     @property
     def tokens(self) -> list[str]:
@@ -158,24 +154,34 @@ class TokenSide:
         """New tokens: the matrix keeps the rows it has, new rows get seeded small values."""
         tokens = check_tokens(tokens, self.spec.tokens_arg)
         n, d = len(tokens), self.editor.shape[1]
-        with self.explorer.paused():
+        with self.explorer.hold_trait_notifications():
             self.editor.resize((n, d), seed=_SEED + self.spec.seed_offset + n, row_labels=tokens)
             self._changed()
 
     def _changed(self) -> None:
         """Bring the boxes and the explorer in line with the editor's rows, and redraw once."""
-        with self.explorer.paused():
+        with self.explorer.hold_trait_notifications():
             tokens = self.tokens
+            # The boxes' handlers see the tokens they describe, and change nothing.
             self.count_box.value = min(len(tokens), MAX_TOKENS)
             self.names_box.value = ", ".join(tokens)
             self.explorer.clear_problem(self._names_where)
             self.explorer._lengths_changed()
 
     def _on_count(self, change) -> None:
-        self.set_tokens(default_names(self.tokens, int(change["new"])))
+        n = int(change["new"])
+        if n != len(self.tokens):
+            self.set_tokens(default_names(self.tokens, n))
 
     def _on_names(self, change) -> None:
-        self.set_tokens(parse_token_names(change["new"]))
+        tokens = parse_token_names(change["new"])
+        if tokens == self.tokens:
+            # The names on show, typed again (after refused ones, or spaced differently): the box and its
+            # message come back in line, the matrix stays.
+            self.names_box.value = ", ".join(tokens)
+            self.explorer.clear_problem(self._names_where)
+            return
+        self.set_tokens(tokens)
 
     def matrix(self) -> np.ndarray:
         """The editor's last valid matrix, checked against the explorer's token limit."""
@@ -224,15 +230,34 @@ class Explorer(LiveWidget, widgets.VBox):
     title : str
     kind : str, "self" or "cross" (the CSS class ``attn-explorer-<kind>``)
 
+    Changes made inside ``with explorer.hold_trait_notifications():`` (cells of several editors,
+    the settings) are computed and drawn once, at the end of the block.
+
     Attributes
     ----------
+    causal : bool (a trait)
+        Apply the causal mask. Refused (a ``TraitError``, also a ``ValueError``, saying why) while
+        there are not as many queries as keys; the explorer's own checkbox shows the refusal next to
+        it instead. ``widgets.link((checkbox, "value"), (explorer, "causal"))`` links another one.
+    scale : bool (a trait)
+        Divide the scores by √d_k.
+    weights : ndarray (n_q, n_k) (a read-only trait)
+        The attention weights for the last valid input; every valid change sets it (``observe`` it).
+    output : ndarray (n_q, d_v) (a read-only trait)
+        The output for the last valid input, set together with ``weights``.
     editors : dict name -> MatrixEditor (the sides' X editors, then "W_q", "W_k", "W_v")
     result : AttentionResult for the last valid input
     views : dict stage name -> ipywidgets.HTML ("Q", "K", "V", "scores", "scaled", "mask",
         "weights", "output", "trace")
-    trace_text : str, the arithmetic for (trace_query, trace_key) with the actual numbers
+    trace_text : str, the arithmetic for the query and key picked under "Trace one query and one key",
+        with the actual numbers
     status : str, why the last input could not be computed ('' when it could)
     """
+
+    causal = traitlets.Bool(False, help="apply the causal mask (query i sees keys 0..i)")
+    scale = traitlets.Bool(True, help="divide the scores by sqrt(d_k)")
+    weights = Matrix(finite=False, allow_none=True, read_only=True, help="the weights for the last valid input")
+    output = Matrix(finite=False, allow_none=True, read_only=True, help="the output for the last valid input")
 
     def __init__(self, sides, W_q, W_k, W_v, causal: bool, scale: bool, large: bool, title: str, kind: str,
                  compact: bool | None = None, steps: bool = False):
@@ -258,11 +283,8 @@ class Explorer(LiveWidget, widgets.VBox):
         self._large = bool(large)
         self._compact = lecture_mode() if compact is None else bool(compact)
         self._live_setup(large)
-        self._causal = bool(causal)
-        self._scale = bool(scale)
-        self._trace_q = 0
-        self._trace_k = 0
         self._shown: _Shown | None = None
+        self._computed_from: list[np.ndarray] = []  # the editors' values (these very arrays) of the last result
         self.result = None
         self.trace_text = ""
         self.views = {k: widgets.HTML("") for k in _STAGES}
@@ -278,28 +300,29 @@ class Explorer(LiveWidget, widgets.VBox):
             "W_k": MatrixEditor(W_k, dims, [f"k{k + 1}" for k in range(d_k)], title="W^K", **ed),
             "W_v": MatrixEditor(W_v, dims, [f"v{k + 1}" for k in range(d_v)], title="W^V", **ed),
         })
-        redraw = self.guarded(lambda _ed: self.request_update())
         for name, ed in self.editors.items():
-            ed.on_change(redraw)
+            ed.observe(self._input_changed, names="value")
             if name in ("W_q", "W_k", "W_v"):
                 # The views name the columns of Q, K, V after these editors' columns (each side
                 # follows its own editor's rows, see TokenSide).
-                ed.on_labels(redraw)
+                ed.on_labels(lambda _ed: self.request_update())
 
         box = dict(indent=False, layout=widgets.Layout(width="auto", margin="0 16px 0 0"))
-        self._causal_box = widgets.Checkbox(value=self._causal, description="causal mask", **box)
-        self._scale_box = widgets.Checkbox(value=self._scale, description="scale by 1/√d_k", **box)
+        self._causal_box = widgets.Checkbox(value=bool(causal), description="causal mask", **box)
+        # Why ticking it was refused, drawn over what follows (it takes no room of its own).
+        self._causal_message = widgets.HTML("", layout=widgets.Layout(width="22em"))
+        self._causal_where = OverlayMessage(self._causal_message)
+        self._scale_box = widgets.Checkbox(value=bool(scale), description="scale by 1/√d_k", **box)
         self._dk_box = widgets.BoundedIntText(value=d_k, min=1, max=MAX_DK, description="d_k",
                                               layout=widgets.Layout(width="7.5em"),
                                               style={"description_width": "initial"})
         drop = dict(style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
         self._q_drop = widgets.Dropdown(description="query", **drop)
         self._k_drop = widgets.Dropdown(description="key", **drop)
-        self.watch(self._causal_box, self._on_causal_box)
-        self.watch(self._scale_box, lambda change: setattr(self, "scale", change["new"]))
-        self.watch(self._dk_box, lambda change: self.set_d_k(int(change["new"])))
-        self.watch(self._q_drop, lambda change: setattr(self, "trace_query", change["new"]))
-        self.watch(self._k_drop, lambda change: setattr(self, "trace_key", change["new"]))
+        self.watch(self._dk_box, lambda change: self._set_d_k(int(change["new"])))
+        # The picked pair is outlined in the score tables too, so everything is redrawn.
+        self.watch(self._q_drop, lambda _change: self.request_update())
+        self.watch(self._k_drop, lambda _change: self.request_update())
 
         self._steps_button = widgets.ToggleButton(value=bool(steps), tooltip="Q, K, V, scores, scaled, mask",
                                                   layout=widgets.Layout(width="auto", align_self="flex-start",
@@ -308,7 +331,11 @@ class Explorer(LiveWidget, widgets.VBox):
         self.watch(self._steps_button, lambda change: self._show_steps(change["new"]))
         self._layout(title, kind, side_list)
         self._show_steps(bool(steps))
-        with self.paused():
+        with self.hold_trait_notifications():  # the first drawing, once, at the end
+            self.causal, self.scale = bool(causal), bool(scale)
+            # Linked both ways; a refused tick goes back, with the reason next to the box and in the status line.
+            self.bind(self._causal_box, "causal", where=(self._causal_where, None))
+            self.bind(self._scale_box, "scale")
             self._lengths_changed()
         if self.result is None:
             raise ValueError(f"these inputs cannot be computed: {self.status}")
@@ -317,16 +344,10 @@ class Explorer(LiveWidget, widgets.VBox):
 
     @property
     def steps(self) -> bool:
-        """Whether the intermediate stages (Q, K, V, scores, scaled, mask) are shown; settable."""
+        """Whether the intermediate stages (Q, K, V, scores, scaled, mask) are shown (the "show the steps" button)."""
         return self._steps_button.value
 
-    @steps.setter
-    def steps(self, value) -> None:
-        self._show_steps(bool(value))
-
     def _show_steps(self, shown: bool) -> None:
-        with self.paused():
-            self._steps_button.value = shown
         self._steps_button.description = "▾ hide the steps" if shown else "▸ show the steps (① Q, K, V … ④ mask)"
         self._steps_box.layout.display = None if shown else "none"
 
@@ -348,83 +369,46 @@ class Explorer(LiveWidget, widgets.VBox):
         return f"a causal mask needs as many decoder tokens as encoder tokens; got {n_q} and {n_k}"
 
     def _lengths_changed(self) -> None:
-        """After tokens changed: the causal mask, the trace pickers and the views follow (call inside paused)."""
-        allowed = not self._equal_lengths_problem()
-        if self._causal and not allowed:
-            # A causal mask is only defined for equal lengths: switch it off rather than fail.
-            self._causal = False
-            self._causal_box.value = False
-        self._causal_box.disabled = not allowed
-        self._causal_box.description = "causal mask" if allowed else "causal mask (needs n_q = n_k)"
-        q, k = self.query_tokens, self.key_tokens
-        self._trace_q = min(self._trace_q, len(q) - 1)
-        self._trace_k = min(self._trace_k, len(k) - 1)
-        self._q_drop.options = [(f"{i}: {t}", i) for i, t in enumerate(q)]
-        self._k_drop.options = [(f"{j}: {t}", j) for j, t in enumerate(k)]
-        self._q_drop.value = self._trace_q
-        self._k_drop.value = self._trace_k
-        self.request_update()
+        """After tokens changed: the causal mask, the trace pickers and the views follow (one redraw, at the end)."""
+        with self.hold_trait_notifications():
+            allowed = not self._equal_lengths_problem()
+            if self.causal and not allowed:
+                # A causal mask is only defined for equal lengths: switch it off rather than fail.
+                self.causal = False
+            self.clear_problem(self._causal_where)  # a refusal was about the lengths before
+            self._causal_box.disabled = not allowed
+            self._causal_box.description = "causal mask" if allowed else "causal mask (needs n_q = n_k)"
+            q, k = self.query_tokens, self.key_tokens
+            # The pickers keep their pair where it still exists (new options first select the first one).
+            picked = (min(self._q_drop.value or 0, len(q) - 1), min(self._k_drop.value or 0, len(k) - 1))
+            self._q_drop.options = [(f"{i}: {t}", i) for i, t in enumerate(q)]
+            self._k_drop.options = [(f"{j}: {t}", j) for j, t in enumerate(k)]
+            self._q_drop.value, self._k_drop.value = picked
+            self.request_update()
 
     # -- settings
 
-    @property
-    def causal(self) -> bool:
-        return self._causal
+    @traitlets.validate("causal")
+    def _causal_allowed(self, proposal) -> bool:
+        causal = bool(proposal["value"])
+        problem = self._equal_lengths_problem() if causal else ""
+        if problem:
+            raise RefusedValue(problem)
+        return causal
 
-    @causal.setter
-    def causal(self, value) -> None:
-        value = bool(value)
-        problem = self._equal_lengths_problem()
-        if value and problem:
-            raise ValueError(problem)
-        self._causal = value
-        with self.paused():
-            self._causal_box.value = value
-            self.request_update()
+    @traitlets.observe("causal", "scale")
+    def _setting_changed(self, change) -> None:
+        if change["name"] == "causal":
+            self.clear_problem(self._causal_where)
+        self.request_update()
 
-    def _on_causal_box(self, change) -> None:
-        try:
-            self.causal = change["new"]
-        finally:
-            with self.paused():
-                self._causal_box.value = self._causal
-
-    @property
-    def scale(self) -> bool:
-        return self._scale
-
-    @scale.setter
-    def scale(self, value) -> None:
-        self._scale = bool(value)
-        with self.paused():
-            self._scale_box.value = self._scale
-            self.request_update()
-
-    @property
-    def trace_query(self) -> int:
-        return self._trace_q
-
-    @trace_query.setter
-    def trace_query(self, i) -> None:
-        self._trace_q = _index_within(i, len(self.query_tokens), "trace_query")
-        self._trace_changed()
-
-    @property
-    def trace_key(self) -> int:
-        return self._trace_k
-
-    @trace_key.setter
-    def trace_key(self, j) -> None:
-        self._trace_k = _index_within(j, len(self.key_tokens), "trace_key")
-        self._trace_changed()
-
-    def _trace_changed(self) -> None:
-        with self.paused():
-            self._q_drop.value = self._trace_q
-            self._k_drop.value = self._trace_k
-        if self._shown is not None:
-            # The traced pair is outlined in the score tables too, so redraw them all (nothing to recompute).
-            self._draw()
+    def _input_changed(self, change) -> None:
+        # An editor's value changed: recompute (at the end of a hold_trait_notifications block, if in one),
+        # unless the views already show it. A new shape renames the rows, and the tokens that follow them
+        # have the explorer recompute before this observer's turn comes.
+        if any(change["new"] is used for used in self._computed_from):
+            return
+        self.request_update()
 
     @property
     def d_k(self) -> int:
@@ -434,14 +418,14 @@ class Explorer(LiveWidget, widgets.VBox):
     def d_model(self) -> int:
         return self.editors["W_q"].shape[0]
 
-    def set_d_k(self, d_k: int) -> None:
+    def _set_d_k(self, d_k: int) -> None:
         """Change d_k: W_q and W_k gain or lose columns (the overlap is kept, new columns are seeded)."""
         if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or not 1 <= d_k <= MAX_DK:
             raise ValueError(f"d_k must be an integer between 1 and {MAX_DK}; got {d_k!r}")
         d_k = int(d_k)
         if d_k == self.d_k:
             return  # nothing to resize, and the columns keep their names
-        with self.paused():
+        with self.hold_trait_notifications():  # W_q and W_k are resized together: one recompute
             for name, prefix, seed in (("W_q", "q", 1), ("W_k", "k", 2)):
                 ed = self.editors[name]
                 ed.resize((ed.shape[0], d_k), seed=_SEED + seed, col_labels=[f"{prefix}{k + 1}" for k in range(d_k)])
@@ -454,18 +438,26 @@ class Explorer(LiveWidget, widgets.VBox):
 
     # -- computing and drawing
 
+    def _checked_update(self) -> None:
+        super()._checked_update()
+        # Set last and together: an observer of either trait finds the views, .result and both traits new.
+        with self.hold_trait_notifications():
+            self.set_trait("weights", self.result.weights)
+            self.set_trait("output", self.result.output)
+
     def _update(self) -> None:
         q, k = self._query_side, self._key_side
         X_q = q.matrix()
         X_kv = X_q if k is q else k.matrix()
         e = self.editors
         result = att.attention_stages(X_q, X_kv, e["W_q"].value, e["W_k"].value, e["W_v"].value,
-                                      mask="causal" if self._causal else None, scale=self._scale)
+                                      mask="causal" if self.causal else None, scale=self.scale)
         d_k, d_v = result.Q.shape[1], result.V.shape[1]
         self.result = result
+        self._computed_from = [ed.value for ed in e.values()]
         self._shown = _Shown(result, q.tokens, k.tokens, self._column_names("W_q", d_k, "q"),
                              self._column_names("W_k", d_k, "k"), self._column_names("W_v", d_v, "v"),
-                             self._causal, self._scale)
+                             self.causal, self.scale)
         self._draw()
 
     def _column_names(self, editor: str, width: int, prefix: str) -> list[str]:
@@ -477,7 +469,7 @@ class Explorer(LiveWidget, widgets.VBox):
         s = self._shown
         res, qt, kt, large = s.result, s.q_tokens, s.k_tokens, self._large
         d_k = res.Q.shape[1]
-        hl = (min(self._trace_q, len(qt) - 1), min(self._trace_k, len(kt) - 1))
+        hl = (min(self._q_drop.value or 0, len(qt) - 1), min(self._k_drop.value or 0, len(kt) - 1))
         qsrc, ksrc = self._query_side.spec.editor, self._key_side.spec.editor
         v = self.views
         queries, keys = dict(row_axis="Queries ↓", large=large), dict(row_axis="Keys ↓", large=large)
@@ -573,12 +565,14 @@ class Explorer(LiveWidget, widgets.VBox):
             ed.add_class(f"attn-editor-{name}")
         for name, view in v.items():
             view.add_class("attn-trace" if name == "trace" else f"attn-view-{name}")
-        for w, cls in ((self._causal_box, "attn-causal"), (self._scale_box, "attn-scale"), (self._dk_box, "attn-dk"),
+        for w, cls in ((self._causal_box, "attn-causal"), (self._causal_message, "attn-causal-message"),
+                       (self._scale_box, "attn-scale"), (self._dk_box, "attn-dk"),
                        (self.status_html, "attn-status"), (self._q_drop, "attn-trace-query"),
                        (self._k_drop, "attn-trace-key"), (self._steps_button, "attn-steps-toggle"),
                        (self._steps_box, "attn-steps")):
             w.add_class(cls)
-        controls = ([self._causal_box, self._scale_box] + [s.count_box for s in sides] + [self._dk_box]
+        causal_field = widgets.VBox([self._causal_box, self._causal_message])
+        controls = ([causal_field, self._scale_box] + [s.count_box for s in sides] + [self._dk_box]
                     + [s.names_field for s in sides])
         # Edit and effect on one screen: the weights and the output (what the learner watches) come right
         # after the query side's X, so they sit beside it on a wide page and right under it on a narrow one;
@@ -625,7 +619,7 @@ class AttentionExplorer(Explorer):
         projector at 1024 × 768. None (the default): compact in the lecture mode (``make present``) only.
     steps : bool
         Show the intermediate stages (① Q, K, V, ② scores, ③ scaled, ④ mask) from the start; by default
-        they are folded behind the "show the steps" button (:attr:`steps` opens and closes them).
+        they are folded behind the "show the steps" button (:attr:`steps` says which).
 
     Layout: the weights ⑤ and the output ⑥ come right after X, beside it on a wide page and under it on
     a narrow one, so an edit and its effect are on one screen; then W^Q, W^K, W^V; then the folded steps
@@ -633,19 +627,23 @@ class AttentionExplorer(Explorer):
 
     Attributes
     ----------
+    causal, scale : bool (traits)
+        The settings; the checkboxes are linked to them (``widgets.link`` works on them too).
+    weights, output : ndarray (n, n) and (n, d_v) (read-only traits)
+        The results for the last valid input, set on every valid change (``observe`` them).
     editors : dict "X", "W_q", "W_k", "W_v" -> MatrixEditor
     result : AttentionResult for the last valid input
     views : dict stage name -> ipywidgets.HTML ("Q", "K", "V", "scores", "scaled", "mask",
         "weights", "output", "trace")
-    trace_text : str, the arithmetic for (trace_query, trace_key) with the actual numbers
+    trace_text : str, the arithmetic for the picked query and key with the actual numbers
     status : str, why the last input could not be computed ('' when it could)
 
     CSS classes (stable, for tests and custom styles): ``attn-explorer`` and ``attn-explorer-self`` on the
     explorer; ``attn-editor-X``, ``attn-editor-W_q``, ``attn-editor-W_k``, ``attn-editor-W_v`` on the
     editors; ``attn-view-<stage>`` on each view of ``views`` (``attn-view-weights``, ...) except the trace,
-    which is ``attn-trace``; ``attn-causal``, ``attn-scale``, ``attn-tokens``, ``attn-dk``,
-    ``attn-token-names`` (its message: ``attn-token-names-message``), ``attn-status``, ``attn-trace-query``,
-    ``attn-trace-key`` on the controls.
+    which is ``attn-trace``; ``attn-causal`` (its message: ``attn-causal-message``), ``attn-scale``,
+    ``attn-tokens``, ``attn-dk``, ``attn-token-names`` (its message: ``attn-token-names-message``),
+    ``attn-status``, ``attn-trace-query``, ``attn-trace-key`` on the controls.
     """
 
     def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False,
@@ -678,7 +676,8 @@ class CrossAttentionExplorer(Explorer):
     W_v : array_like (d_model, d_v)
     causal : bool
         Off by default: a decoder's cross-attention sees the whole source. It can be
-        turned on only when n_q == n_k (the checkbox is disabled otherwise).
+        turned on only when n_q == n_k (the checkbox is disabled otherwise, and assigning
+        ``causal = True`` is refused with the reason).
     scale, large, compact, steps : bool
         As for :class:`AttentionExplorer`.
 
@@ -697,14 +696,6 @@ class CrossAttentionExplorer(Explorer):
         super().__init__([(DECODER_SIDE, query_tokens, X_dec), (ENCODER_SIDE, key_tokens, X_enc)],
                          W_q, W_k, W_v, causal, scale, large, title="Cross-attention explorer", kind="cross",
                          compact=compact, steps=steps)
-
-    def set_query_tokens(self, tokens) -> None:
-        """Change the decoder tokens (rows of X_dec; new rows get seeded small values)."""
-        self._query_side.set_tokens(tokens)
-
-    def set_key_tokens(self, tokens) -> None:
-        """Change the encoder tokens (rows of X_enc; new rows get seeded small values)."""
-        self._key_side.set_tokens(tokens)
 
     def __repr__(self) -> str:
         return (f"CrossAttentionExplorer(query_tokens={len(self.query_tokens)}, key_tokens={len(self.key_tokens)}, "

@@ -1,19 +1,25 @@
 """The base of every widget that takes what a learner types or clicks.
 
-Three promises, kept in one place:
+A widget's state is held in traitlets traits, as ipywidgets holds its own, so that
+``observe``, ``widgets.link`` and ``hold_trait_notifications()`` work on it as on any
+widget. Three promises, kept in one place:
 
-* **Pause while several values change.** ``with widget.paused(): ...`` sets many
-  controls at once; the handlers registered with :meth:`LiveWidget.watch` ignore the
-  changes made inside (they are the widget's own, not the learner's), messages to the
-  browser are held (ipywidgets' ``hold_sync``) and the views are redrawn once at the
-  end if anything asked for it (:meth:`LiveWidget.request_update`).
+* **Several changes, one update.** Inside ``with widget.hold_trait_notifications():``
+  the widget's trait notifications wait (traitlets' own hold), and so does every
+  recompute asked for with :meth:`LiveWidget.request_update`: the views are redrawn once,
+  at the end of the outermost block. :meth:`LiveWidget.paused` is that hold, with the
+  messages to the browser held too (``hold_sync``), and the handlers registered with
+  :meth:`LiveWidget.watch` ignoring the changes made inside (they are the widget's own).
 * **Keep the last valid state and say what is wrong next to the field.** A handler
-  that raises ``ValueError`` (every parse error of :mod:`helpers.parsing` is one)
-  leaves the views as they were and shows the message in the field's message widget
+  that raises ``ValueError`` (every parse error of :mod:`helpers.parsing` is one, and
+  so is :class:`RefusedValue`, what a trait says to a value it refuses) leaves the
+  views as they were and shows the message in the field's message widget
   (:meth:`LiveWidget.show_problem`).
 * **Nothing escapes a handler.** Any other exception is caught too and shown as a
   visible message ("Something went wrong ..."); the views keep the last valid state.
-  In the browser an escaped exception would freeze the widget silently.
+  This holds for the observers of the widget's own traits as well, a learner's
+  ``observe`` callback included. In the browser an escaped exception would freeze the
+  widget silently.
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ import functools
 from contextlib import contextmanager
 
 import ipywidgets as widgets
+import numpy as np
+import traitlets
 
 from . import theme
 
-__all__ = ["LiveWidget", "TextForm", "close_tree", "text_form", "unexpected_message"]
+__all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "close_tree", "text_form", "unexpected_message"]
 
 RUN_TO_SHOW = "a live widget: run this cell to show it"
 
@@ -57,13 +65,60 @@ class TextForm:
         return bundle
 
 
+class RefusedValue(traitlets.TraitError, ValueError):
+    """A value a trait refuses, with the reason.
+
+    A ``TraitError`` for traitlets and ipywidgets (a ``hold_trait_notifications`` block rolls
+    back, ``link`` stops), and a ``ValueError`` like every other "this input cannot be used"
+    of the course, so that a guarded handler shows it as a message, not as a surprise.
+    """
+
+
+class Matrix(traitlets.TraitType):
+    """A trait holding a non-empty 2-D float ndarray, stored read-only.
+
+    What is assigned is copied (the caller's array stays theirs) and frozen, so that nobody
+    changes the state behind the widget's back: reading the trait gives that frozen array
+    (``.copy()`` it to change it). Like any trait holding an array, every assignment is a
+    change for ``observe`` (an array comparison is not a yes or no), except for a 1 × 1
+    matrix assigned its own value.
+
+    Parameters
+    ----------
+    finite : bool
+        Refuse NaN and ±inf (default True).
+    """
+
+    info_text = "a non-empty 2-D matrix of numbers"
+
+    def __init__(self, default_value=None, finite: bool = True, **kwargs):
+        self.finite = bool(finite)
+        super().__init__(default_value=default_value, **kwargs)
+
+    def validate(self, obj, value):
+        name = self.name or "value"
+        try:
+            A = np.array(value, dtype=float)  # a copy, even of a float array
+        except (TypeError, ValueError):
+            raise RefusedValue(f"{name} must be a matrix of numbers; got {type(value).__name__}") from None
+        if A.ndim != 2 or A.size == 0:
+            raise RefusedValue(f"{name} must be a non-empty 2-D matrix; got shape {A.shape}")
+        if self.finite and not np.isfinite(A).all():
+            raise RefusedValue(f"{name} must hold finite numbers only")
+        A.flags.writeable = False
+        return A
+
+
 class LiveWidget(TextForm):
     """Mixin for an ipywidgets container that reacts to input (listed before the ipywidgets class).
 
     Call :meth:`_live_setup` in ``__init__`` before registering handlers. Subclasses
     implement :meth:`_update` (recompute and redraw from the current inputs; raise
     ``ValueError`` to say why they cannot be computed) and may override
-    :meth:`_show_status` to put messages somewhere else.
+    :meth:`_show_status` to put messages somewhere else. State a learner reads or sets
+    belongs in traitlets traits (class attributes; ``@traitlets.validate`` raising
+    :class:`RefusedValue` for what cannot be used, ``@traitlets.observe`` calling
+    :meth:`request_update`), with the controls that show it linked by :meth:`bind`.
 
     Attributes
     ----------
@@ -76,38 +131,61 @@ class LiveWidget(TextForm):
         says where it came from), or None.
     """
 
+    # Class-level defaults: traitlets holds notifications while a widget is built, before _live_setup runs.
+    _live_ready = False
+    _live_holds = 0  # open hold_trait_notifications blocks: request_update waits for the last one to end
+    _live_pending = False
+    # Open paused() blocks, in which watched handlers skip what happens. Only for widgets that rebuild a control
+    # inside paused() and need its handler not to hear the control's passing values (HeadExplorer's query menu,
+    # PaddingDemo's sequence buttons, GeneratedPractice's controls put back after a refused problem).
+    _live_quiet = 0
+
     def _live_setup(self, large: bool = False, status_html: widgets.HTML | None = None) -> None:
-        self._live_pauses = 0
         self._live_pending = False
         self._live_large = bool(large)
         self.status = ""
         self.status_html = status_html if status_html is not None else widgets.HTML("")
         self.last_unexpected: BaseException | None = None
         self._live_problems: dict[int, str] = {}
+        self._live_ready = True
 
-    # -- pausing
+    # -- several changes, one update
 
-    @property
-    def is_paused(self) -> bool:
-        """True inside :meth:`paused`: changes are the widget's own and views wait."""
-        return self._live_pauses > 0
+    @contextmanager
+    def hold_trait_notifications(self):
+        """traitlets' ``hold_trait_notifications``; besides, :meth:`request_update` waits for its end.
+
+        The held notifications are delivered when the outermost block ends; the recomputes they
+        (or the block's own changes) ask for are then done once.
+        """
+        self._live_holds += 1
+        try:
+            with super().hold_trait_notifications():
+                yield
+        finally:
+            self._live_holds -= 1
+            if not self._live_holds and self._live_pending:
+                self._live_pending = False
+                self.request_update()
 
     @contextmanager
     def paused(self):
-        """Change several values; watched handlers ignore them and the views update once at the end."""
-        self._live_pauses += 1
-        try:
-            with self.hold_sync():
+        """Change several values: one update at the end, and watched handlers ignore the changes.
+
+        :meth:`hold_trait_notifications` and ``hold_sync``; the handlers registered with
+        :meth:`watch` (and :meth:`guarded` ones) skip what happens inside, because the changes
+        are the widget's own (rebuilding a menu's options, putting controls back).
+        """
+        with self.hold_sync(), self.hold_trait_notifications():
+            self._live_quiet += 1
+            try:
                 yield
-        finally:
-            self._live_pauses -= 1
-        if self._live_pauses == 0 and self._live_pending:
-            self._live_pending = False
-            self.request_update()
+            finally:
+                self._live_quiet -= 1
 
     def request_update(self) -> None:
-        """Recompute and redraw now, or at the end of the current :meth:`paused` block."""
-        if self._live_pauses:
+        """Recompute and redraw now, or once at the end of the current :meth:`hold_trait_notifications`."""
+        if self._live_holds:
             self._live_pending = True
             return
         self._run_guarded(self._checked_update, None)
@@ -118,6 +196,14 @@ class LiveWidget(TextForm):
 
     def _update(self) -> None:  # pragma: no cover - every subclass implements it
         raise NotImplementedError
+
+    def _notify_observers(self, event) -> None:
+        # The observers of this widget's traits are handlers too (a learner's observe callback as well):
+        # what one raises is shown, not passed on to whoever changed the trait (the browser, a link).
+        if not self._live_ready:
+            super()._notify_observers(event)  # while the widget is built, a failure is a bug: raise it
+            return
+        self._run_guarded(super()._notify_observers, None, event)
 
     # -- handlers
 
@@ -130,7 +216,7 @@ class LiveWidget(TextForm):
 
         @functools.wraps(handler)
         def run(*args, **kwargs):
-            if skip_when_paused and self._live_pauses:
+            if skip_when_paused and self._live_quiet:
                 return None
             return self._run_guarded(handler, where, *args, **kwargs)
 
@@ -143,6 +229,24 @@ class LiveWidget(TextForm):
     def on_click(self, button: widgets.Button, handler, where: widgets.HTML | None = None) -> None:
         """``button.on_click(handler)``, guarded."""
         button.on_click(self.guarded(handler, where, skip_when_paused=False))
+
+    def bind(self, control, trait: str, where: widgets.HTML | None = None) -> None:
+        """Keep ``control.value`` and this widget's trait ``trait`` equal both ways, as ``widgets.link`` does.
+
+        Unlike a plain link, a value the trait refuses (its ``validate`` raises) does not leave the
+        control's handler: the control goes back to the trait's value and the reason is shown in
+        ``where`` (default: the status line).
+        """
+
+        def to_trait(change):
+            try:
+                setattr(self, trait, change["new"])
+            finally:
+                control.value = getattr(self, trait)  # a refused value: the control shows the state again
+
+        control.value = getattr(self, trait)
+        control.observe(self.guarded(to_trait, where, skip_when_paused=False), names="value")
+        self.observe(lambda change: setattr(control, "value", change["new"]), names=trait)
 
     def _run_guarded(self, fn, where, *args, **kwargs):
         try:
@@ -159,17 +263,26 @@ class LiveWidget(TextForm):
 
     # -- messages
 
-    def show_problem(self, message: str, where: widgets.HTML | None = None) -> None:
-        """Say what is wrong, next to the field ``where`` (default: the status line)."""
-        if where is None:
+    def show_problem(self, message: str, where: widgets.HTML | tuple | None = None) -> None:
+        """Say what is wrong, next to the field ``where`` (default: the status line).
+
+        ``where`` may be a tuple of places (``None`` in it for the status line): the message is shown in each.
+        """
+        if isinstance(where, tuple):
+            for place in where:
+                self.show_problem(message, place)
+        elif where is None:
             self._show_status(message)
         else:
             self._live_problems[id(where)] = message
             where.value = theme.error_html(message, self._live_large)
 
-    def clear_problem(self, where: widgets.HTML | None = None) -> None:
+    def clear_problem(self, where: widgets.HTML | tuple | None = None) -> None:
         """Remove the message shown by :meth:`show_problem` (``where`` as there)."""
-        if where is None:
+        if isinstance(where, tuple):
+            for place in where:
+                self.clear_problem(place)
+        elif where is None:
             self._show_status("")
         else:
             self._live_problems.pop(id(where), None)

@@ -2,9 +2,11 @@
 
 Each cell's text is read by :func:`helpers.parsing.parse_number` (never evaluated as
 code). The editor keeps the last matrix in which every cell held a number; a bad cell
-is marked and named in the message under the grid until it is fixed. It is built on
-:class:`helpers.live.LiveWidget` (pausing, guarded handlers) and styled by
-:mod:`helpers.theme`.
+is marked and named in the message under the grid until it is fixed. That matrix and
+the row and column names are traitlets traits (``value``, ``row_labels``,
+``col_labels``): ``observe`` them, assign them, or change several at once inside
+``hold_trait_notifications()``. It is built on :class:`helpers.live.LiveWidget` (guarded
+handlers) and styled by :mod:`helpers.theme`.
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ import zlib
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from . import explain, render, theme
 from .layout import overlay_html, text_style_widget
-from .live import LiveWidget
+from .live import LiveWidget, Matrix, RefusedValue
 from .parsing import ParseError, parse_number
 
-__all__ = ["MatrixEditor", "cell_text", "small_values"]
+__all__ = ["MatrixEditor", "Labels", "cell_text", "small_values"]
 
 def cell_text(v: float) -> str:
     """The text a cell shows for a number: short, and read back by :func:`parse_number`."""
@@ -45,13 +48,34 @@ def _resized(M: np.ndarray, shape: tuple[int, int], seed) -> np.ndarray:
     return out
 
 
-def _as_matrix(M, name: str) -> np.ndarray:
-    A = np.array(M, dtype=float)
-    if A.ndim != 2 or A.size == 0:
-        raise ValueError(f"{name} must be a non-empty 2-D matrix; got shape {A.shape}")
-    if not np.isfinite(A).all():
-        raise ValueError(f"{name} must hold finite numbers only")
-    return A
+class Labels(traitlets.TraitType):
+    """A trait holding the names of a :class:`MatrixEditor`'s rows (``axis=0``) or columns (``axis=1``).
+
+    One name per row (column) of the editor's ``value``, so set the value first when both change
+    (:meth:`MatrixEditor.set_value` does). Read as a new list each time; ``None`` assigns the default
+    names ``<prefix>1, <prefix>2, ...``.
+    """
+
+    info_text = "a list of names, one per row (column) of the matrix"
+
+    def __init__(self, axis: int, prefix: str, **kwargs):
+        self.axis, self.prefix = axis, prefix
+        super().__init__(default_value=(), **kwargs)
+
+    def validate(self, obj, value):
+        n = obj.value.shape[self.axis]
+        if isinstance(value, str):
+            raise RefusedValue(f"{self.name} must be a list of names, one per {'row' if self.axis == 0 else 'column'}; "
+                               f"got the string {value!r}")
+        try:
+            return tuple(render.labels_or_default(value, n, self.prefix, self.name, first=1))
+        except TypeError:
+            raise RefusedValue(f"{self.name} must be a list of names; got {type(value).__name__}") from None
+        except ValueError as err:
+            raise RefusedValue(str(err)) from None
+
+    def get(self, obj, cls=None):
+        return list(super().get(obj, cls))  # a copy: changing it does not rename anything behind the editor's back
 
 
 # Each cell's <label> ("X, row cat, column d1") is for screen readers only: hidden the standard way (clipped to
@@ -98,37 +122,51 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    value : ndarray (n_rows, n_cols)
-        The last valid matrix: it changes only when every cell holds a number.
+    value : ndarray (n_rows, n_cols) (a trait; the array read is read-only)
+        The last valid matrix: it changes when every cell holds a number after an edit
+        (``observe(callback, names="value")`` is told once per such edit, not for a bad
+        cell). Assigning it fills the cells (a new shape rebuilds the grid, and labels
+        whose count no longer fits become the default names); a value that is not a
+        finite 2-D matrix is refused with a ``TraitError`` (also a ``ValueError``) and
+        changes nothing.
+    row_labels, col_labels : list of str (traits)
+        The names of the rows and columns (see :class:`Labels`); assigning them renames
+        the grid.
     message : str
         What is wrong with the typed text, one line per bad cell naming it
         (``row 'cat', column d1: '1/0' divides by zero``); ``''`` when all cells are valid.
     """
 
+    value = Matrix(help="the last valid matrix, read-only: it changes when every cell holds a number")
+    row_labels = Labels(0, "r", help="one name per row")
+    col_labels = Labels(1, "d", help="one name per column")
+
     def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None,
                  buttons: bool = True, compact: bool = False):
-        A = _as_matrix(value, "value")
+        # Checked before any part is built, with the messages the traits give.
+        A = type(self).value.validate(self, value)
+        rows = render.labels_or_default(row_labels, A.shape[0], "r", "row_labels", first=1)
+        cols = render.labels_or_default(col_labels, A.shape[1], "d", "col_labels", first=1)
         self._large = bool(large)
         self._compact = bool(compact)
         self._title = title
-        self._start = A.copy()
-        self._value = A.copy()
-        self._cells_val = A.copy()
+        self._start = A
+        # What the cells hold, read: a cell's number changes here when it is typed; the value follows when
+        # no cell is bad. The grid is built for its shape (none yet).
+        self._cells_val = np.zeros((0, 0))
+        self._cells: list[list[widgets.Text]] = []
+        self._row_label_w: list[widgets.HTML] = []
+        self._col_label_w: list[widgets.HTML] = []
         self._errors: dict[tuple[int, int], str] = {}
-        self._change_listeners = []
-        self._label_listeners = []
         self._rand_clicks = 0
         self._seed = int(seed) if seed is not None else zlib.crc32(str(title).encode())
-        self._rows = render.labels_or_default(row_labels, A.shape[0], "r", "row_labels", first=1)
-        self._cols = render.labels_or_default(col_labels, A.shape[1], "d", "col_labels", first=1)
         sz = theme.sizes(self._large)
 
-        self._title_html = widgets.HTML(self._title_value())
+        self._title_html = widgets.HTML("")
         self._grid = widgets.GridBox()
         # Zero height, drawn over what follows: a message never moves the grid (see overlay_html).
         self._message_html = widgets.HTML("", layout=widgets.Layout(height="0px", overflow="visible",
                                                                     width="100%"))
-        self._live_setup(large, status_html=self._message_html)
         btn_layout = widgets.Layout(width="auto")
         self._reset_btn = widgets.Button(description="Reset", tooltip="back to the starting values", layout=btn_layout)
         self._rand_btn = widgets.Button(description="Randomize", tooltip="small integers -2..2 (seeded)",
@@ -141,9 +179,6 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         for b in (self._reset_btn, self._rand_btn, self._copy_btn):
             if sz.button:
                 b.style.font_size = sz.button
-        self.on_click(self._reset_btn, lambda _b: self.reset())
-        self.on_click(self._rand_btn, self._on_randomize_click)
-        self.on_click(self._copy_btn, self._on_copy_click)
         # One Layout and one Style shared by all good cells (and one pair for bad cells)
         # instead of two extra widget models per cell: a 16 × 8 matrix builds and syncs
         # three times faster this way.
@@ -157,7 +192,6 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self._label_layout = widgets.Layout(min_width="0", overflow="hidden")
         self._label_style = HTMLStyle()
         self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
-        self._build_grid()
         self._buttons = bool(buttons)
         # The buttons wrap under each other rather than make the editor wider than its grid.
         self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn],
@@ -174,17 +208,26 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start", flex="0 1 auto",
                                   min_width="0", max_width="100%", overflow="visible"),
         )
+        self._live_setup(large, status_html=self._message_html)
+        self.on_click(self._reset_btn, lambda _b: self.reset())
+        self.on_click(self._rand_btn, self._on_randomize_click)
+        self.on_click(self._copy_btn, self._on_copy_click)
         for part, cls in ((self, "course-widget"), (self, "matrix-editor"), (self._title_html, "matrix-editor-title"),
                           (self._grid, "matrix-editor-grid"), (self._message_html, "matrix-editor-message"),
                           (self._button_box, "matrix-editor-buttons"), (self._literal, "matrix-editor-literal")):
             part.add_class(cls)
+        # The state comes last: its observers build the grid and fill the cells.
+        with self.hold_trait_notifications():
+            self.value = A
+            self.row_labels = rows
+            self.col_labels = cols
 
     # -- construction
 
     def _title_value(self) -> str:
         if self._title is None:
             return ""
-        n, m = self._value.shape
+        n, m = self.shape
         return (
             f'<div style="font-weight:700;font-size:{theme.sizes(self._large).title}">'
             f"{render.title_html(self._title)} "
@@ -197,7 +240,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         return html.replace("white-space:nowrap", "white-space:nowrap;overflow:hidden;text-overflow:ellipsis", 1) \
             .replace("<div ", f'<div title="{_html.escape(str(text), quote=True)}" ', 1)
 
-    def _column_width(self) -> tuple[str, str]:
+    def _column_width(self, cols: list[str]) -> tuple[str, str]:
         """The narrowest and the widest a column may be, in px of this editor's font.
 
         Widest: the normal cell width, or more if a column label needs it; every column gets the same
@@ -205,15 +248,21 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         """
         font = float(theme.sizes(self._large).font.rstrip("px"))
         cell_em = 3.4 if self._compact else 4.0
-        label_em = 0.62 * max((len(c) for c in self._cols), default=1) + 0.8  # bold monospace + padding
+        label_em = 0.62 * max((len(c) for c in cols), default=1) + 0.8  # bold monospace + padding
         widest = max(cell_em, label_em) * font
         return f"{2.6 * font:.0f}px", f"{widest:.0f}px"
 
-    def _build_grid(self):
+    def _set_columns(self, cols: list[str]) -> None:
+        narrow, wide = self._column_width(cols)  # longer column names may need wider columns
+        self._grid.layout.grid_template_columns = f"max-content repeat({len(cols)}, minmax({narrow}, {wide}))"
+
+    def _build_grid(self) -> None:
+        """A new grid of cells for the shape of ``_cells_val``, showing its numbers and the current labels."""
         n, m = self._cells_val.shape
+        rows, cols = self.row_labels, self.col_labels
         lab = dict(layout=self._label_layout, style=self._label_style)
-        self._row_label_w = [widgets.HTML(self._label(r, "right"), **lab) for r in self._rows]
-        self._col_label_w = [widgets.HTML(self._label(c, "center"), **lab) for c in self._cols]
+        self._row_label_w = [widgets.HTML(self._label(r, "right"), **lab) for r in rows]
+        self._col_label_w = [widgets.HTML(self._label(c, "center"), **lab) for c in cols]
         self._cells = []
         children = [widgets.HTML("", **lab)] + self._col_label_w
         for i in range(n):
@@ -224,7 +273,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
                 # row and column labels already show it on screen, so the label is visually hidden (_CELL_LABEL_CSS).
                 t = widgets.Text(value=cell_text(self._cells_val[i, j]), continuous_update=False,
                                  layout=self._ok_layout, style=self._ok_style,
-                                 description=self._cell_name(self._rows[i], self._cols[j]))
+                                 description=self._cell_name(rows[i], cols[j]))
                 self.watch(t, self._cell_handler(i, j))
                 row.append(t)
                 children.append(t)
@@ -232,8 +281,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         old = list(self._grid.children)
         self._grid.children = children
         gl = self._grid.layout
-        narrow, wide = self._column_width()
-        gl.grid_template_columns = f"max-content repeat({m}, minmax({narrow}, {wide}))"
+        self._set_columns(cols)
         gl.max_width = "100%"
         gl.align_items = "center"
         gl.grid_gap = "0px"
@@ -251,36 +299,24 @@ class MatrixEditor(LiveWidget, widgets.VBox):
     # -- reading
 
     @property
-    def value(self) -> np.ndarray:
-        """The last valid matrix (a copy), shape (n_rows, n_cols)."""
-        return self._value.copy()
-
-    @property
     def buttons(self) -> bool:
         """Whether the Reset / Randomize / Copy as numpy buttons are shown."""
         return self._buttons
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self._value.shape
+        return self.value.shape
 
     @property
     def message(self) -> str:
-        return "\n".join(f"row '{self._rows[i]}', column {self._cols[j]}: {reason}"
+        rows, cols = self.row_labels, self.col_labels
+        return "\n".join(f"row '{rows[i]}', column {cols[j]}: {reason}"
                          for (i, j), reason in sorted(self._errors.items()))
 
     @property
     def errors(self) -> dict[tuple[int, int], str]:
         """The cells that do not hold a number: ``{(i, j): reason}``, empty when all are valid."""
         return dict(self._errors)
-
-    @property
-    def row_labels(self) -> list[str]:
-        return list(self._rows)
-
-    @property
-    def col_labels(self) -> list[str]:
-        return list(self._cols)
 
     @property
     def start_value(self) -> np.ndarray:
@@ -293,23 +329,35 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     def as_numpy_literal(self) -> str:
         """The matrix as code: ``np.array([[1, 0.5], [-2, 3]])``."""
-        return "np.array(" + explain.format_matrix(self._value, digits=6) + ")"
+        return "np.array(" + explain.format_matrix(self.value, digits=6) + ")"
 
     # -- listening
 
     def on_change(self, callback) -> None:
-        """Call ``callback(editor)`` after each change that leaves every cell valid."""
-        self._change_listeners.append(callback)
+        """Call ``callback(editor)`` after each change of :attr:`value`: ``observe(names="value")`` for a callback
+        that takes the editor."""
+        self.observe(lambda _change: callback(self), names="value")
 
     def on_labels(self, callback) -> None:
-        """Call ``callback(editor)`` after the row or column labels change (renamed, or a new shape)."""
-        self._label_listeners.append(callback)
+        """Call ``callback(editor)`` after the row or column labels change (renamed, or a new shape).
+
+        Once per change, even when rows and columns are renamed together.
+        """
+        told = [(self.row_labels, self.col_labels)]
+
+        def tell(_change):
+            now = (self.row_labels, self.col_labels)
+            if now != told[0]:
+                told[0] = now
+                callback(self)
+
+        self.observe(tell, names=["row_labels", "col_labels"])
 
     # -- changing
 
     def set_text(self, i: int, j: int, text: str) -> None:
         """Type ``text`` into cell (i, j) and leave the cell (exactly what the learner does)."""
-        n, m = self._value.shape
+        n, m = self.shape
         if not (0 <= i < n and 0 <= j < m):
             raise IndexError(f"cell ({i}, {j}) is outside the {n} × {m} matrix")
         text = str(text)  # set_text(0, 0, 3) means typing "3"
@@ -318,35 +366,28 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     def reset(self) -> None:
         """Back to the starting values."""
-        self._load(self._start)
+        self.value = self._start
 
     def randomize(self, seed=None) -> None:
         """Fill with small integers -2..2 drawn from ``numpy.random.default_rng(seed)``."""
-        self._load(small_values(seed, self._value.shape))
+        self.value = small_values(seed, self.shape)
 
     def set_value(self, M, row_labels=None, col_labels=None, as_start: bool = False) -> None:
-        """Replace the whole matrix (its shape may change; labels then must fit).
+        """Replace the matrix and its labels in one step (its shape may change).
 
-        ``as_start=True`` also makes ``M`` the values that "Reset" returns to.
+        Labels not given stay if their count still fits, else become the default names.
+        ``as_start=True`` also makes ``M`` the values that "Reset" returns to. A refused
+        matrix or labels change nothing.
         """
-        A = _as_matrix(M, "M")
-        rows, cols = self._rows, self._cols
-        if row_labels is not None or A.shape[0] != len(rows):
-            rows = render.labels_or_default(row_labels, A.shape[0], "r", "row_labels", first=1)
-        if col_labels is not None or A.shape[1] != len(cols):
-            cols = render.labels_or_default(col_labels, A.shape[1], "d", "col_labels", first=1)
+        with self.hold_trait_notifications():
+            self.value = M
+            if row_labels is not None:
+                self.row_labels = row_labels
+            if col_labels is not None:
+                self.col_labels = col_labels
+            self._fit_labels()
         if as_start:
-            self._start = A.copy()
-        if A.shape != self._cells_val.shape:
-            self._rows, self._cols = rows, cols
-            self._cells_val = A.copy()
-            self._errors = {}
-            self._build_grid()
-            self._notify(self._label_listeners)
-            self._publish(A)
-        else:
-            self._relabel(rows, cols)
-            self._load(A)
+            self._start = self.value
 
     def resize(self, shape, seed=None, row_labels=None, col_labels=None) -> None:
         """Cut or grow to ``shape`` = (n_rows, n_cols), keeping what overlaps.
@@ -361,41 +402,70 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         if shape == self.shape:
             self.set_labels(row_labels=row_labels, col_labels=col_labels)
             return
-        self._start = _resized(self._start, shape, seed)
-        self.set_value(_resized(self._value, shape, seed), row_labels=row_labels, col_labels=col_labels)
+        start = _resized(self._start, shape, seed)
+        self.set_value(_resized(self.value, shape, seed), row_labels=row_labels, col_labels=col_labels)
+        self._start = type(self).value.validate(self, start)
 
     def set_labels(self, row_labels=None, col_labels=None) -> None:
-        """Rename rows and/or columns (same counts); listeners of :meth:`on_labels` are told."""
-        n, m = self._value.shape
-        rows = self._rows if row_labels is None else render.labels_or_default(row_labels, n, "r", "row_labels")
-        cols = self._cols if col_labels is None else render.labels_or_default(col_labels, m, "d", "col_labels")
-        self._relabel(rows, cols)
+        """Rename rows and/or columns (same counts); observers of the labels are told once."""
+        with self.hold_trait_notifications():
+            if row_labels is not None:
+                self.row_labels = row_labels
+            if col_labels is not None:
+                self.col_labels = col_labels
+
+    # -- the traits' observers
+
+    def _fit_labels(self) -> None:
+        """Labels whose count no longer fits the value become the default names."""
+        n, m = self.shape
+        if len(self.row_labels) != n:
+            self.row_labels = None
+        if len(self.col_labels) != m:
+            self.col_labels = None
+
+    @traitlets.observe("value")
+    def _value_changed(self, change) -> None:
+        A = change["new"]
+        # The labels a new shape needs are told after the grid that shows them is built.
+        with self.hold_trait_notifications():
+            if A.shape != self._cells_val.shape:
+                self._fit_labels()
+                self._cells_val, self._errors = A.copy(), {}
+                self._build_grid()
+            elif self._errors or not np.array_equal(A, self._cells_val):
+                self._fill_cells(A)
+        self.status = ""  # a listener's earlier failure is about an earlier value
+        self._show_message()
+        self._title_html.value = self._title_value()
+        if self._literal.layout.display != "none":
+            self._literal.value = self.as_numpy_literal()
+
+    @traitlets.observe("row_labels", "col_labels")
+    def _labels_changed(self, _change) -> None:
+        rows, cols = self.row_labels, self.col_labels
+        if (len(rows), len(cols)) != (len(self._row_label_w), len(self._col_label_w)):
+            return  # a new shape: the value's observer builds a grid with these labels
+        for w, r in zip(self._row_label_w, rows):
+            w.value = self._label(r, "right")
+        for w, c in zip(self._col_label_w, cols):
+            w.value = self._label(c, "center")
+        for i, row in enumerate(self._cells):
+            for j, cell in enumerate(row):
+                cell.description = self._cell_name(rows[i], cols[j])
+        self._set_columns(cols)
+        self._show_message()  # the message names cells by their labels
 
     # -- internals
 
-    def _relabel(self, rows: list[str], cols: list[str]) -> None:
-        if rows == self._rows and cols == self._cols:
-            return
-        self._rows, self._cols = list(rows), list(cols)
-        for w, r in zip(self._row_label_w, self._rows):
-            w.value = self._label(r, "right")
-        for w, c in zip(self._col_label_w, self._cols):
-            w.value = self._label(c, "center")
-        narrow, wide = self._column_width()  # longer column names may need wider columns
-        self._grid.layout.grid_template_columns = f"max-content repeat({len(self._cols)}, minmax({narrow}, {wide}))"
-        self._show_message()  # the message names cells by their labels
-        self._notify(self._label_listeners)
-
-    def _load(self, A: np.ndarray) -> None:
-        """Put a whole valid matrix into the cells, then publish it once."""
-        with self.paused():  # the cells' own handlers ignore these changes
-            for i, row in enumerate(self._cells):
-                for j, cell in enumerate(row):
-                    cell.value = cell_text(A[i, j])
-                    self._mark(cell, ok=True)
-        self._cells_val = A.copy()
-        self._errors = {}
-        self._publish(A)
+    def _fill_cells(self, A: np.ndarray) -> None:
+        """Show a whole valid matrix in the cells of the grid (same shape)."""
+        # Recorded first: the cells' handlers then see text that says what the cell holds, and do nothing.
+        self._cells_val, self._errors = A.copy(), {}
+        for i, row in enumerate(self._cells):
+            for j, cell in enumerate(row):
+                self._mark(cell, ok=True)
+                cell.value = cell_text(A[i, j])
 
     def _cell_changed(self, i, j, text):
         cell = self._cells[i][j]
@@ -406,28 +476,17 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             self._mark(cell, ok=False)
             self._show_message()
             return
-        self._errors.pop((i, j), None)
+        was_bad = self._errors.pop((i, j), None) is not None
+        held = self._cells_val[i, j]
+        if not was_bad and (v == held or text == cell_text(held)):
+            # The number the cell held (the editor's own text, or the same number typed another way).
+            return
         self._mark(cell, ok=True)
         self._cells_val[i, j] = v
         if self._errors:
             self._show_message()
             return
-        self._publish(self._cells_val)
-
-    def _publish(self, A: np.ndarray) -> None:
-        """``A`` becomes the value: redraw what shows it and tell the listeners."""
-        self._value = A.copy()
-        self.status = ""
-        self._show_message()
-        self._title_html.value = self._title_value()
-        if self._literal.layout.display != "none":
-            self._literal.value = self.as_numpy_literal()
-        self._notify(self._change_listeners)
-
-    def _notify(self, listeners) -> None:
-        for callback in list(listeners):
-            # A listener's failure is shown under this grid; it never escapes into the caller's handler.
-            self._run_guarded(callback, None, self)
+        self.value = self._cells_val
 
     def _mark(self, cell, ok: bool):
         layout, style = (self._ok_layout, self._ok_style) if ok else (self._bad_layout, self._bad_style)
@@ -456,7 +515,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
     def _on_copy_click(self, _b):
         if self._literal.layout.display == "none":
             self._literal.value = self.as_numpy_literal()
-            self._literal.rows = min(2 + self._value.shape[0], 12)
+            self._literal.rows = min(2 + self.shape[0], 12)
             self._literal.layout.display = None
             self._copy_btn.description = "Hide numpy"
         else:
@@ -464,9 +523,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             self._copy_btn.description = "Copy as numpy"
 
     def _update(self) -> None:
-        # Nothing to recompute: the value is published as each cell changes.
+        # Nothing to recompute: the value changes as the cells do.
         pass
 
     def __repr__(self) -> str:
-        n, m = self._value.shape
+        n, m = self.shape
         return f"MatrixEditor(shape=({n}, {m}))"

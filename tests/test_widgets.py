@@ -11,9 +11,11 @@ import re
 import ipywidgets
 import numpy as np
 import pytest
+import traitlets
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers.live import LiveWidget
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer, MatrixEditor, parse_number
 
 TOKENS = ["the", "cat", "sat", "down"]
@@ -421,8 +423,8 @@ def test_steps_fold_away_by_default_and_open_on_request():
         assert not any(w is closed.views[name] for w in widgets_below(steps_box))
     toggle.value = True  # what a click does
     assert closed.steps and steps_box.layout.display != "none" and "hide the steps" in toggle.description
-    closed.steps = False
-    assert not toggle.value and steps_box.layout.display == "none"
+    toggle.value = False
+    assert not closed.steps and steps_box.layout.display == "none" and "show the steps" in toggle.description
     opened = AttentionExplorer(TOKENS, X0, WQ, WK, WV, steps=True)
     assert opened.steps and part(opened, "attn-steps").layout.display != "none"
 
@@ -529,18 +531,17 @@ def test_changing_d_k_resizes_w_q_and_w_k_keeping_the_overlap(ex):
     assert ex.result.Q.shape == (4, 3)
     assert "√3" in ex.views["scaled"].value
     assert_result_matches(ex.result, self_ref(ex))
-    ex.set_d_k(1)
+    part(ex, "attn-dk").value = 1
     np.testing.assert_array_equal(ex.editors["W_k"].value, WK[:, :1])
-    assert part(ex, "attn-dk").value == 1
+    assert ex.d_k == 1 and ex.editors["W_k"].col_labels == ["k1"]
     assert_result_matches(ex.result, self_ref(ex))
-    with pytest.raises(ValueError, match="d_k must be an integer"):
-        ex.set_d_k(0)
+    part(ex, "attn-dk").value = 0  # the box keeps d_k within 1..MAX_DK
+    assert part(ex, "attn-dk").value == 1 and ex.d_k == 1
 
 
 def test_trace_shows_the_arithmetic_for_the_picked_pair(ex):
-    ex.trace_query = 2
+    part(ex, "attn-trace-query").value = 2
     part(ex, "attn-trace-key").value = 1
-    assert (ex.trace_query, ex.trace_key) == (2, 1)
     ref = reference(X0, X0, WQ, WK, WV)
     q, k = ref["Q"][2], ref["K"][1]
     text = ex.trace_text
@@ -562,7 +563,7 @@ def test_trace_shows_the_arithmetic_for_the_picked_pair(ex):
 
 def test_trace_of_a_blocked_key_says_so(ex):
     ex.causal = True
-    ex.trace_query, ex.trace_key = 0, 3
+    part(ex, "attn-trace-query").value, part(ex, "attn-trace-key").value = 0, 3
     assert "blocks key 'down' for query 'the'" in ex.trace_text
     assert "down: masked, exp(−∞) = 0" in ex.trace_text
 
@@ -584,7 +585,7 @@ def test_overflowing_numbers_keep_the_last_result_with_a_message(ex):
 
 
 def test_resizing_an_editor_directly_renames_the_tokens_after_its_rows(ex):
-    ex.editors["X"].set_value(np.ones((5, 3)))  # one row more, default row names r1..r5
+    ex.editors["X"].value = np.ones((5, 3))  # one row more, default row names r1..r5
     assert ex.tokens == ["r1", "r2", "r3", "r4", "r5"] and ex.status == ""
     assert part(ex, "attn-tokens").value == 5 and part(ex, "attn-token-names").value == "r1, r2, r3, r4, r5"
     assert ex.result.weights.shape == (5, 5) and ">r5</th>" in ex.views["weights"].value
@@ -593,11 +594,11 @@ def test_resizing_an_editor_directly_renames_the_tokens_after_its_rows(ex):
 
 def test_an_editor_shape_the_math_cannot_use_is_reported_not_raised(ex):
     before = snapshot(ex)
-    ex.editors["W_q"].set_value(np.ones((3, 3)))  # d_k 3 against W_k's 2: the library's message
+    ex.editors["W_q"].value = np.ones((3, 3))  # d_k 3 against W_k's 2: the library's message
     assert "W_q has shape (3, 3) and W_k has shape (3, 2)" in ex.status
     res, views, _ = snapshot(ex)
     assert views == before[1]
-    ex.editors["W_q"].set_value(WQ)
+    ex.editors["W_q"].value = WQ
     assert ex.status == ""
     assert_result_matches(ex.result, reference(X0, X0, WQ, WK, WV))
 
@@ -630,7 +631,7 @@ def test_large_mode_uses_bigger_fonts():
 @given(arrays(np.float64, (4, 3), elements=st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)))
 def test_any_finite_input_updates_or_keeps_state_never_raises(X):
     ex = _shared_explorer()
-    ex.editors["X"].set_value(X)
+    ex.editors["X"].value = X
     if ex.status == "":
         assert_result_matches(ex.result, self_ref(ex))
     assert all(w.value for k, w in ex.views.items() if k != "mask")
@@ -698,7 +699,7 @@ def test_cross_attention_causal_only_when_lengths_match(cross):
     assert np.all(w[np.triu_indices(3, k=1)] == 0.0)
     e = cross.editors
     assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV, causal=True))
-    cross.set_query_tokens(["le", "chat", "dort", "bien"])  # lengths differ again: the mask switches off
+    part(cross, "attn-decoder-names").value = "le, chat, dort, bien"  # lengths differ again: the mask switches off
     box = part(cross, "attn-causal")
     assert not cross.causal and box.disabled and not box.value and "needs n_q = n_k" in box.description
     assert cross.result.weights.shape == (4, 3)
@@ -720,11 +721,9 @@ def test_cross_attention_token_counts_change_independently(cross):
 
 
 def test_cross_attention_trace_uses_both_token_lists(cross):
-    cross.trace_query, cross.trace_key = 2, 4
+    part(cross, "attn-trace-query").value, part(cross, "attn-trace-key").value = 2, 4
     assert cross.trace_text.startswith("Query 'dort' (row 2) and key 'now' (column 4)")
     assert "v(asleep)" in cross.trace_text and "out(dort)" in cross.trace_text
-    with pytest.raises(ValueError, match="trace_key must be between 0 and 4"):
-        cross.trace_key = 5
 
 
 def _buttons_shown(ed) -> list[str]:
@@ -780,7 +779,7 @@ def test_explorer_parts_carry_stable_css_classes(ex, cross):
     assert found["attn-view-weights"] == [cross.views["weights"]]
     assert found["attn-encoder-tokens"][0].description == "encoder tokens"
     # Resizing rebuilds an editor's grid, not the editor: its class stays.
-    cross.set_key_tokens(["a", "b", "c", "d", "e"])
+    part(cross, "attn-encoder-names").value = "a, b, c, d, e"
     assert _classes_below(cross)["attn-editor-X_enc"] == [cross.editors["X_enc"]]
 
 
@@ -974,3 +973,230 @@ def test_compact_weights_keep_the_fixed_scale_and_the_row_sums():
     # The same table (numbers, colours on the fixed [0, 1] scale, row sums); only the colour legend is left out.
     assert table(compact) == table(plain) and ">row sum</th>" in compact
     assert "linear-gradient" in plain and "linear-gradient" not in compact
+
+
+# ------------------------------------------------------------------ state as traits
+
+
+def test_editor_value_is_a_trait_told_once_per_valid_edit():
+    ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"])
+    seen = []
+    ed.observe(lambda change: seen.append(change["new"].copy()), names="value")
+    ed.set_text(0, 1, "1/2")
+    assert len(seen) == 1 and seen[0].tolist() == [[1, 0.5], [3, 4]]
+    ed.set_text(1, 0, "x")  # not a number: the value stays, nobody is told
+    ed.set_text(1, 1, "2.5")  # valid, but a cell is still bad: the value waits
+    assert len(seen) == 1 and ed.value.tolist() == [[1, 0.5], [3, 4]]
+    ed.set_text(1, 0, "-3")
+    assert len(seen) == 2 and seen[1].tolist() == [[1, 0.5], [-3, 2.5]] == ed.value.tolist()
+    ed.set_text(0, 0, "1")  # the number the cell already holds: no change
+    assert len(seen) == 2
+
+
+def test_assigning_the_value_fills_the_cells_and_a_new_shape_rebuilds_the_grid():
+    ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"], title="M")
+    seen = []
+    ed.observe(lambda change: seen.append(change["new"]), names="value")
+    ed.set_text(0, 0, "oops")
+    ed.value = [[5, 6], [7, 8.25]]
+    assert [ed.cell_text(i, j) for i in range(2) for j in range(2)] == ["5", "6", "7", "8.25"]
+    assert ed.message == "" and message_html(ed) == "" and len(seen) == 1
+    assert all("transparent" in c.layout.border for row in grid_cells(ed) for c in row)  # no cell marked bad
+    ed.value = np.arange(6).reshape(3, 2)
+    assert ed.shape == (3, 2) and [[c.value for c in row] for row in grid_cells(ed)] == [["0", "1"], ["2", "3"],
+                                                                                           ["4", "5"]]
+    assert ed.row_labels == ["r1", "r2", "r3"] and ed.col_labels == ["x", "y"]  # new rows: default names
+    assert "(3 × 2)" in part(ed, "matrix-editor-title").value and len(seen) == 2
+    ed.set_text(2, 1, "-1")
+    assert ed.value[2, 1] == -1 and len(seen) == 3
+
+
+@pytest.mark.parametrize("bad, reason", [([1, 2, 3], "non-empty 2-D matrix; got shape \\(3,\\)"),
+                                         ([[1, np.nan]], "finite numbers only"),
+                                         ("abc", "matrix of numbers"),
+                                         (np.zeros((0, 2)), "non-empty 2-D matrix")])
+def test_an_invalid_value_is_refused_with_a_message_and_changes_nothing(bad, reason):
+    ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"])
+    ed.set_text(1, 1, "1/0")
+    seen = []
+    ed.observe(seen.append, names="value")
+    with pytest.raises(traitlets.TraitError, match=reason) as refused:
+        ed.value = bad
+    assert isinstance(refused.value, ValueError)  # what a guarded handler shows as a message
+    assert ed.value.tolist() == [[1, 2], [3, 4]] and ed.cell_text(1, 1) == "1/0" and "divides by zero" in ed.message
+    assert seen == []
+
+
+def test_the_value_read_cannot_change_the_editor_behind_its_back():
+    ed = MatrixEditor([[1, 2], [3, 4]])
+    with pytest.raises(ValueError, match="read-only"):
+        ed.value[0, 0] = 9
+    M = np.ones((2, 2))
+    ed.value = M
+    M[0, 0] = 7  # the caller's array stays theirs: the editor kept a copy
+    assert ed.value[0, 0] == 1 and ed.cell_text(0, 0) == "1"
+    ed.row_labels.append("z")  # a list, but a new one on every read
+    assert ed.row_labels == ["r1", "r2"]
+
+
+def test_labels_are_traits_and_rename_the_grid():
+    ed = MatrixEditor(np.eye(2), ["a", "b"], ["x", "y"], title="M")
+    seen, told = [], []
+    ed.observe(lambda change: seen.append((change["name"], list(change["new"]))), names=["row_labels", "col_labels"])
+    ed.on_labels(lambda e: told.append((e.row_labels, e.col_labels)))
+    ed.row_labels = ["p", "q"]
+    assert seen == [("row_labels", ["p", "q"])] and told == [(["p", "q"], ["x", "y"])]
+    assert grid_cells(ed)[1][0].description == "M, row q, column x"  # the cells' accessible names follow
+    shown = "".join(w.value for w in part(ed, "matrix-editor-grid").children if isinstance(w, ipywidgets.HTML))
+    assert ">q<" in shown and ">b<" not in shown  # the rows' labels on screen
+    ed.set_labels(row_labels=["u", "v"], col_labels=["s", "t"])  # both at once: on_labels is told once
+    assert told[-1] == (["u", "v"], ["s", "t"]) and len(told) == 2 and len(seen) == 3
+    with pytest.raises(traitlets.TraitError, match="row_labels has 3 labels but the matrix has 2"):
+        ed.row_labels = ["a", "b", "c"]
+    with pytest.raises(traitlets.TraitError, match="col_labels must be a list of names"):
+        ed.col_labels = "st"
+    assert ed.row_labels == ["u", "v"] and ed.col_labels == ["s", "t"] and len(told) == 2
+
+
+def test_a_checkbox_linked_to_causal_and_scale_works_both_ways(ex):
+    box = ipywidgets.Checkbox(value=False)
+    ipywidgets.link((box, "value"), (ex, "causal"))
+    box.value = True
+    assert ex.causal and part(ex, "attn-causal").value  # the explorer's own box follows the trait
+    assert np.all(ex.weights[np.triu_indices(4, k=1)] == 0.0)
+    assert_result_matches(ex.result, self_ref(ex))
+    ex.causal = False
+    assert not box.value and not part(ex, "attn-causal").value
+    part(ex, "attn-causal").value = True  # a click on the explorer's own box
+    assert box.value and ex.causal
+    scale = ipywidgets.Checkbox(value=True)
+    ipywidgets.link((scale, "value"), (ex, "scale"))
+    scale.value = False
+    assert not ex.scale and not part(ex, "attn-scale").value
+    np.testing.assert_array_equal(ex.result.scaled, ex.result.scores)
+
+
+def test_causal_for_unequal_lengths_is_refused_by_the_trait_and_shown_next_to_the_box(cross):
+    message = part(cross, "attn-causal-message")
+    with pytest.raises(traitlets.TraitError, match="a causal mask needs as many decoder tokens as encoder tokens; "
+                                                   "got 3 and 5"):
+        cross.causal = True
+    assert not cross.causal and message.value == ""
+    linked = ipywidgets.Checkbox(value=False)
+    ipywidgets.link((linked, "value"), (cross, "causal"))
+    with pytest.raises(traitlets.TraitError, match="as many decoder tokens"):
+        linked.value = True  # a learner's own link passes the refusal on, as every traitlets link does
+    assert not cross.causal
+    own = part(cross, "attn-causal")
+    own.value = True  # the explorer's own box: nothing raised, the box goes back, the reason beside it
+    assert not own.value and not cross.causal
+    assert "as many decoder tokens as encoder tokens; got 3 and 5" in message.value
+    field = next(w for w in widgets_below(cross) if any(c is own for c in getattr(w, "children", ())))
+    assert any(c is message for c in field.children)  # the message sits with the box it is about
+    part(cross, "attn-encoder-tokens").value = 3
+    assert message.value == "" and not own.disabled
+    linked.value = False
+    linked.value = True
+    assert cross.causal and own.value
+    part(cross, "attn-decoder-names").value = "le, chat, dort, bien"  # unequal again: switched off everywhere
+    assert not cross.causal and not own.value and not linked.value
+
+
+def test_observing_weights_and_output_sees_every_valid_change(ex):
+    seen = []
+
+    def record(change):
+        # What an observer finds: the views, .result and the other trait are new already.
+        seen.append((change["name"], change["new"], ex.result, ex.output, ex.views["weights"].value))
+
+    ex.observe(record, names=["weights", "output"])
+    ex.editors["W_k"].set_text(0, 0, "2")
+    assert [name for name, *_ in seen] == ["weights", "output"]
+    (_, weights, result, output, view), (_, output2, _, _, _) = seen
+    assert_result_matches(ex.result, self_ref(ex))
+    assert result is ex.result and view == ex.views["weights"].value
+    np.testing.assert_array_equal(weights, ex.result.weights)
+    np.testing.assert_array_equal(output, ex.result.output)
+    np.testing.assert_array_equal(output2, ex.result.output)
+    ex.editors["W_k"].set_text(0, 0, "oops")  # invalid: nobody is told
+    assert len(seen) == 2
+    ex.editors["W_k"].set_text(0, 0, "1e200")
+    assert len(seen) == 4
+    ex.editors["W_q"].set_text(0, 0, "1e200")  # a valid number the math cannot use: nobody is told either
+    assert "overflow" in ex.status and len(seen) == 4
+    np.testing.assert_array_equal(ex.weights, seen[2][1])
+    with pytest.raises(traitlets.TraitError, match="read-only"):
+        ex.weights = np.eye(4)
+    with pytest.raises(ValueError, match="read-only"):
+        ex.output[0, 0] = 1.0
+
+
+def test_several_changes_inside_a_hold_are_computed_once_at_the_end(ex):
+    weights, views = [], []
+    ex.observe(lambda change: weights.append(change["new"]), names="weights")
+    ex.views["weights"].observe(lambda change: views.append(change["new"]), names="value")
+    before = snapshot(ex)
+    with ex.hold_trait_notifications():
+        ex.editors["X"].set_text(0, 0, "2")
+        ex.editors["W_q"].set_text(1, 1, "-1")
+        ex.editors["W_v"].set_text(2, 2, "3")
+        ex.causal = True
+        assert weights == [] and views == []  # nothing recomputed or redrawn yet
+        assert_same_state(ex, (before[0], before[1], snapshot(ex)[2]))
+    assert len(weights) == 1 and len(views) == 1
+    assert_result_matches(ex.result, self_ref(ex))
+    np.testing.assert_array_equal(weights[0], ex.result.weights)
+    assert np.all(ex.weights[np.triu_indices(4, k=1)] == 0.0)
+
+
+def test_a_learner_callback_that_raises_is_contained(ex, cross):
+    ex.observe(lambda change: 1 / 0, names="weights")
+    ex.editors["X"].set_text(0, 0, "2")  # nothing escapes
+    assert_result_matches(ex.result, self_ref(ex))
+    assert "Something went wrong (ZeroDivisionError" in ex.status_html.value
+    assert isinstance(ex.last_unexpected, ZeroDivisionError)
+    # A trait change made by a callback, and refused: shown where the callback hangs, not raised.
+    enc = cross.editors["X_enc"]
+    enc.observe(lambda change: setattr(cross, "causal", True), names="value")
+    enc.set_text(4, 0, "1")
+    e = cross.editors
+    assert not cross.causal and enc.value[4, 0] == 1
+    assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV))
+    assert "as many decoder tokens as encoder tokens" in message_html(enc)
+
+
+class _Toy(LiveWidget, ipywidgets.VBox):
+    """The smallest live widget: one trait, one watched box, a count of updates."""
+
+    n = traitlets.Int(0)
+
+    def __init__(self):
+        super().__init__()
+        self._live_setup()
+        self.box = ipywidgets.IntText(0)
+        self.heard, self.updates = [], 0
+        self.watch(self.box, lambda change: self.heard.append(change["new"]))
+
+    def _update(self):
+        self.updates += 1
+
+
+def test_a_live_widget_pauses_with_trait_holds_and_contains_its_observers():
+    toy = _Toy()
+    seen = []
+    toy.observe(lambda change: seen.append(change["new"]), names="n")
+    with toy.hold_trait_notifications():
+        toy.box.value = 1  # a control changed inside a hold is heard (the learner's own change)
+        toy.n = 1
+        toy.n = 2
+        toy.request_update()
+        toy.request_update()
+        assert seen == [] and toy.updates == 0
+    assert toy.heard == [1] and seen == [2] and toy.updates == 1  # one notification, one update, at the end
+    with toy.paused():  # the same hold, for the widget's own changes: watched handlers skip them
+        toy.box.value = 2
+        toy.request_update()
+    assert toy.heard == [1] and toy.updates == 2
+    toy.observe(lambda change: 1 / 0, names="n")
+    toy.n = 3  # nothing escapes; the failure is shown
+    assert seen == [2, 3] and "Something went wrong (ZeroDivisionError" in toy.status
