@@ -50,26 +50,29 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
 
 # ``make test`` runs ``pytest -n 2 --dist loadgroup --no-loadscope-reorder``: pytest-xdist sends the tests that carry
 # one ``xdist_group`` marker to one worker. The groups (marked here, from each test's id): each test module (its
-# module fixtures are made once), each notebook's nbval cells (they run in order in one kernel), the modules that run
-# notebooks in this process (each notebook runs once), and in ``make test-browser`` the JupyterLab tests (one server,
-# one page, one Run All per notebook) and the lecture-mode tests (their own server). The groups that take longest go
-# first, so that the short ones fill in the end of the run on whichever worker is free.
+# module fixtures are made once), each notebook's nbval cells (they run in order in one kernel), each notebook's tests
+# that run it in this process (the notebook runs once per worker, so all of them on one), and in ``make
+# test-browser`` the JupyterLab tests (one server, one page, one Run All per notebook) and the lecture-mode tests
+# (their own server). The groups that take longest go first, so that the short ones fill in the end of the run on
+# whichever worker is free.
 JUPYTERLAB_GROUP = "tests/browser (JupyterLab)"
 # The lecture mode (Voila) tests: their own server, their own group.
 LECTURE_GROUP = "tests/browser (lecture mode)"
 LECTURE_FILES = ("tests/browser/test_present.py", "tests/browser/test_lecture.py")
-# The modules that run the notebooks in this process (``notebook_runner``): one group, so each notebook runs once.
-IN_PROCESS_GROUP = "tests (notebooks run in this process)"
+# The modules whose tests run a notebook in this process (``notebook_runner``), parametrized by the notebook.
 IN_PROCESS_FILES = ("tests/test_sweep.py", "tests/test_notebook_files.py")
-LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP, IN_PROCESS_GROUP)
+IN_PROCESS_PREFIX = "notebook run in this process: "
+LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP)
 
 
 def xdist_group(nodeid: str) -> str:
-    """The pytest-xdist group of the test ``nodeid``: its file, except that every browser test file but the lecture
-    mode's shares the JupyterLab group, and the modules that run notebooks in this process share one."""
+    """The pytest-xdist group of the test ``nodeid``: its file, except that a test that runs a notebook in this
+    process joins that notebook's group, every browser test file but the lecture mode's shares the JupyterLab group,
+    and the lecture mode's files share one."""
     path = nodeid.split("::", 1)[0]
-    if path in IN_PROCESS_FILES:
-        return IN_PROCESS_GROUP
+    notebook = re.search(r"\[(\d\d_\w+)\]$", nodeid)
+    if path in IN_PROCESS_FILES and notebook:
+        return IN_PROCESS_PREFIX + notebook[1]
     if path in LECTURE_FILES:
         return LECTURE_GROUP
     if path.startswith("tests/browser/"):
@@ -77,11 +80,22 @@ def xdist_group(nodeid: str) -> str:
     return path
 
 
+def group_rank(group: str) -> tuple[int, int]:
+    """Where a group goes in the queue: the browser groups first, then the notebooks run in this process, the
+    longest (the highest-numbered: the going-further notebooks compute most) first, then the rest in file order."""
+    if group in LONGEST_FIRST:
+        return (LONGEST_FIRST.index(group), 0)
+    if group.startswith(IN_PROCESS_PREFIX):
+        return (len(LONGEST_FIRST), -int(group.removeprefix(IN_PROCESS_PREFIX)[:2]))
+    return (len(LONGEST_FIRST) + 1, 0)
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the markers
 def pytest_collection_modifyitems(config, items):
     """Leave out the tests marked ``slow`` unless ``RUN_SLOW=1`` (``make test-binder``, which CI runs after ``make
-    test``); mark each test with its :func:`xdist_group`; in a pytest-xdist worker, put the :data:`LONGEST_FIRST`
-    groups first (the scheduler hands groups out in the order of the collection); elsewhere keep pytest's order."""
+    test``); mark each test with its :func:`xdist_group`; in a pytest-xdist worker, order the groups by
+    :func:`group_rank` (the scheduler hands groups out in the order of the collection); elsewhere keep pytest's
+    order."""
     if os.environ.get("RUN_SLOW") != "1":
         slow = [item for item in items if item.get_closest_marker("slow")]
         if slow:
@@ -91,8 +105,7 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             item.add_marker(pytest.mark.xdist_group(xdist_group(item.nodeid)))
     if hasattr(config, "workerinput"):
-        rank = {group: k for k, group in enumerate(LONGEST_FIRST)}
-        items.sort(key=lambda item: rank.get(xdist_group(item.nodeid), len(rank)))  # stable: the rest keep order
+        items.sort(key=lambda item: group_rank(xdist_group(item.nodeid)))  # stable: the rest keep their order
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -286,12 +286,20 @@ def test_a_widget_notebook_and_the_model_notebook_pass_strict_nbval(binder_env):
     assert re.search(r"\b\d+ passed\b", result.stdout) and " failed" not in result.stdout
 
 
+# Runs in the empty environment after `pip install .`: every file the installed distribution holds.
+INSTALLED_FILES = """
+import importlib.metadata, json
+print(json.dumps(sorted(str(f) for f in importlib.metadata.files("attention-course-helpers"))))
+"""
+
+
 @slow
 def test_pip_install_of_the_package_alone_brings_everything_its_modules_import(tmp_path):
     """``pip install .`` into an empty environment (no requirements file): the package's declared dependencies are
-    enough for every module to import, the explorer's among them."""
+    enough for every module to import, the explorer's among them, and it installs every file of helpers/ (data
+    files too) and nothing outside it."""
     venv, copy = tmp_path / "venv", tmp_path / "repo"
-    copy_repository(copy)
+    copied = copy_repository(copy)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     run([sys.executable, "-m", "venv", venv], cwd=tmp_path, env=env)
@@ -301,4 +309,13 @@ def test_pip_install_of_the_package_alone_brings_everything_its_modules_import(t
     result = run([python, "-c", IMPORT_ALL, json.dumps(names)], cwd=tmp_path, env=env)
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert not report["errors"], "\n".join(f"{k}:\n{v}" for k, v in report["errors"].items())
-    assert "helpers.explorer" in report["files"]
+    assert "helpers.explorer" in report["files"] and not report["editable"]
+    site = Path(report["purelib"]).resolve()
+    outside = {n: f for n, f in report["files"].items() if site not in Path(f).resolve().parents}
+    assert not outside, f"imported from outside the environment's site-packages ({site}): {outside}"
+
+    installed = json.loads(run([python, "-c", INSTALLED_FILES], cwd=tmp_path, env=env).stdout)
+    package = {f for f in installed if not f.split("/")[0].endswith(".dist-info") and not f.endswith(".pyc")}
+    sources = {f for f in copied if f.startswith("helpers/")}
+    assert sources - package == set(), f"files of helpers/ that pip install . leaves out: {sorted(sources - package)}"
+    assert {f.split("/")[0] for f in package} == {"helpers"}, f"installed outside helpers/: {sorted(package)[:10]}"

@@ -27,6 +27,8 @@ from helpers.exercises import (
 )
 from helpers.parsing import ParseError, parse_count, parse_matrix, parse_number
 
+import junk
+
 QIDS = [f"q{i}" for i in range(1, 9)]
 # The kinds whose answers are numbers (matrices, shapes); "heatmap" problems are answered by reading.
 NUMERIC_KINDS = tuple(k for k in KINDS if k != "heatmap")
@@ -257,38 +259,36 @@ def test_multiple_choice_unknown_letter_lists_the_choices(qid):
 
 # ---------------------------------------------------------------- junk never raises
 
-JUNK = [
-    None, "", "   ", "banana", "[[1, 2], [3]]", [[1, 2], [3]], [1, [2, 3]], 3.7, -1, 0, True,
-    {"a": 1}, {}, float("nan"), float("inf"), np.array([[np.nan, 1.0]]), 1j, b"bytes", ["a", "b"], [], (),
-    {"Q": None}, {"Q": [[1, 2], [3]], "K": "x", "V": float("nan")}, {"d_k": "x", "Q": [1.5, 2]},
-    {"weights": None}, object(), np.array([True, False]), "(8, 12, 20, 64", "10000.5.1", [None, None],
-    {"d_k": float("nan"), "Q": [float("nan")] * 4}, "b c", "e",
-]
+def junk_id(answer) -> str:
+    """A short name for a junk answer, without a memory address."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(answer))[:25]
 
 
-def junk_id(junk) -> str:
-    """A test id from the junk's repr, without a memory address (every pytest-xdist worker must see the same ids)."""
-    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(junk))[:25]
+def not_plain_feedback(fb) -> str:
+    """What is wrong with the verdict on a junk answer ('' if nothing): a Feedback, not correct, a message that is
+    neither a traceback nor the catch-all for unforeseen errors."""
+    if not isinstance(fb, Feedback):
+        return f"returned {type(fb).__name__}"
+    if fb.correct is not False:
+        return "marked correct"
+    if not (isinstance(fb.message, str) and fb.message.strip()) or "Traceback" in fb.message:
+        return f"message {fb.message!r}"
+    if fb.message.startswith("could not check"):  # the catch-all must not be what answers ordinary junk
+        return fb.message
+    return ""
 
 
 @pytest.mark.parametrize("qid", QIDS)
-@pytest.mark.parametrize("junk", JUNK, ids=junk_id)
-def test_junk_gets_feedback_not_an_exception(qid, junk):
-    fb = check(qid, junk)
-    assert isinstance(fb, Feedback)
-    assert fb.correct is False
-    assert isinstance(fb.message, str) and fb.message.strip()
-    assert "Traceback" not in fb.message
-    # The catch-all for unforeseen errors must not be what answers ordinary junk.
-    assert not fb.message.startswith("could not check"), fb.message
+def test_junk_gets_feedback_not_an_exception(qid):
+    wrong = {junk_id(a): why for a in junk.ANSWERS if (why := not_plain_feedback(check(qid, a)))}
+    assert not wrong, wrong
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("junk", JUNK, ids=junk_id)
-def test_junk_gets_feedback_on_generated_problems(kind, junk):
-    fb = generate(kind, 1, "medium").check(junk)
-    assert isinstance(fb, Feedback) and fb.correct is False
-    assert fb.message.strip() and not fb.message.startswith("could not check"), fb.message
+def test_junk_gets_feedback_on_generated_problems(kind):
+    problem = generate(kind, 1, "medium")
+    wrong = {junk_id(a): why for a in junk.ANSWERS if (why := not_plain_feedback(problem.check(a)))}
+    assert not wrong, wrong
 
 
 def test_nan_is_named_in_the_feedback():
@@ -709,8 +709,8 @@ def test_a_registered_kind_is_generated_and_checked_through_the_public_functions
     assert p.check({"total": [[a + b]]}).correct
     assert p.check({"total": f"{a + b}"}).correct
     assert not p.check({"total": [[a + b + 1]]}).correct
-    for junk in JUNK:
-        fb = p.check(junk)
+    for answer in junk.ANSWERS:
+        fb = p.check(answer)
         assert isinstance(fb, Feedback) and not fb.correct and fb.message.strip()
     assert generate(sum_kind, 5, "easy").inputs == p.inputs
 

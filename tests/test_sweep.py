@@ -10,7 +10,7 @@ Finally every number cell of a widget goes to 1e300 at once, and back.
 
 To stay fast (the whole sweep takes well under 20 s), the full catalogue goes to every field that is not a
 number cell and to the first and last cell of each grid; the cells between get the parser's main refusals
-(``CELL_JUNK``), and all of them the 1e300 round. Numeric text boxes (IntText, BoundedIntText, ...) get what a
+(``junk.CELL``), and all of them the 1e300 round. Numeric text boxes (IntText, BoundedIntText, ...) get what a
 browser can send them, numbers clamped into their bounds: those are valid values, so the box need not bring
 the old state back (a shorter token list forgets names), only raise nothing and leave no message behind.
 
@@ -30,6 +30,7 @@ import pytest
 from helpers.live import unexpected_message
 from helpers.parsing import ParseError, parse_number
 
+import junk
 from conftest import (
     NOTEBOOKS,
     field_name,
@@ -41,30 +42,20 @@ from conftest import (
     widget_roots,
 )
 
-LONG = "1" * 10_000
-# What a learner might type or paste into a text field. Valid-looking entries ("abc" is a fine token name)
-# are junk for other fields; every one must be answered by a message or accepted, never by an exception.
-JUNK_TEXT = [
-    "", " ", "abc", "nan", "inf", "1e999", "1e300", "1/0", "1,5", "2+3", "100^2", "-", "−", "[[", "1 2 3",
-    "1e300, 1e300", "__import__('os')", "٣", "🙂", "\x00", "\n", LONG, "x" * 10_000,
-]
-# Every number cell gets these (the parser's main refusals); the full catalogue goes to every other field and
-# to the first and last cell of each grid, whose neighbours share their handler.
-CELL_JUNK = ["", "abc", "1e999", "1,5"]
-# The browser sends numeric text boxes numbers only, clamped into [min, max] by the bounded ones:
-# the junk that reaches the kernel is the extremes.
-JUNK_NUMBERS = [0, -1, 1, 10**9, -(10**9), 1e300, -1e300, 0.5]
+# The junk comes from the one catalogue (tests/junk.py): every kind of junk (its first texts) for each field that is
+# not a number cell and for the first and last cell of each grid; the parser's main refusals for the cells between.
+FULL_JUNK = junk.sample()
 HUGE = "1e300"
 # The words of the message a guarded handler shows for an exception nobody expected.
 UNEXPECTED_WORDS = unexpected_message(RuntimeError("x")).split("(")[0].strip()
 
 
 def browser_values(box) -> list:
-    """What a learner can make a numeric text box send: ``JUNK_NUMBERS`` as the box's type, clamped."""
+    """What a learner can make a numeric text box send: ``junk.BOX_NUMBERS`` as the box's type, clamped."""
     is_int = isinstance(box, (widgets.IntText, widgets.BoundedIntText))
     low, high = getattr(box, "min", -math.inf), getattr(box, "max", math.inf)
     values = []
-    for v in JUNK_NUMBERS:
+    for v in junk.BOX_NUMBERS:
         if is_int and v != int(v):
             continue
         v = min(max(int(v) if is_int else float(v), low), high)
@@ -74,7 +65,7 @@ def browser_values(box) -> list:
 
 
 def fields_for_full_catalogue(fields) -> set[int]:
-    """The ids of the fields that get all of ``JUNK_TEXT``; the other number cells get ``CELL_JUNK``.
+    """The ids of the fields that get all of ``FULL_JUNK``; the other number cells get ``junk.CELL``.
 
     Every field that is not a number cell, and in each run of number cells that follow one another (a matrix
     grid, an answer grid) the first and the last: the cells between share their handler with them.
@@ -213,7 +204,7 @@ class Sweep:
                 if is_numeric_box(field):
                     self.sweep_field(root, field, name, browser_values(field))
                 else:
-                    self.sweep_field(root, field, name, JUNK_TEXT if id(field) in full else CELL_JUNK)
+                    self.sweep_field(root, field, name, FULL_JUNK if id(field) in full else junk.CELL)
                 if id(field) in full:
                     # A size or a token list may have changed and changed back: the cells are rebuilt.
                     fields = text_fields(root)
