@@ -222,9 +222,15 @@ class LiveWidget(TextForm):
 
         return run
 
-    def watch(self, widget, handler, names="value", where: widgets.HTML | None = None) -> None:
-        """``widget.observe(handler)``, guarded, and ignored while :meth:`paused`."""
-        widget.observe(self.guarded(handler, where), names=names)
+    def watch(self, widget, handler, names="value", where: widgets.HTML | None = None):
+        """``widget.observe(handler)``, guarded, and ignored while :meth:`paused`.
+
+        Returns the function registered: ``widget.unobserve(it, names=names)`` detaches it, e.g. while
+        the widget rebuilds that control itself and the values it passes through are not the learner's.
+        """
+        run = self.guarded(handler, where)
+        widget.observe(run, names=names)
+        return run
 
     def on_click(self, button: widgets.Button, handler, where: widgets.HTML | None = None) -> None:
         """``button.on_click(handler)``, guarded."""
