@@ -256,7 +256,7 @@ class _AnswerPanel(LiveWidget):
         learner no longer sees would mislead; or an unforeseen error, shown as a message).
         """
         self.last_feedback = None
-        return self.guarded(self._judge, self.feedback_html, skip_when_paused=False)()
+        return self.guarded(self._judge, self.feedback_html)()
 
     def _judge(self) -> Feedback:
         pending = self._pending()
