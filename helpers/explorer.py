@@ -144,7 +144,7 @@ class TokenSide:
         explorer.watch(self.count_box, self._on_count)
         explorer.watch(self.names_box, self._on_names, where=self._names_where)
         # Rows renamed or added on the editor itself (its labels or its value's shape): the side follows.
-        self.editor.on_labels(explorer.guarded(lambda _ed: self._changed(), skip_when_paused=False))
+        self.editor.on_labels(explorer.guarded(lambda _ed: self._changed()))
 
     @property
     def tokens(self) -> list[str]:

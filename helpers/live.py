@@ -7,9 +7,11 @@ widget. Three promises, kept in one place:
 * **Several changes, one update.** Inside ``with widget.hold_trait_notifications():``
   the widget's trait notifications wait (traitlets' own hold), and so does every
   recompute asked for with :meth:`LiveWidget.request_update`: the views are redrawn once,
-  at the end of the outermost block. :meth:`LiveWidget.paused` is that hold, with the
-  messages to the browser held too (``hold_sync``), and the handlers registered with
-  :meth:`LiveWidget.watch` ignoring the changes made inside (they are the widget's own).
+  at the end of the outermost block. The controls' handlers still hear every change made
+  inside. When a widget rebuilds a control itself (new options, values put back), the
+  values the control passes through are not the learner's: the widget detaches that
+  control's handler meanwhile (``unobserve`` the function :meth:`LiveWidget.watch`
+  returned, and ``observe`` it again in a ``finally``).
 * **Keep the last valid state and say what is wrong next to the field.** A handler
   that raises ``ValueError`` (every parse error of :mod:`helpers.parsing` is one, and
   so is :class:`RefusedValue`, what a trait says to a value it refuses) leaves the
@@ -135,10 +137,6 @@ class LiveWidget(TextForm):
     _live_ready = False
     _live_holds = 0  # open hold_trait_notifications blocks: request_update waits for the last one to end
     _live_pending = False
-    # Open paused() blocks, in which watched handlers skip what happens. Only for widgets that rebuild a control
-    # inside paused() and need its handler not to hear the control's passing values (HeadExplorer's query menu,
-    # PaddingDemo's sequence buttons, GeneratedPractice's controls put back after a refused problem).
-    _live_quiet = 0
 
     def _live_setup(self, large: bool = False, status_html: widgets.HTML | None = None) -> None:
         self._live_pending = False
@@ -168,21 +166,6 @@ class LiveWidget(TextForm):
                 self._live_pending = False
                 self.request_update()
 
-    @contextmanager
-    def paused(self):
-        """Change several values: one update at the end, and watched handlers ignore the changes.
-
-        :meth:`hold_trait_notifications` and ``hold_sync``; the handlers registered with
-        :meth:`watch` (and :meth:`guarded` ones) skip what happens inside, because the changes
-        are the widget's own (rebuilding a menu's options, putting controls back).
-        """
-        with self.hold_sync(), self.hold_trait_notifications():
-            self._live_quiet += 1
-            try:
-                yield
-            finally:
-                self._live_quiet -= 1
-
     def request_update(self) -> None:
         """Recompute and redraw now, or once at the end of the current :meth:`hold_trait_notifications`."""
         if self._live_holds:
@@ -207,7 +190,7 @@ class LiveWidget(TextForm):
 
     # -- handlers
 
-    def guarded(self, handler, where: widgets.HTML | None = None, skip_when_paused: bool = True):
+    def guarded(self, handler, where: widgets.HTML | None = None):
         """``handler`` wrapped so that it never raises.
 
         A ``ValueError`` is shown in ``where`` (default: the status line) and the views
@@ -216,19 +199,23 @@ class LiveWidget(TextForm):
 
         @functools.wraps(handler)
         def run(*args, **kwargs):
-            if skip_when_paused and self._live_quiet:
-                return None
             return self._run_guarded(handler, where, *args, **kwargs)
 
         return run
 
-    def watch(self, widget, handler, names="value", where: widgets.HTML | None = None) -> None:
-        """``widget.observe(handler)``, guarded, and ignored while :meth:`paused`."""
-        widget.observe(self.guarded(handler, where), names=names)
+    def watch(self, widget, handler, names="value", where: widgets.HTML | None = None):
+        """``widget.observe(handler)``, guarded.
+
+        Returns the function registered: ``widget.unobserve(it, names=names)`` detaches it, e.g. while
+        the widget rebuilds that control itself and the values it passes through are not the learner's.
+        """
+        run = self.guarded(handler, where)
+        widget.observe(run, names=names)
+        return run
 
     def on_click(self, button: widgets.Button, handler, where: widgets.HTML | None = None) -> None:
         """``button.on_click(handler)``, guarded."""
-        button.on_click(self.guarded(handler, where, skip_when_paused=False))
+        button.on_click(self.guarded(handler, where))
 
     def bind(self, control, trait: str, where: widgets.HTML | None = None) -> None:
         """Keep ``control.value`` and this widget's trait ``trait`` equal both ways, as ``widgets.link`` does.
@@ -245,7 +232,7 @@ class LiveWidget(TextForm):
                 control.value = getattr(self, trait)  # a refused value: the control shows the state again
 
         control.value = getattr(self, trait)
-        control.observe(self.guarded(to_trait, where, skip_when_paused=False), names="value")
+        control.observe(self.guarded(to_trait, where), names="value")
         self.observe(lambda change: setattr(control, "value", change["new"]), names=trait)
 
     def _run_guarded(self, fn, where, *args, **kwargs):

@@ -133,6 +133,16 @@ def test_padding_demo_picker_chooses_the_sequence_shown():
     assert demo.selected == 0
 
 
+def test_padding_demo_new_lengths_keep_the_sentence_shown():
+    demo = PaddingDemo(lengths=(3, 5, 2))
+    demo.selected = 2
+    demo.set_lengths_text("3, 4, 2, 5")  # new buttons: sentence 2 stays selected and shown
+    assert demo.lengths == [3, 4, 2, 5] and demo.selected == 2 and demo.picker.value == 2
+    assert "sentence 2" in demo.views["mask"].value and "sentence 2" in demo.views["weights"].value
+    demo.picker.value = 3  # a click on a new button is heard
+    assert demo.selected == 3 and "sentence 3" in demo.views["weights"].value
+
+
 # ---------------------------------------------------------------------------------
 # the cheating decoder
 # ---------------------------------------------------------------------------------

@@ -377,6 +377,23 @@ def test_an_internal_error_becomes_a_message_not_a_traceback(sess, flaky_kind):
     assert not g.last_feedback.correct and not sess.progress.solved_problems
 
 
+def test_a_problem_that_cannot_be_made_puts_the_controls_back_and_keeps_the_one_on_screen(sess, flaky_kind):
+    g = sess.generator("attention", "easy", 42)
+    shown = g.problem
+    g.answer_widgets["output"].set_text(0, 0, "7")  # the learner has started answering
+    prompts = []
+    g.prompt_html.observe(lambda change: prompts.append(change["new"]), names="value")
+    g.set_seed("abc")  # not a problem number: nothing changes
+    g.kind_dropdown.value = flaky_kind  # still no problem number: nothing changes
+    g.set_seed(43)  # flaky problem 43 cannot be made: kind and number go back together
+    assert (g.kind_dropdown.value, g.difficulty_dropdown.value, g.seed_text.value) == ("attention", "easy", "42")
+    assert g.problem is shown and prompts == []  # the problem on screen was never replaced, not even for a moment
+    assert g.answer_widgets["output"].value[0, 0] == 7  # so the answer typed so far is still there
+    assert "Something went wrong (RuntimeError: boom)" in html.unescape(g.seed_message_html.value)
+    g.set_seed(44)  # the controls are heard again
+    assert (g.problem.kind, g.problem.seed) == ("attention", 44) and g.seed_message_html.value == ""
+
+
 def test_a_registered_kind_is_offered_and_gets_its_grids_from_its_fields(sess, flaky_kind):
     g = sess.generator("attention", "easy", 42)
     assert flaky_kind in g.kind_dropdown.options

@@ -264,6 +264,16 @@ def test_a_new_sentence_without_the_chosen_token_traces_its_first_word(explorer,
     assert explorer.tokens[explorer.query] == "bank"
 
 
+def test_only_the_learners_picks_in_the_menu_are_remembered(explorer):
+    explorer.set_text("the cat sat")
+    explorer.query_picker.value = 3  # the learner picks "sat" in the rebuilt menu: heard
+    assert explorer.tokens[explorer.query] == "sat" and "Row <b>sat</b>" in explorer.trace_html.value
+    explorer.set_text("a bird flew")  # no "sat": its first word is traced, which is not a pick
+    assert explorer.query == 1 and "Row <b>a</b>" in explorer.trace_html.value
+    explorer.set_text("the dog sat down")  # "sat" is back: so is the chosen row
+    assert explorer.tokens[explorer.query] == "sat" and "Row <b>sat</b>" in explorer.trace_html.value
+
+
 @pytest.mark.parametrize("bad, words", [("word " * 600, "602 tokens"), ("   ", "empty")])
 def test_bad_text_shows_a_message_and_keeps_the_last_view(explorer, bad, words):
     before = (explorer.tokens, explorer.table.value, explorer.grid.value)

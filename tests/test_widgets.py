@@ -1141,7 +1141,7 @@ class _Toy(LiveWidget, ipywidgets.VBox):
         self._live_setup()
         self.box = ipywidgets.IntText(0)
         self.heard, self.updates = [], 0
-        self.watch(self.box, lambda change: self.heard.append(change["new"]))
+        self.on_box = self.watch(self.box, lambda change: self.heard.append(change["new"]))
 
     def _update(self):
         self.updates += 1
@@ -1159,10 +1159,16 @@ def test_a_live_widget_pauses_with_trait_holds_and_contains_its_observers():
         toy.request_update()
         assert seen == [] and toy.updates == 0
     assert toy.heard == [1] and seen == [2] and toy.updates == 1  # one notification, one update, at the end
-    with toy.paused():  # the same hold, for the widget's own changes: watched handlers skip them
-        toy.box.value = 2
-        toy.request_update()
-    assert toy.heard == [1] and toy.updates == 2
+    with toy.hold_trait_notifications():
+        with toy.hold_trait_notifications():  # an inner hold: its update waits for the outer one to end
+            toy.request_update()
+        assert toy.updates == 1
+    assert toy.updates == 2
+    toy.box.unobserve(toy.on_box, names="value")  # what watch returned detaches the handler
+    toy.box.value = 2
+    toy.box.observe(toy.on_box, names="value")
+    toy.box.value = 3
+    assert toy.heard == [1, 3]
     toy.observe(lambda change: 1 / 0, names="n")
     toy.n = 3  # nothing escapes; the failure is shown
     assert seen == [2, 3] and "Something went wrong (ZeroDivisionError" in toy.status

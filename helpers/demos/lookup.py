@@ -131,7 +131,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
     @query.setter
     def query(self, value) -> None:
         q = self._check_query(value)
-        with self.paused():  # one redraw for the whole vector, not one per field
+        with self.hold_trait_notifications():  # one redraw for the whole vector, not one per field
             for box, v in zip(self.query_boxes, q):
                 box.value = float(v)
             self.request_update()

@@ -71,8 +71,8 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         course_box(self)  # normal line height for wrapped text
         if not 0 <= int(selected) < len(first):
             raise ValueError(f"selected must be a sequence index 0..{len(first) - 1}; got {selected!r}")
-        self._lengths, self._selected = first, int(selected)
-        self._set_picker()
+        self._lengths = first
+        self._set_picker(int(selected))
         self._update()  # the starting values were checked: a failure here is a bug, raise it
         self.watch(self.lengths_field, self._on_lengths, where=self.message_html)
         self.watch(self.causal_box, lambda _c: self.request_update())
@@ -97,7 +97,8 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     @property
     def selected(self) -> int:
-        return self._selected
+        """The sequence shown: the picker's value."""
+        return int(self.picker.value)
 
     @selected.setter
     def selected(self, b: int) -> None:
@@ -112,21 +113,20 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     def _on_lengths(self, change) -> None:
         lengths = parse_lengths(change["new"])  # a ValueError is shown next to the field; the batch stays
         self.clear_problem(self.message_html)
-        with self.paused():  # new picker buttons and a new batch: one redraw
+        selected = min(self.selected, len(lengths) - 1)
+        # New buttons and a new batch: one redraw, at the end, when the picker is on `selected` again.
+        with self.hold_trait_notifications():
             self._lengths = lengths
-            self._selected = min(self._selected, len(lengths) - 1)
-            self._set_picker()
+            self._set_picker(selected)
             self.request_update()
 
-    def _on_pick(self, change) -> None:
-        if change["new"] is not None:
-            self._selected = int(change["new"])
-            self.request_update()
+    def _on_pick(self, _change) -> None:
+        self.request_update()
 
-    def _set_picker(self) -> None:
-        with self.paused():  # rebuilding the options fires picker events: they are ours
-            self.picker.options = [(str(b), b) for b in range(len(self._lengths))]
-            self.picker.value = self._selected
+    def _set_picker(self, selected: int) -> None:
+        """One button per sequence, on ``selected`` (new options select button 0 first)."""
+        self.picker.options = [(str(b), b) for b in range(len(self._lengths))]
+        self.picker.value = selected
 
     def _update(self) -> None:
         sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self._lengths)]
@@ -137,7 +137,7 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     # -- rendering ----------------------------------------------------------------------
     def _draw(self) -> None:
-        b = self._selected
+        b = self.selected
         n = len(self.tokens[0])
         self.views["batch"].value = self._batch_html()
         labels = [f"{j}:{t}" for j, t in enumerate(self.tokens[b])]
@@ -157,7 +157,7 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         n = len(self.tokens[0])
         pad = f"background:{theme.BORDER};color:{theme.MUTED_FG};"  # a pad token: greyed out
         rows = [
-            [(b, "font-weight:700;" if b == self._selected else "")]
+            [(b, "font-weight:700;" if b == self.selected else "")]
             + [(t, pad) if j >= self._lengths[b] else t for j, t in enumerate(row)]
             + [self._lengths[b]]
             for b, row in enumerate(self.tokens)

@@ -121,7 +121,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         W_q, W_k = pattern_weights(self.pattern, len(self.tokens), self.strength)
         # Both editors change shape together: recompute once, after both are loaded,
         # so that no update sees a W_q and a W_k of different widths.
-        with self.paused():
+        with self.hold_trait_notifications():
             self.editors["W_q"].set_value(W_q, col_labels=self._dims(W_q), as_start=True)
             self.editors["W_k"].set_value(W_k, col_labels=self._dims(W_k), as_start=True)
             self.request_update()

@@ -256,7 +256,7 @@ class _AnswerPanel(LiveWidget):
         learner no longer sees would mislead; or an unforeseen error, shown as a message).
         """
         self.last_feedback = None
-        return self.guarded(self._judge, self.feedback_html, skip_when_paused=False)()
+        return self.guarded(self._judge, self.feedback_html)()
 
     def _judge(self) -> Feedback:
         pending = self._pending()
@@ -475,8 +475,8 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
         self.on_click(self.new_button, lambda _b: self.new_problem(), where=self.seed_message_html)
         self.on_click(self.check_button, lambda _b: self.check(), where=self.feedback_html)
         self.on_click(self.solution_button, lambda _b: self.toggle_solution())
-        for control in (self.kind_dropdown, self.difficulty_dropdown, self.seed_text):
-            self.watch(control, self._from_controls, where=self.seed_message_html)
+        self._control_handlers = [(control, self.watch(control, self._from_controls, where=self.seed_message_html))
+                                  for control in (self.kind_dropdown, self.difficulty_dropdown, self.seed_text)]
         self._show_problem()
         super().__init__(
             children=[
@@ -534,13 +534,24 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
         try:
             self.problem = generate(wanted[0], seed, wanted[2])
         except Exception:
-            # Put the controls back to the problem on screen (their handlers ignore the change), then let
-            # the guard show what went wrong.
-            with self.paused():
-                self.kind_dropdown.value, self.difficulty_dropdown.value = p.kind, p.difficulty
-                self.seed_text.value = str(p.seed)
-            raise
+            self._put_back(p)
+            raise  # the guard shows what went wrong
         self._show_problem()
+
+    def _put_back(self, p: Problem) -> None:
+        """The controls show problem ``p`` again, with their handlers detached meanwhile.
+
+        Heard one by one, a half-restored set of controls (the kind back, the number not yet) would
+        be taken for the learner's choice and make a problem of it.
+        """
+        for control, handler in self._control_handlers:
+            control.unobserve(handler, names="value")
+        try:
+            self.kind_dropdown.value, self.difficulty_dropdown.value = p.kind, p.difficulty
+            self.seed_text.value = str(p.seed)
+        finally:
+            for control, handler in self._control_handlers:
+                control.observe(handler, names="value")
 
     def _update(self) -> None:
         self._from_controls()

@@ -193,7 +193,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self._chosen_query = self.output.tokens[self.query] if query is not None else None
         self._update()  # the starting values were checked: a failure here is a bug, raise it
         self.watch(self.text_box, self._on_text, where=self.message_html)
-        self.watch(self.query_picker, self._on_query_pick)
+        self._query_handler = self.watch(self.query_picker, self._on_query_pick)
         for w in (self.layer_picker, self.head_picker):
             self.watch(w, lambda _c: self.request_update())
 
@@ -274,23 +274,30 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             # The sentence on show typed again (e.g. after a refused one): keep the traced row.
             return
         keep = self._chosen_query if self._chosen_query in out.tokens else None
-        with self.paused():  # new tokens in the trace menu and new weights: one redraw
-            self.output = out
+        self.output = out
+        # The menu passes through other rows while its options change: they are not the learner's picks.
+        self.query_picker.unobserve(self._query_handler, names="value")
+        try:
             self._set_query_options(keep)
-            self.request_update()
+        finally:
+            self.query_picker.observe(self._query_handler, names="value")
+        self.request_update()
 
     def _on_query_pick(self, _change) -> None:
         self._chosen_query = self.output.tokens[self.query]
         self.request_update()
 
     def _set_query_options(self, query) -> None:
+        """The trace menu for the tokens on show, on ``query`` (default: the first word).
+
+        Called before the menu's handler is registered, or with it detached (see :meth:`_on_text`).
+        """
         toks = self.output.tokens
-        with self.paused():  # the menu's own events while its options change
-            self.query_picker.options = [(f"{i}: {t}", i) for i, t in enumerate(toks)]
-            if query is None:
-                self.query_picker.value = 1 if len(toks) > 2 else 0
-            else:
-                self.query_picker.value = token_index(self.output, query) if isinstance(query, str) else int(query)
+        self.query_picker.options = [(f"{i}: {t}", i) for i, t in enumerate(toks)]
+        if query is None:
+            self.query_picker.value = 1 if len(toks) > 2 else 0
+        else:
+            self.query_picker.value = token_index(self.output, query) if isinstance(query, str) else int(query)
 
     # -- drawing -------------------------------------------------------------------------------
     def _update(self) -> None:
