@@ -17,6 +17,7 @@ __all__ = [
     "format_matrix",
     "dot_terms",
     "matmul_entry",
+    "shape_text",
     "matmul_lines",
     "softmax_lines",
     "weighted_sum_lines",
@@ -38,6 +39,11 @@ def fmt(x, digits: int = 4) -> str:
         return str(int(r))
     text = f"{r:.{digits}f}".rstrip("0").rstrip(".")
     return text
+
+
+def shape_text(shape) -> str:
+    """A shape as Python writes it: ``(8, 20, 768)``, ``(5,)``, ``()``."""
+    return "(" + ", ".join(str(int(v)) for v in shape) + (",)" if len(shape) == 1 else ")")
 
 
 def format_matrix(M, digits: int = 4) -> str:

@@ -21,7 +21,6 @@ leaves a handler.
 from __future__ import annotations
 
 import html as _html
-import os
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -30,11 +29,11 @@ import traitlets
 
 from . import attention as att, explain, render, theme
 from .layout import OverlayMessage, text_style_widget
-from .live import LiveWidget, Matrix, RefusedValue
+from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
 
-__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer", "lecture_mode",
+__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
            "CrossAttentionExplorer"]
 
 MAX_TOKENS = 24
@@ -65,17 +64,6 @@ DECODER_SIDE = SideSpec("X_dec", "query_tokens", "n_q", "X_dec (decoder tokens �
                         "decoder", "attn-decoder-tokens", "attn-decoder-names", 100, "12em")
 ENCODER_SIDE = SideSpec("X_enc", "key_tokens", "n_k", "X_enc (encoder tokens × d_model)", "encoder tokens",
                         "encoder", "attn-encoder-tokens", "attn-encoder-names", 200, "12em")
-
-
-def lecture_mode() -> bool:
-    """True in the lecture mode (``make present``): Voila runs each kernel with ``VOILA_KERNEL_ID`` set.
-
-    ``COURSE_LECTURE=1`` (or ``0``) in the environment says so explicitly, e.g. for another front-end on a projector.
-    """
-    flag = os.environ.get("COURSE_LECTURE", "").strip()
-    if flag:
-        return flag not in ("0", "false", "False", "no")
-    return "VOILA_KERNEL_ID" in os.environ
 
 
 def check_tokens(tokens, name: str) -> list[str]:
@@ -223,7 +211,7 @@ class Explorer(LiveWidget, widgets.VBox):
     compact : bool or None
         Narrower editor cells and no Reset / Randomize buttons under the editors, so that an edit and
         its effect fit a small screen (a projector at 1024 × 768). None (the default): compact in the
-        lecture mode (:func:`lecture_mode`), not elsewhere.
+        lecture mode (:func:`helpers.live.lecture_mode`), not elsewhere.
     steps : bool
         Show the intermediate stages (Q, K, V, scores, scaled, mask) from the start; by default they are
         folded behind the "show the steps" button, and the weights and the output sit beside the editors.

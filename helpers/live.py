@@ -27,6 +27,7 @@ widget. Three promises, kept in one place:
 from __future__ import annotations
 
 import functools
+import os
 from contextlib import contextmanager
 
 import ipywidgets as widgets
@@ -35,9 +36,37 @@ import traitlets
 
 from . import theme
 
-__all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "close_tree", "text_form", "unexpected_message"]
+__all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "animations_on", "close_tree", "lecture_mode",
+           "text_form", "unexpected_message"]
 
 RUN_TO_SHOW = "a live widget: run this cell to show it"
+
+
+def _flag(name: str) -> bool | None:
+    """An on/off setting from the environment: True, False, or None when it is not set."""
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return None
+    return value not in ("0", "false", "no", "off")
+
+
+def lecture_mode() -> bool:
+    """True in the lecture mode (``make present``): Voila runs each kernel with ``VOILA_KERNEL_ID`` set.
+
+    ``COURSE_LECTURE=1`` (or ``0``) in the environment says so explicitly, e.g. for another front-end on a projector.
+    """
+    flag = _flag("COURSE_LECTURE")
+    return flag if flag is not None else "VOILA_KERNEL_ID" in os.environ
+
+
+def animations_on() -> bool:
+    """Whether a widget that animates while a cell runs (a training monitor) paces its frames for the eye.
+
+    Off in the lecture mode, where the page appears only once every cell has run, so the frames would only delay it;
+    off with ``COURSE_ANIMATION=off`` (less motion; the test runs set it, as nobody watches them).
+    """
+    flag = _flag("COURSE_ANIMATION")
+    return (flag if flag is not None else True) and not lecture_mode()
 
 
 def text_form(description: str) -> str:

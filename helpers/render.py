@@ -31,6 +31,7 @@ __all__ = [
     "PALETTES",
     "colour_for",
     "format_number",
+    "fixed_decimals",
     "number_format",
     "matrix_html",
     "show_matrix",
@@ -145,8 +146,9 @@ def format_number(x: float, digits: int = 2) -> str:
     return f"{x:.{max(digits, 1)}e}"
 
 
-def _fixed_text(x: float, digits: int) -> str:
-    """``x`` with exactly ``digits`` decimals; a value that rounds to zero loses its sign."""
+def fixed_decimals(x: float, digits: int) -> str:
+    """``x`` with exactly ``digits`` decimals (``0.50``); a value that rounds to zero loses its sign; ``±∞`` as ``∞`` /
+    ``−∞``; magnitudes from 10⁵ up in exponent notation, so that a cell stays narrow."""
     if -1e5 < x < 1e5:
         text = f"{x:.{digits}f}"
         if text[0] == "-" and not text.strip("-0."):
@@ -191,7 +193,7 @@ def number_format(values, digits: int = 2, fixed: bool | None = None):
     places = 0 if whole else int(digits)
 
     def fmt(x) -> str:
-        return _fixed_text(float(x), places)
+        return fixed_decimals(float(x), places)
 
     return fmt
 

@@ -31,6 +31,10 @@ from hypothesis import settings
 
 from browser.jupyter_servers import course_notebooks
 
+# Nobody watches a test run: widgets that animate while a cell runs (a training monitor) show each frame at once,
+# here, in the kernels nbval starts and in the servers of the browser tests (they inherit this process's environment).
+os.environ.setdefault("COURSE_ANIMATION", "off")
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 # The course's notebooks in order, from course.toml: every test that walks the notebooks uses this list.

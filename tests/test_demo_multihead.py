@@ -83,7 +83,7 @@ def test_head_shapes_shows_the_lesson_q1_and_follows_typed_sizes():
     w.fields["d_model"].value = "1,024"
     w.fields["heads"].value = "16"
     text = html_text(w.table)
-    assert "(8, 16, 20, 64)" in text and "(8, 20, 1,024)" in text
+    assert "(8, 16, 20, 64)" in text and "(8, 20, 1024)" in text
     assert w.status == "" and all(w.problem(m) == "" for m in w.messages.values())
 
 

@@ -229,7 +229,10 @@ def test_monitor_refuses_a_bad_frame_and_keeps_the_last(args, words):
     assert (monitor.progress.value, monitor.status.value, monitor.view.value) == before
 
 
-def test_monitor_paces_its_frames_and_says_what_it_is():
+def test_monitor_paces_its_frames_and_says_what_it_is(monkeypatch):
+    monkeypatch.setenv("COURSE_ANIMATION", "on")
+    monkeypatch.delenv("VOILA_KERNEL_ID", raising=False)
+    monkeypatch.delenv("COURSE_LECTURE", raising=False)
     monitor = TrainingMonitor(LABELS, steps=3, pace=0.05)
     start = time.perf_counter()
     for step in (1, 2, 3):
@@ -238,6 +241,22 @@ def test_monitor_paces_its_frames_and_says_what_it_is():
     assert "run this cell" in monitor._repr_mimebundle_()["text/plain"]
     with pytest.raises(ValueError, match="steps"):
         TrainingMonitor(LABELS, steps=0)
+
+
+@pytest.mark.parametrize("setting", [("COURSE_ANIMATION", "off"), ("VOILA_KERNEL_ID", "k")],
+                         ids=["less motion", "lecture mode"])
+def test_monitor_does_not_pace_where_nobody_watches_the_frames(monkeypatch, setting):
+    """With less motion asked for, and in the lecture mode (the page appears when every cell has run), the frames
+    follow each other at once: pacing would only delay the page."""
+    monkeypatch.delenv("COURSE_ANIMATION", raising=False)
+    monkeypatch.delenv("COURSE_LECTURE", raising=False)
+    monkeypatch.setenv(*setting)
+    waits = []
+    monkeypatch.setattr(time, "sleep", waits.append)
+    monitor = TrainingMonitor(LABELS, steps=3, pace=5)
+    for step in (1, 2, 3):
+        monitor.show(step, 1.0, np.full((3, 3), 1 / 3))
+    assert waits == [] and monitor.step == 3
 
 
 def test_loss_curve_has_alt_text_with_its_numbers():

@@ -17,7 +17,7 @@ from helpers import theme
 from helpers.arrays import whole_number
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import attention_weights, copy_task, encode, init_weights, previous_token_share, train
-from helpers.live import LiveWidget, TextForm
+from helpers.live import LiveWidget, TextForm, animations_on
 from helpers.parsing import parse_count, parse_number
 from helpers.render import attention_weights_html, described_figure, figure_img_html, format_number
 
@@ -68,7 +68,8 @@ class TrainingMonitor(TextForm, widgets.VBox):
     labels : sequence of str, the example's tokens (queries and keys)
     steps : int, the number of training steps (the progress bar's end)
     pace : float, the shortest time in seconds between two frames: :meth:`show` waits so that the
-        pattern can be watched forming (0: never wait)
+        pattern can be watched forming (0: never wait; nor where nobody watches the frames: see
+        :func:`helpers.live.animations_on`)
 
     Attributes
     ----------
@@ -115,7 +116,7 @@ class TrainingMonitor(TextForm, widgets.VBox):
         n = len(self.labels)
         if A.shape != (n, n):
             raise ValueError(f"weights must be ({n}, {n}), one row and column per label; got shape {A.shape}")
-        if self.pace and self._last_frame is not None:
+        if self.pace and self._last_frame is not None and animations_on():
             wait = self.pace - (time.perf_counter() - self._last_frame)
             if wait > 0:
                 time.sleep(wait)  # slowed down so the eye can follow the pattern forming

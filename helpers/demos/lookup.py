@@ -119,7 +119,8 @@ class LookupDemo(LiveWidget, widgets.VBox):
             raise ValueError(f"query must have shape ({self._keys.shape[1]},) like a key; got shape {q.shape}")
         lo, hi = self._range
         if not np.isfinite(q).all() or (q < lo).any() or (q > hi).any():
-            raise ValueError(f"every query entry must lie in [{_num(lo)}, {_num(hi)}]; got {q.tolist()}")
+            span = f"[{format_number(lo)}, {format_number(hi)}]"
+            raise ValueError(f"every query entry must lie in {span}; got {q.tolist()}")
         return q
 
     # -- state --------------------------------------------------------------------------
@@ -145,7 +146,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
         t = check_temperature(value)
         lo, hi = self.temperature_box.min, self.temperature_box.max
         if not lo <= t <= hi:
-            raise ValueError(f"temperature must lie in [{_num(lo)}, {_num(hi)}]; got {value!r}")
+            raise ValueError(f"temperature must lie in [{format_number(lo)}, {format_number(hi)}]; got {value!r}")
         self.temperature_box.value = t
 
     @property
@@ -176,7 +177,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
     def _table_html(self) -> str:
         q = self.query
         best = int(np.argmax(self.weights))
-        rule = "argmax(score)" if self.hard else f"softmax(score / {_num(self.temperature)})"
+        rule = "argmax(score)" if self.hard else f"softmax(score / {format_number(self.temperature)})"
         # Each heading on two lines: what the column is, then how it is made.
         head = "white-space:pre-line;text-align:center;vertical-align:bottom;"
         header = [
@@ -224,10 +225,6 @@ class LookupDemo(LiveWidget, widgets.VBox):
 
     def __repr__(self) -> str:
         return f"LookupDemo(documents={len(self._titles)}, d_k={self._keys.shape[1]}, d_v={self._values.shape[1]})"
-
-
-def _num(x) -> str:
-    return format_number(x, 2)
 
 
 def _paren(x) -> str:

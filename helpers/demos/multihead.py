@@ -15,6 +15,7 @@ import html as _html
 import ipywidgets as widgets
 
 from helpers import theme
+from helpers.explain import shape_text
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.matrix_editor import MatrixEditor
@@ -31,10 +32,6 @@ from helpers.parsing import ParseError, parse_count
 from helpers.render import attention_weights_html, labels_or_default, matrix_html
 
 __all__ = ["HeadShapes", "MultiHeadExplorer"]
-
-
-def _shape_text(shape) -> str:
-    return "(" + ", ".join(f"{s:,}" for s in shape) + ")"
 
 
 class HeadShapes(LiveWidget, widgets.VBox):
@@ -107,7 +104,7 @@ class HeadShapes(LiveWidget, widgets.VBox):
         self.shapes = shapes
         sizes = self.sizes
         d_k = sizes["d_model"] // sizes["heads"]
-        rows = [(name, how, (_shape_text(shape), f"{theme.MONO}font-weight:600")) for name, how, shape in shapes]
+        rows = [(name, how, (shape_text(shape), f"{theme.MONO}font-weight:600")) for name, how, shape in shapes]
         self.table.value = theme.table_html(
             ["tensor", "how it is made", "shape"], rows, large=self._live_large,
             align=["left", "left", "left"],

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from helpers import questions as text
-from helpers.explain import fmt, format_matrix
+from helpers.explain import fmt, format_matrix, shape_text
 from helpers.feedback import Feedback
 from helpers.parsing import ParseError, parse_count, parse_matrix, parse_number, parse_shape
 
@@ -33,7 +33,6 @@ __all__ = [
     "read_matrix_part",
     "safe_check",
     "verdict_head",
-    "shape_text",
     "entry_name",
     "all_close",
     "first_wrong",
@@ -188,11 +187,6 @@ def verdict_head(n_right: int, total: int, all_right: str) -> str:
     if n_right == total:
         return text.VERDICTS[all_right]
     return text.VERDICTS["some_right"].format(right=n_right, total=total)
-
-
-def shape_text(s) -> str:
-    """A shape as Python writes it: ``(8, 12)``, ``(3,)``."""
-    return "(" + ", ".join(str(int(v)) for v in s) + (",)" if len(s) == 1 else ")")
 
 
 def entry_name(name: str, i: int, j: int) -> str:

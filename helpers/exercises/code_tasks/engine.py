@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import dis
 import inspect
-import math
 import signal
 import textwrap
 import threading
@@ -25,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.exercises.answers import shape_text
+from helpers.explain import fmt, shape_text
 from helpers.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "is_unfilled",
@@ -252,16 +251,6 @@ def _as_arrays(value, task: CodeTask):
     return tuple(arrays)
 
 
-def _num(v) -> str:
-    """A number for a message: up to 4 decimals, no trailing zeros, never "-0"."""
-    v = float(v)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    text = f"{v:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
 
 def _same(got: np.ndarray, want: np.ndarray) -> bool:
     if got.shape != want.shape:
@@ -337,7 +326,7 @@ def _first_difference(got: np.ndarray, want: np.ndarray) -> str:
     if want.dtype == bool:
         return f"entry {where} is {bool(g)}; expected {bool(w)}"
     place = f"entry {where}" if got.ndim else "it"
-    return f"{place} is {_num(g)}; expected {_num(w)}"
+    return f"{place} is {fmt(g)}; expected {fmt(w)}"
 
 
 def _problem(task: CodeTask, run: _Run, got: dict) -> str:

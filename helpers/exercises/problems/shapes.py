@@ -16,12 +16,11 @@ from helpers.exercises.answers import (
     read_number,
     read_parts,
     read_shape,
-    shape_text,
     verdict_head,
 )
 from helpers.exercises.fields import Field
 from helpers.exercises.registry import Generated, Kind
-from helpers.explain import fmt
+from helpers.explain import fmt, shape_text
 from helpers.feedback import Feedback
 
 __all__ = ["KIND", "shape_params", "dk_diagnosis", "check_shapes", "shape_fields"]
