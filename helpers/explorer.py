@@ -28,6 +28,7 @@ import numpy as np
 import traitlets
 
 from . import attention as att, explain, render, theme
+from .arrays import whole_number
 from .layout import OverlayMessage, text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
@@ -408,9 +409,7 @@ class Explorer(LiveWidget, widgets.VBox):
 
     def _set_d_k(self, d_k: int) -> None:
         """Change d_k: W_q and W_k gain or lose columns (the overlap is kept, new columns are seeded)."""
-        if isinstance(d_k, bool) or not isinstance(d_k, (int, np.integer)) or not 1 <= d_k <= MAX_DK:
-            raise ValueError(f"d_k must be an integer between 1 and {MAX_DK}; got {d_k!r}")
-        d_k = int(d_k)
+        d_k = whole_number(d_k, "d_k", 1, MAX_DK)
         if d_k == self.d_k:
             return  # nothing to resize, and the columns keep their names
         with self.hold_trait_notifications():  # W_q and W_k are resized together: one recompute

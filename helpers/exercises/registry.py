@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from helpers import questions as text
+from helpers.arrays import whole_number
 from helpers.exercises.answers import check_entries, safe_check
 from helpers.exercises.fields import Field, grid_fields
 from helpers.feedback import Feedback
@@ -191,8 +192,7 @@ def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
         raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {kind!r}")
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}; got {difficulty!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
+    seed = whole_number(seed, "seed", 0)
     entry = _KINDS[kind]
     made = entry.generate(np.random.default_rng(int(seed)), difficulty)
     if not isinstance(made, Generated):
