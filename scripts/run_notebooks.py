@@ -21,6 +21,7 @@ import base64
 import io
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import nbformat
@@ -75,14 +76,21 @@ def run(path: Path, target: Path) -> float:
     return time.perf_counter() - start
 
 
+def course_notebooks() -> list[Path]:
+    """Every notebook of the course, in the order of ``course.toml``."""
+    with open(ROOT / "course.toml", "rb") as f:
+        plan = tomllib.load(f)
+    return [ROOT / "notebooks" / f"{name}.ipynb" for name in (plan["index"], *plan["core"], *plan["going_further"])]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebooks/NN_*.ipynb")
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebook of course.toml")
     parser.add_argument("--to", type=Path, help="write the executed notebooks into this folder instead of in place")
     args = parser.parse_args(argv)
     if args.to:
         args.to.mkdir(parents=True, exist_ok=True)
-    paths = args.notebooks or sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    paths = args.notebooks or course_notebooks()
     for p in paths:
         target = args.to / p.name if args.to else p
         print(f"{p.name}: {run(p, target):.1f} s", flush=True)

@@ -45,7 +45,7 @@ NOTEBOOKS = course_notebooks(NOTEBOOK_DIR)
 # -- Hypothesis: one profile for an author's run, a longer one for CI (tests that set max_examples keep theirs)
 
 settings.register_profile("course", max_examples=60, deadline=None)
-settings.register_profile("ci", max_examples=250, deadline=None)
+settings.register_profile("ci", max_examples=120, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                       or ("ci" if os.environ.get("CI", "").lower() == "true" else "course"))
 
