@@ -13,7 +13,9 @@ notebook top to bottom, so a reload starts the demo again from its first state.
 
 Everything is served from the course's own installation: no script, font or style is fetched from the network.
 The page template is ``presentation/voila/templates/lecture``: Voila's ``lab`` template without the icon-font style
-sheets it would load from a CDN (nothing in the course uses those icons).
+sheets it would load from a CDN (nothing in the course uses those icons), with the page scaled by ``--zoom`` and its
+column centred on the screen. Each notebook is run in a kernel of its own before anyone opens it (Voila's pre-heated
+kernels), so a page appears at once, and a reload at once too (it gets the next kernel, run in the meantime).
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-
-import nbformat
 
 DEFAULT_ZOOM = 1.5
 
@@ -37,39 +37,15 @@ DEFAULTS = [
     # connected to it for 5 minutes; a kernel with a page open is never touched.
     "--MappingKernelManager.cull_idle_timeout=300",
     "--MappingKernelManager.cull_interval=60",
+    # A page that opens at once: each notebook is run in a kernel before anyone asks for it, and the kernel a page
+    # takes is replaced by a new one (run a second later), so a reload or a switch back to a notebook is at once too.
+    "--preheat_kernel=True",
+    "--pool_size=1",
+    # After a cell's reply, Voila waits this long for the rest of its output before it goes on without it. The
+    # default, 4 s, is too short on a busy machine: a cell that builds an explorer sends hundreds of widget messages,
+    # and the explorer was left out of the page, silently. The wait ends as soon as the kernel is idle.
+    "--VoilaExecutor.iopub_timeout=120",
 ]
-
-
-def lecture_css(zoom: float) -> str:
-    """The style sheet that makes a notebook readable from the back of a lecture room.
-
-    ``zoom`` scales everything inside the rendered notebook: text, formulas, tables whose font sizes are set inline in
-    pixels, matrix cells and the widgets' own pixel sizes, in proportion, so the layout stays as designed.
-    """
-    return (
-        "<style>\n"
-        f"body {{ zoom: {zoom}; }}\n"
-        # Long lines are hard to follow on a wall: keep prose to a readable measure (at most 50 em, about 100
-        # characters). JupyterLab draws a markdown cell as a table cell, where max-width does nothing: make it a block.
-        "#rendered_cells .jp-MarkdownOutput { display: block; max-width: 48em; }\n"
-        "#rendered_cells > div { padding: 0 1.5em; }\n"
-        "</style>"
-    )
-
-
-def make_prelaunch_hook(zoom: float):
-    """A Voila prelaunch hook that puts the lecture style sheet in front of the notebook's first cell.
-
-    The style goes in as a markdown cell, which Voila renders as HTML without running anything in the kernel, so the
-    notebook's own cells, outputs and execution counts are exactly those of the file.
-    """
-    css = lecture_css(zoom)
-
-    def hook(req, notebook, cwd):
-        notebook.cells.insert(0, nbformat.v4.new_markdown_cell(css))
-        return notebook
-
-    return hook
 
 
 def parse_zoom(argv: list[str]) -> tuple[float, list[str]]:
@@ -106,7 +82,8 @@ def main(argv: list[str]) -> None:
     from voila.app import Voila
 
     config = Config()
-    config.VoilaConfiguration.prelaunch_hook = make_prelaunch_hook(zoom)
+    # The template (presentation/voila/templates/lecture) scales the page by this much for the back of the room.
+    config.VoilaConfiguration.resources = {"lecture_zoom": zoom}
     given = {a.split("=", 1)[0] for a in rest if a.startswith("--")}
     args = [d for d in DEFAULTS if d.split("=", 1)[0] not in given] + rest
     Voila.launch_instance(argv=args, config=config)

@@ -71,7 +71,11 @@ def run(path: Path, target: Path) -> float:
     """Execute the notebook at ``path`` fresh and write the reproducible result to ``target``; returns seconds."""
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    # iopub_timeout: after a cell's reply, wait for the rest of its output until the kernel is idle (nbclient's 4 s
+    # would drop the output of a cell that sends hundreds of widget messages on a busy machine), and never store a
+    # notebook with an output left out.
+    NotebookClient(nb, timeout=600, kernel_name="python3", iopub_timeout=120, raise_on_iopub_timeout=True,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
     nbformat.write(reproducible(nb), target)
     return time.perf_counter() - start
 
