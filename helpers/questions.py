@@ -51,7 +51,7 @@ QUESTIONS = {
                 "and of the output after the heads are combined.",
         "form": "shapes",
         "params": {"batch": 8, "seq_len": 20, "d_model": 768, "heads": 12},
-        "hint": "First d_k = d_model / heads. After splitting, every tensor is (batch, heads, tokens, per-head "
+        "hint": "First d_k = d_model / heads. After splitting, Q, K and V are (batch, heads, tokens, per-head "
                 "width). The weights compare every query with every key of the same sequence.",
         "solution": (
             "d_k = d_model / heads = 768 / 12 = 64.",
@@ -421,8 +421,8 @@ SHAPE_MISTAKES = {
     ),
     "output": (
         {"shape": "batch, heads, seq_len, d_k",
-         "why": "that is the per-head output before the heads are combined; concatenating the {heads} heads of "
-                "{d_k} gives (batch, seq_len, d_model)"},
+         "why": "that is every head's output, stacked, before the heads are combined; concatenating the {heads} "
+                "heads of {d_k} gives (batch, seq_len, d_model)"},
         {"shape": "batch, seq_len, d_k",
          "why": "that is one head's output; concatenating {heads} heads of {d_k} gives d_model = {d_model}"},
         {"shape": "batch, heads, seq_len, seq_len",
