@@ -106,13 +106,17 @@ QUESTIONS = {
             "• without a mask, the model sees \"sat\" as a key and uses its value directly: a trivial prediction;",
             "• with the causal mask, it must predict \"sat\" from \"The\" and \"cat\" only: actual learning.",
             "During training the whole target is present at once (teacher forcing), so the future keys exist and "
-            "must be masked. At generation time the future tokens do not exist yet; keeping the mask makes every "
-            "position see, in training, exactly the context it will have when generating.",
+            "must be masked: every position then sees exactly the context it will have when generating.",
+            "When generating, the future tokens do not exist yet. With a key/value cache each step runs only the "
+            "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking "
+            "(notebook 10). A decoder that re-runs the whole text so far at each step still uses the mask: it "
+            "keeps every earlier position's output as it was in training (notebook 03, section 7).",
         ),
         "lesson_note": "The lesson says that during inference \"the mask naturally prevents looking at "
-                       "non-existent tokens\". Strictly, at inference there is nothing to prevent: the future "
-                       "tokens have not been generated. The mask matters in training, where the whole target is "
-                       "fed in at once.",
+                       "non-existent tokens\". A token not generated yet cannot be looked at, mask or no mask. "
+                       "With a key/value cache a step needs no mask: its one query sees only cached keys, none "
+                       "from a later token. Re-running the whole prefix instead, the mask keeps the earlier outputs "
+                       "unchanged.",
         "choices": (
             {"key": "a", "correct": False,
              "text": "Bidirectional attention makes n² scores instead of about n²/2, and a decoder must be fast to "
