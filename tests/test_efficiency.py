@@ -198,6 +198,8 @@ def test_lora_example_full_update_makes_a_previous_token_head():
     assert all(w[i, i - 1] > 0.95 for i in range(1, n))
     frozen = ex.weights(0)
     np.testing.assert_allclose(frozen, softmax((ex.X @ ex.W_q) @ (ex.X @ ex.W_k).T / 4.0))
+    # rank 8 reproduces it by construction: solved from the 8 token vectors, the update has rank at most 8 (of 16)
+    assert np.linalg.matrix_rank(ex.delta_q) <= n < ex.delta_q.shape[0]
 
 
 # -- widgets, through their public API
