@@ -35,7 +35,17 @@ __all__ = [
     "word_vector",
     "cosine",
     "similarity_matrix",
+    "FIRST_NOUN_NOT_SUBJECT",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Probes: inputs that tell two explanations of a reading apart (notebook 09)
+# ---------------------------------------------------------------------------------------------
+
+# In the trophy sentences of notebook 09 the subject is also the first noun. Here the first noun ("hall") is not the
+# subject ("trophy"): does layer 3, head 1 send "it" to the subject or to the first noun?
+FIRST_NOUN_NOT_SUBJECT = "in the hall the trophy did not fit in the suitcase because it was too big"
 
 
 # ---------------------------------------------------------------------------------------------

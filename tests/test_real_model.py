@@ -9,6 +9,7 @@ import pytest
 
 from helpers.demos.real_model import HeadExplorer, thumbnails_figure
 from helpers.head_analysis import (
+    FIRST_NOUN_NOT_SUBJECT,
     attention_from,
     attention_to,
     content_following,
@@ -179,6 +180,22 @@ def test_layer0_head4_links_bank_to_content_words_of_either_sense(model):
     # "bank" that carries content, so it does not recognise the river sense
     muddy = attention_to(model("I sat on the muddy bank"), "bank", "muddy")
     assert muddy[0, 4] > 0.6
+
+
+def test_layer3_head1_sends_it_to_the_subject_not_to_the_first_noun(model):
+    def top(text):
+        row = attention_from(model(text), "it", 3, 1)
+        return max(row, key=lambda kv: kv[1])[0]
+
+    # the meaning flips with big/small, the head's choice does not; swap the nouns and it follows the subject
+    assert top("the trophy did not fit in the suitcase because it was too big") == "trophy"
+    assert top("the trophy did not fit in the suitcase because it was too small") == "trophy"
+    assert top("the suitcase did not fit in the trophy because it was too big") == "suitcase"
+    # there the subject is also the first noun; with "hall" first, "it" still goes to the subject, if less strongly
+    probe = model(FIRST_NOUN_NOT_SUBJECT)
+    assert top(FIRST_NOUN_NOT_SUBJECT) == "trophy"
+    weights = {k: round(float(attention_to(probe, "it", k)[3, 1]), 2) for k in ("trophy", "suitcase", "hall")}
+    assert weights == {"trophy": 0.44, "suitcase": 0.28, "hall": 0.02}
 
 
 def test_layers_1_to_4_park_attention_on_cls_not_sep(model):
