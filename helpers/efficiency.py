@@ -4,7 +4,8 @@
   :func:`time_attention` measures the time; :func:`fit_exponent` reads the power of n off a log-log line;
   :func:`peak_memory` measures the bytes a call allocates.
 * Sparse attention as masks: :func:`sliding_window_mask`, :func:`strided_mask`, :func:`global_mask`
-  (each a boolean "may attend" mask like :func:`helpers.attention.causal_mask`) and :func:`kept_fraction`.
+  (each a boolean "may attend" mask like :func:`helpers.attention.causal_mask`), :func:`kept_fraction` and
+  :func:`two_hop_reach` (which keys a query reaches through two layers of such a mask).
 * Linear attention: :func:`elu_plus_one`, :func:`linear_attention` (the O(n) order of the products) and
   :func:`linear_attention_weights` (the n × n weights it implies, for comparison only).
 * FlashAttention, step by step: :func:`flash_trace` records the state after every tile of keys.
@@ -40,6 +41,7 @@ __all__ = [
     "strided_mask",
     "global_mask",
     "kept_fraction",
+    "two_hop_reach",
     "elu_plus_one",
     "linear_attention",
     "linear_attention_weights",
@@ -166,8 +168,8 @@ def sliding_window_mask(n: int, window: int, causal: bool = True) -> np.ndarray:
 def strided_mask(n: int, stride: int) -> np.ndarray:
     """Strided attention (Child et al. 2019): query i sees the past keys j with i - j a multiple of ``stride``.
 
-    Bool (n, n), causal. Combined with a sliding window of width ``stride`` (logical or), every key
-    can reach every query in two steps.
+    Bool (n, n), causal. Combined with a sliding window at least ``stride`` wide (logical or), every query
+    reaches every past key in two steps (:func:`two_hop_reach`); a narrower window leaves gaps.
     """
     n = positive_int(n, "n")
     stride = positive_int(stride, "stride")
@@ -192,6 +194,19 @@ def kept_fraction(mask) -> float:
     if mask.dtype != bool or mask.ndim != 2:
         raise ValueError(f"mask must be a 2-D boolean array; got dtype {mask.dtype} and shape {mask.shape}")
     return float(mask.mean())
+
+
+def two_hop_reach(mask) -> np.ndarray:
+    """Which keys each query reaches through two layers that both use ``mask``: bool (n, n).
+
+    Query i reaches key j when i may attend to some k in the upper layer and k may attend to j in the lower one
+    (k = i or k = j included when the mask keeps the diagonal): the boolean matrix product of the mask with itself.
+    """
+    mask = np.asarray(mask)
+    if mask.dtype != bool or mask.ndim != 2 or mask.shape[0] != mask.shape[1]:
+        raise ValueError(f"mask must be a square 2-D boolean array; got dtype {mask.dtype} and shape {mask.shape}")
+    m = mask.astype(np.int64)
+    return (m @ m) > 0
 
 
 # ---------------------------------------------------------------------------------

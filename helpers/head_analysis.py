@@ -35,7 +35,30 @@ __all__ = [
     "word_vector",
     "cosine",
     "similarity_matrix",
+    "shared_words",
+    "sense_similarity",
+    "FIRST_NOUN_NOT_SUBJECT",
+    "BANK_SENSES_NO_SHARED_WORDS",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Probes: inputs that tell two explanations of a reading apart (notebook 09)
+# ---------------------------------------------------------------------------------------------
+
+# In the trophy sentences of notebook 09 the subject is also the first noun. Here the first noun ("hall") is not the
+# subject ("trophy"): does layer 3, head 1 send "it" to the subject or to the first noun?
+FIRST_NOUN_NOT_SUBJECT = "in the hall the trophy did not fit in the suitcase because it was too big"
+
+# The two senses of "bank", two sentences each (money, money, river, river), in which no two sentences share a word
+# but "bank". In notebook 09's first four sentences each same-sense pair also shares words ("deposit money",
+# "river"); here a same-sense pair's similar vectors cannot come from words the two sentences have in common.
+BANK_SENSES_NO_SHARED_WORDS = (
+    "she opened a savings account at the bank",
+    "my salary goes into this bank every month",
+    "we fished from that grassy bank",
+    "reeds grew along its muddy bank",
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -261,6 +284,27 @@ def cosine(a, b) -> float:
     if na == 0 or nb == 0:
         raise ValueError("cosine similarity is undefined for a zero vector")
     return float(a @ b / (na * nb))
+
+
+def shared_words(sentences, but: str = "bank") -> list[str]:
+    """The words (lower-cased, split at spaces) that occur in two or more of ``sentences``, ``but`` left out; sorted."""
+    seen: dict[str, int] = {}
+    for text in sentences:
+        for w in set(str(text).lower().split()) - {but.lower()}:
+            seen[w] = seen.get(w, 0) + 1
+    return sorted(w for w, count in seen.items() if count > 1)
+
+
+def sense_similarity(S) -> tuple[float, float]:
+    """(same sense, different sense) from a (4, 4) similarity matrix of sentences ordered sense A, A, B, B.
+
+    Same sense: the mean of the two within-sense pairs, S[0, 1] and S[2, 3]; different sense: the mean of the four
+    pairs across, S[:2, 2:].
+    """
+    S = np.asarray(S, dtype=float)
+    if S.shape != (4, 4):
+        raise ValueError(f"S must be the (4, 4) similarities of two sentences per sense; got shape {S.shape}")
+    return float((S[0, 1] + S[2, 3]) / 2), float(S[:2, 2:].mean())
 
 
 def similarity_matrix(model, sentences, word: str = "bank", layer: int = -1) -> np.ndarray:

@@ -51,7 +51,7 @@ QUESTIONS = {
                 "and of the output after the heads are combined.",
         "form": "shapes",
         "params": {"batch": 8, "seq_len": 20, "d_model": 768, "heads": 12},
-        "hint": "First d_k = d_model / heads. After splitting, every tensor is (batch, heads, tokens, per-head "
+        "hint": "First d_k = d_model / heads. After splitting, Q, K and V are (batch, heads, tokens, per-head "
                 "width). The weights compare every query with every key of the same sequence.",
         "solution": (
             "d_k = d_model / heads = 768 / 12 = 64.",
@@ -106,13 +106,17 @@ QUESTIONS = {
             "• without a mask, the model sees \"sat\" as a key and uses its value directly: a trivial prediction;",
             "• with the causal mask, it must predict \"sat\" from \"The\" and \"cat\" only: actual learning.",
             "During training the whole target is present at once (teacher forcing), so the future keys exist and "
-            "must be masked. At generation time the future tokens do not exist yet; keeping the mask makes every "
-            "position see, in training, exactly the context it will have when generating.",
+            "must be masked: every position then sees exactly the context it will have when generating.",
+            "When generating, the future tokens do not exist yet. With a key/value cache each step runs only the "
+            "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking "
+            "(notebook 10). A decoder that re-runs the whole text so far at each step still uses the mask: it "
+            "keeps every earlier position's output as it was in training (notebook 03, section 7).",
         ),
         "lesson_note": "The lesson says that during inference \"the mask naturally prevents looking at "
-                       "non-existent tokens\". Strictly, at inference there is nothing to prevent: the future "
-                       "tokens have not been generated. The mask matters in training, where the whole target is "
-                       "fed in at once.",
+                       "non-existent tokens\". A token not generated yet cannot be looked at, mask or no mask. "
+                       "With a key/value cache a step needs no mask: its one query sees only cached keys, none "
+                       "from a later token. Re-running the whole prefix instead, the mask keeps the earlier outputs "
+                       "unchanged.",
         "choices": (
             {"key": "a", "correct": False,
              "text": "Bidirectional attention makes n² scores instead of about n²/2, and a decoder must be fast to "
@@ -421,8 +425,8 @@ SHAPE_MISTAKES = {
     ),
     "output": (
         {"shape": "batch, heads, seq_len, d_k",
-         "why": "that is the per-head output before the heads are combined; concatenating the {heads} heads of "
-                "{d_k} gives (batch, seq_len, d_model)"},
+         "why": "that is every head's output, stacked, before the heads are combined; concatenating the {heads} "
+                "heads of {d_k} gives (batch, seq_len, d_model)"},
         {"shape": "batch, seq_len, d_k",
          "why": "that is one head's output; concatenating {heads} heads of {d_k} gives d_model = {d_model}"},
         {"shape": "batch, heads, seq_len, seq_len",

@@ -178,6 +178,19 @@ def test_the_future_cannot_change_the_past_under_the_causal_mask(inputs):
     np.testing.assert_allclose(out2[:-1], out[:-1], atol=1e-12)
 
 
+@given(qkv())
+def test_a_key_value_cache_step_needs_no_mask(inputs):
+    # Q3 and notebook 10: generating with a cache, step t runs only query t against the cached keys 0..t,
+    # unmasked, and gets row t of the causal attention over the whole prefix.
+    Q, K, V = inputs
+    n = min(Q.shape[0], K.shape[0])
+    Q, K, V = Q[:n], K[:n], V[:n]
+    full, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(n))
+    for t in range(n):
+        step, _ = scaled_dot_product_attention(Q[t:t + 1], K[:t + 1], V[:t + 1])
+        np.testing.assert_allclose(step[0], full[t], atol=1e-12)
+
+
 def test_additive_mask_is_minus_infinity_on_the_strict_upper_triangle():
     a = additive_mask(causal_mask(4))
     assert (a[np.triu_indices(4, k=1)] == -np.inf).all()

@@ -1,6 +1,7 @@
 """Notebook 03's demos: padded batches with their masks, and the decoder that cheats without a mask."""
 
 import html
+import math
 
 import numpy as np
 import pytest
@@ -156,6 +157,17 @@ def test_look_head_without_mask_attends_delta_positions_away(delta):
         if 0 <= i + delta < 5:
             assert w[i, i + delta] > 0.99
     np.testing.assert_allclose(w.sum(axis=1), 1.0)
+
+
+def test_the_look_head_runs_unscaled_and_scaling_would_blur_it():
+    # notebook 03: with strength 10 the weight on the wanted key is 0.9998 among 5 keys; divided by √5, 0.96
+    tokens = [BOS, "the", "cat", "sat", "."]
+    _, w = head_features(tokens, 1, causal=False)
+    _, w_scaled = head_features(tokens, 1, causal=False, scale=True)
+    assert w[0, 1] == pytest.approx(math.exp(10) / (math.exp(10) + 4)) and round(w[0, 1], 4) == 0.9998
+    strength = 10 / math.sqrt(5)
+    assert w_scaled[0, 1] == pytest.approx(math.exp(strength) / (math.exp(strength) + 4))
+    assert round(w_scaled[0, 1], 2) == 0.96
 
 
 def test_look_ahead_head_with_the_causal_mask_cannot_see_the_next_token():

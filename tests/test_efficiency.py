@@ -22,6 +22,7 @@ from helpers.efficiency import (
     sliding_window_mask,
     strided_mask,
     time_attention,
+    two_hop_reach,
 )
 
 from conftest import html_text
@@ -80,6 +81,24 @@ def test_local_plus_strided_reaches_every_past_key_in_two_steps():
     m = (sliding_window_mask(n, s) | strided_mask(n, s)).astype(int)
     two_steps = (m @ m) > 0
     assert (two_steps == causal_mask(n)).all()
+    assert (two_hop_reach(m > 0) == two_steps).all()
+
+
+@pytest.mark.parametrize("n", [16, 40])
+@pytest.mark.parametrize("w, s", [(4, 4), (5, 4), (8, 3), (3, 4), (2, 5), (1, 4)])
+def test_two_hops_reach_every_past_key_only_when_the_window_is_at_least_the_stride(n, w, s):
+    # notebook 10: "every past key is at most two hops away" holds for w >= s, and not otherwise
+    reach = two_hop_reach(sliding_window_mask(n, w) | strided_mask(n, s))
+    assert not (reach & ~causal_mask(n)).any()  # never a future key
+    assert (reach == causal_mask(n)).all() == (w >= s)
+    if w < s:  # missed, for one: the key s + w back (no window step, no stride multiple, no mix of them sums to it)
+        assert not reach[s + w, 0]
+
+
+def test_two_hop_reach_refuses_what_is_not_a_square_boolean_mask():
+    for bad in (np.ones((3, 3)), np.ones((2, 3), dtype=bool)):
+        with pytest.raises(ValueError, match="square 2-D boolean"):
+            two_hop_reach(bad)
 
 
 def test_global_tokens_see_and_are_seen_by_all():
@@ -179,6 +198,8 @@ def test_lora_example_full_update_makes_a_previous_token_head():
     assert all(w[i, i - 1] > 0.95 for i in range(1, n))
     frozen = ex.weights(0)
     np.testing.assert_allclose(frozen, softmax((ex.X @ ex.W_q) @ (ex.X @ ex.W_k).T / 4.0))
+    # rank 8 reproduces it by construction: solved from the 8 token vectors, the update has rank at most 8 (of 16)
+    assert np.linalg.matrix_rank(ex.delta_q) <= n < ex.delta_q.shape[0]
 
 
 # -- widgets, through their public API

@@ -197,3 +197,17 @@ def test_peak_memory_grows_like_n_times_block():
     assert 1.7 < by_n < 2.3, by_n  # twice the tokens, twice the memory (the plain version: four times)
     by_block = peak_memory(lambda: flash_attention(Q, K, V, 512)) / peak_memory(lambda: flash_attention(Q, K, V, 128))
     assert 2.5 < by_block < 4.5, by_block  # four times the block, about four times the tile
+
+
+def test_with_the_queries_tiled_too_memory_still_grows_like_n():
+    # The real algorithm tiles the queries as well: the tiles are then b × b, and what grows with n is each query's
+    # running max, sum and unnormalised output, the size of the output: O(n), never n².
+    def tiled(Q, K, V, b=64):
+        return np.vstack([flash_attention(Q[i:i + b], K, V, b) for i in range(0, len(Q), b)])
+
+    Q, K, V = random_qkv(2048)
+    half = [A[:1024] for A in (Q, K, V)]
+    np.testing.assert_allclose(tiled(Q, K, V), scaled_dot_product_attention(Q, K, V)[0], rtol=0, atol=1e-12)
+    by_n = peak_memory(lambda: tiled(Q, K, V)) / peak_memory(lambda: tiled(*half))
+    assert 1.7 < by_n < 2.3, by_n
+    assert peak_memory(lambda: tiled(Q, K, V)) < 4 * Q.nbytes  # a few outputs' worth, against 32 × Q for n × n

@@ -144,6 +144,18 @@ def test_loss_gradients_match_finite_differences(seed):
     assert relative_error(dW_k, finite_differences(loss_k, W_k)) < 1e-7
 
 
+def test_leaving_out_the_row_sum_gives_notebook_11s_relative_error_of_057(monkeypatch):
+    # 11's check: 4 sequences (seed 1), weights of scale 0.7, d_k = 4; the softmax's backward without its row sum.
+    task = copy_task(4, seed=1)
+    W_q, W_k = init_weights(task.X.shape[-1], 4, seed=1, scale=0.7)
+    reference = finite_differences(lambda W: loss_and_gradients(W, W_k, task.X, task.V, task.targets)[0], W_q)
+    monkeypatch.setattr("helpers.learning.softmax_backward", lambda A, G: A * G)
+    _, wrong, _ = loss_and_gradients(W_q, W_k, task.X, task.V, task.targets)
+    error = relative_error(wrong, reference)
+    assert round(error, 2) == 0.57  # "a gap more than half the size of the larger gradient", not as large as it
+    assert np.linalg.norm(wrong) > np.linalg.norm(reference)  # the larger one is the wrong gradient
+
+
 def test_the_finite_differences_used_as_reference_are_right():
     W = np.array([[1.0, -2.0], [0.5, 3.0]])
     np.testing.assert_allclose(finite_differences(lambda A: float((A ** 3).sum()), W), 3 * W ** 2, rtol=1e-8)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from helpers.attention import causal_mask, multi_head_attention, sinusoidal_positions
+from helpers.exercises.code_tasks.examples import six_token_qkv
 
 
 @st.composite
@@ -132,6 +133,16 @@ def test_a_causal_mask_applies_to_every_head():
     _, w = multi_head_attention(X, *W, h=2, mask=causal_mask(5))
     assert np.all(w[:, np.triu_indices(5, 1)[0], np.triu_indices(5, 1)[1]] == 0)
     np.testing.assert_allclose(w.sum(axis=-1), 1.0)
+
+
+def test_notebook_08s_head_1_ties_cat_and_sat_for_the_query_cat():
+    # 08's two heads on 02's six tokens (W's from seed 18): head 1 is columns 0 and 1 of Q and K.
+    Q, K, V = six_token_qkv()
+    scores = Q[:, :2] @ K[:, :2].T
+    assert scores[1].tolist() == [7, 10, 10, 8, 6, 7]     # "cat" against The, cat, sat, on, the, mat
+    weights = loop_softmax_rows(scores / math.sqrt(2))[1]
+    assert weights[1] == weights[2] == weights.max()
+    assert round(weights[1], 2) == 0.39
 
 
 @pytest.mark.parametrize("h, d_model", [(3, 4), (5, 8), (4, 6)])
