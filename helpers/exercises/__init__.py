@@ -18,6 +18,9 @@ Three entry points:
     mistakes (:mod:`.code_tasks`, one module per task). The folded solution a notebook shows after the
     check is a widget, :func:`helpers.solutions.show_solution`.
 
+What the learner has done (Your turns right, and later predictions, designs and bugs) is kept across kernels by
+:mod:`.progress`: ``progress()``, ``reset_progress()``.
+
 Every word a learner reads (questions, options, hints, worked solutions, the catalogues of mistakes, the
 texts of generated problems) is data in :mod:`helpers.questions`; answers are read by :mod:`.answers` and
 every reference answer is computed with :mod:`helpers.attention`. Nothing in this package imports a widget
@@ -50,6 +53,7 @@ from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.problems import BUILT_IN_KINDS
 from helpers.exercises.problems.heatmap import HEATMAP_MARGIN, HeatmapGiven
+from helpers.exercises.progress import Progress, progress, record, reset_progress
 from helpers.exercises.registry import (
     DIFFICULTIES,
     Generated,
@@ -90,6 +94,10 @@ __all__ = [
     "given_matrix",
     "check_code",
     "solution_source",
+    "Progress",
+    "progress",
+    "record",
+    "reset_progress",
 ]
 
 for _kind in BUILT_IN_KINDS:

@@ -32,7 +32,8 @@ its reference solution as real code (its skeleton is that solution's signature a
 * ``"self_attention"``: ``fn(X, W_q, W_k, W_v) -> (output, weights)``, the whole pipeline from the token vectors
   (not a "Your turn": "Find the bug" cells are checked as this task)
 
-:data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for.
+:data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. A correct check of one of them is recorded
+in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from helpers.exercises.code_tasks.engine import (
     Mistake,
     check_function,
 )
+from helpers.exercises.progress import record
 from helpers.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TASKS", "YOUR_TURN_TASKS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN", "TIME_LIMIT", "Mistake",
@@ -118,18 +120,23 @@ def check_code(task: str, fn) -> Feedback:
     Feedback
         ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
         ``.mistake``, the key in :data:`MISTAKES` of the mistake recognised ('' if none). Never raises for
-        a broken ``fn``.
+        a broken ``fn``. A correct check of a "Your turn" task (:data:`YOUR_TURN_TASKS`) is recorded in the
+        learner's progress (kind ``"your-turn"``, name ``task``).
 
     Raises
     ------
     ValueError
         If ``task`` is not a known task.
     """
-    return check_task(task, fn)
+    feedback = check_task(task, fn)
+    if feedback.correct and _task(task).your_turn:
+        record("your-turn", task)
+    return feedback
 
 
 def check_task(task: str, fn) -> Feedback:
-    """The verdict of :func:`check_code`, for checkers built on a code task (a "Find the bug" cell's check).
+    """:func:`check_code` without recording anything: the verdict alone (for checkers built on a code task that
+    record their own kind of progress, such as a "Find the bug" cell's).
 
     Raises
     ------
