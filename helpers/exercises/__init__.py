@@ -18,8 +18,13 @@ Three entry points:
     mistakes (:mod:`.code_tasks`, one module per task). The folded solution a notebook shows after the
     check is a widget, :func:`helpers.solutions.show_solution`.
 
-What the learner has done (Your turns right, and later predictions, designs and bugs) is kept across kernels by
-:mod:`.progress`: ``progress()``, ``reset_progress()``.
+Beyond transcription, ways to think, each with its data in one module per notebook (``n01.py``, ...):
+
+``predictions()``, ``judge(name, answer) -> Judgement``
+    Predict, commit, reveal (:mod:`.predictions`; the widget is :func:`helpers.predict.predict`).
+
+What the learner has done (predictions committed, Your turns right) is kept across kernels by :mod:`.progress`:
+``progress()``, ``reset_progress()``.
 
 Every word a learner reads (questions, options, hints, worked solutions, the catalogues of mistakes, the
 texts of generated problems) is data in :mod:`helpers.questions`; answers are read by :mod:`.answers` and
@@ -51,6 +56,7 @@ from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
 from helpers.exercises.code_tasks import check_code, solution_source
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
+from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
 from helpers.exercises.problems import BUILT_IN_KINDS
 from helpers.exercises.problems.heatmap import HEATMAP_MARGIN, HeatmapGiven
 from helpers.exercises.progress import Progress, progress, record, reset_progress
@@ -94,6 +100,10 @@ __all__ = [
     "given_matrix",
     "check_code",
     "solution_source",
+    "Prediction",
+    "Judgement",
+    "predictions",
+    "judge",
     "Progress",
     "progress",
     "record",
