@@ -22,9 +22,11 @@ Beyond transcription, ways to think, each with its data in one module per notebo
 
 ``predictions()``, ``judge(name, answer) -> Judgement``
     Predict, commit, reveal (:mod:`.predictions`; the widget is :func:`helpers.predict.predict`).
+``design_tasks()``, ``check_design(name, **arrays) -> Feedback``
+    Change matrices until the attention meets a goal (:mod:`.design`; the explorers take ``goal=``).
 
-What the learner has done (predictions committed, Your turns right) is kept across kernels by :mod:`.progress`:
-``progress()``, ``reset_progress()``.
+What the learner has done (predictions committed, goals met, Your turns right) is kept across kernels by
+:mod:`.progress`: ``progress()``, ``reset_progress()``.
 
 Every word a learner reads (questions, options, hints, worked solutions, the catalogues of mistakes, the
 texts of generated problems) is data in :mod:`helpers.questions`; answers are read by :mod:`.answers` and
@@ -54,6 +56,7 @@ from __future__ import annotations
 
 from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
 from helpers.exercises.code_tasks import check_code, solution_source
+from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
@@ -104,6 +107,9 @@ __all__ = [
     "Judgement",
     "predictions",
     "judge",
+    "DesignTask",
+    "design_tasks",
+    "check_design",
     "Progress",
     "progress",
     "record",
