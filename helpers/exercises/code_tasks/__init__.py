@@ -30,7 +30,7 @@ its reference solution as real code (its skeleton is that solution's signature a
   step of FlashAttention's running softmax
 * ``"softmax_backward"``: ``fn(weights, grad_weights)`` -> grad_scores (the gradient through softmax)
 * ``"self_attention"``: ``fn(X, W_q, W_k, W_v) -> (output, weights)``, the whole pipeline from the token vectors
-  (not a "Your turn": "Find the bug" cells are checked as this task)
+  (not a "Your turn": the "Find the bug" cells are checked as this task, see :mod:`helpers.exercises.bugs`)
 
 :data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. A correct check of one of them is recorded
 in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
@@ -135,8 +135,8 @@ def check_code(task: str, fn) -> Feedback:
 
 
 def check_task(task: str, fn) -> Feedback:
-    """:func:`check_code` without recording anything: the verdict alone (for checkers built on a code task that
-    record their own kind of progress, such as a "Find the bug" cell's).
+    """:func:`check_code` without recording anything: the verdict alone (for checkers built on a code task, such as
+    :func:`helpers.exercises.bugs.check_fix`, which record their own kind of progress).
 
     Raises
     ------
