@@ -1,5 +1,5 @@
-"""Progress that lasts: the JSON file (where it is, atomic writes, corrupt files), what records into it, and that
-tests and notebook runs never touch the user's file."""
+"""Progress that lasts: the JSON file (where it is, atomic writes, corrupt files), what records into it, the view in
+00, and that tests and notebook runs never touch the user's file."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers.exercises import Progress, check_code, progress, record, reset_progress
-from helpers.exercises.code_tasks import SOLUTIONS, check_task
-from helpers.exercises.progress import ENV_VAR, progress_path
+from helpers.demos.progress import ROWS, ProgressView, course_totals, progress_view
+from helpers.exercises import Progress, bugs, check_code, design_tasks, predictions, progress, record, reset_progress
+from helpers.exercises.code_tasks import SOLUTIONS, YOUR_TURN_TASKS, check_task
+from helpers.exercises.progress import ENV_VAR, KINDS, progress_path
+from helpers.live import RUN_TO_SHOW
 
-from conftest import ROOT
+from conftest import NOTEBOOK_DIR, ROOT, html_text
 
 
 @pytest.fixture
@@ -111,6 +113,63 @@ def test_the_progress_survives_a_new_python(progress_file):
     assert out.stdout.strip() == "('01-pasta-weight',)"
 
 
+# --------------------------------------------------------------------------- the view in 00
+
+
+def test_the_view_counts_what_is_done_out_of_what_the_course_defines(progress_file):
+    totals = course_totals()
+    assert totals == {"prediction": tuple(predictions()), "design": tuple(design_tasks()), "bug": tuple(bugs()),
+                      "your-turn": YOUR_TURN_TASKS}
+    assert [kind for kind, _, _ in ROWS] == list(KINDS)
+    view = progress_view()
+    assert isinstance(view, ProgressView) and "course-progress" in view._dom_classes
+    shown = html_text(view.table_html)
+    for _kind, label, _where in ROWS:
+        assert label in shown
+    assert f"Your turns right 0 of {len(YOUR_TURN_TASKS)}" in shown
+    record("your-turn", "softmax")
+    record("your-turn", "a-task-no-longer-in-the-course")
+    assert f"Your turns right 0 of {len(YOUR_TURN_TASKS)}" in html_text(view.table_html)  # read on Refresh
+    view.refresh_button.click()
+    assert f"Your turns right 1 of {len(YOUR_TURN_TASKS)}" in html_text(view.table_html)
+
+
+def test_reset_asks_first_then_forgets_everything(progress_file):
+    record("bug", "02-softmax-over-queries")
+    view = progress_view()
+    assert "Bugs fixed 1 of" in html_text(view.table_html)
+    view.reset_button.click()
+    assert progress().bugs and "Forget everything recorded?" in html_text(view.children[2].children[0])
+    view.cancel_button.click()
+    assert progress().bugs and view.children[2].layout.display == "none"
+    view.reset_button.click()
+    view.confirm_button.click()
+    assert progress() == Progress() and "Bugs fixed 0 of" in html_text(view.table_html)
+
+
+def test_a_failed_reset_is_said_next_to_the_buttons(tmp_path, monkeypatch):
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    monkeypatch.setenv(ENV_VAR, str(folder))
+    view = progress_view()
+    view.reset()
+    assert "The progress file could not be written" in view.status
+
+
+def test_the_views_text_form_holds_no_counts(progress_file):
+    text = progress_view()._repr_mimebundle_()["text/plain"]
+    assert text.endswith(f"({RUN_TO_SHOW})") and not any(ch.isdigit() for ch in text)
+
+
+def test_notebook_00_shows_the_progress_view():
+    nb = json.loads((NOTEBOOK_DIR / "00_index.ipynb").read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    k = next(k for k, c in enumerate(cells) if "progress_view()" in "".join(c["source"]))
+    assert cells[k - 1]["cell_type"] == "markdown"
+    (output,) = cells[k]["outputs"]
+    assert "".join(output["data"]["text/plain"]).startswith("Your progress: ")
+
+
 def test_the_notebook_runner_records_into_a_temporary_file():
     """scripts/run_notebooks.py runs each kernel inside fresh_progress(): a new file, the old setting back after."""
     spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
@@ -124,3 +183,9 @@ def test_the_notebook_runner_records_into_a_temporary_file():
         assert inside.exists()
     assert os.environ[ENV_VAR] == before and not inside.parent.exists()
     assert "with fresh_progress():" in inspect.getsource(run_notebooks.run)
+
+
+def test_a_check_in_one_kernel_shows_in_the_view_of_another(progress_file):
+    """What 00's view reads is what another notebook's kernel wrote: the same file."""
+    assert check_code("softmax", SOLUTIONS["softmax"]).correct
+    assert "softmax" in ProgressView().done["your-turn"]
