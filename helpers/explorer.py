@@ -29,6 +29,8 @@ import traitlets
 
 from . import attention as att, explain, render, theme
 from .arrays import whole_number
+from .exercises.design import check_design, design_task
+from .feedback import Feedback
 from .layout import OverlayMessage, text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
@@ -41,6 +43,13 @@ MAX_TOKENS = 24
 MAX_DK = 16
 _SEED = 20240  # seeds the values of new rows and columns, so growing is reproducible
 _STAGES = ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "trace")
+# How the goal line names a setting a design task's goal assumes: (the words for False, for True).
+_SETTING_WORDS = {"causal": ("without the causal mask", "with the causal mask"),
+                  "scale": ("without the 1/√d_k scaling", "with the scores scaled by 1/√d_k")}
+
+
+def _show_widget(widget: widgets.Widget, shown: bool) -> None:
+    widget.layout.display = None if shown else "none"
 
 
 @dataclass(frozen=True)
@@ -218,6 +227,11 @@ class Explorer(LiveWidget, widgets.VBox):
         folded behind the "show the steps" button, and the weights and the output sit beside the editors.
     title : str
     kind : str, "self" or "cross" (the CSS class ``attn-explorer-<kind>``)
+    goal : str or None
+        A design task's name (:func:`helpers.exercises.design.design_tasks`): a goal line above the weights
+        (CSS class ``attn-goal``) states the goal and says, on every valid change, whether the explorer's arrays
+        meet it (✓) or what is still off (✗). The task's arrays are the explorer's, by name (``X`` or ``X_dec``
+        and ``X_enc``, ``W_q``, ``W_k``, ``W_v``).
 
     Changes made inside ``with explorer.hold_trait_notifications():`` (cells of several editors,
     the settings) are computed and drawn once, at the end of the block.
@@ -241,6 +255,9 @@ class Explorer(LiveWidget, widgets.VBox):
     trace_text : str, the arithmetic for the query and key picked under "Trace one query and one key",
         with the actual numbers
     status : str, why the last input could not be computed ('' when it could)
+    goal : DesignTask or None, the task of ``goal=``
+    goal_feedback : Feedback or None, the verdict on the explorer's arrays, as the goal line shows it
+    goal_met : bool, whether the goal is met now (False without a goal)
     """
 
     causal = traitlets.Bool(False, help="apply the causal mask (query i sees keys 0..i)")
@@ -249,7 +266,8 @@ class Explorer(LiveWidget, widgets.VBox):
     output = Matrix(finite=False, allow_none=True, read_only=True, help="the output for the last valid input")
 
     def __init__(self, sides, W_q, W_k, W_v, causal: bool, scale: bool, large: bool, title: str, kind: str,
-                 compact: bool | None = None, steps: bool = False):
+                 compact: bool | None = None, steps: bool = False, goal: str | None = None):
+        task = design_task(goal) if goal is not None else None  # an unknown name raises here
         checked = []
         for spec, tokens, X in sides:
             tokens = check_tokens(tokens, spec.tokens_arg)
@@ -277,6 +295,11 @@ class Explorer(LiveWidget, widgets.VBox):
         self.result = None
         self.trace_text = ""
         self.views = {k: widgets.HTML("") for k in _STAGES}
+        self.goal = task
+        self.goal_feedback: Feedback | None = None
+        self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
+        self.goal_html.add_class("attn-goal")
+        _show_widget(self.goal_html, task is not None)
 
         side_list = [TokenSide(self, spec, tokens, X, large, self._compact) for spec, tokens, X in checked]
         self._query_side, self._key_side = side_list[0], side_list[-1]
@@ -289,6 +312,13 @@ class Explorer(LiveWidget, widgets.VBox):
             "W_k": MatrixEditor(W_k, dims, [f"k{k + 1}" for k in range(d_k)], title="W^K", **ed),
             "W_v": MatrixEditor(W_v, dims, [f"v{k + 1}" for k in range(d_v)], title="W^V", **ed),
         })
+        if task is not None:
+            missing = [k for k in task.names if k not in self.editors]
+            if missing:
+                raise ValueError(f"goal {task.name!r} needs {', '.join(missing)}, which this explorer does not have "
+                                 f"(it has {', '.join(self.editors)})")
+            # Judged again on every valid change (the weights trait is set on each) and when a setting changes.
+            self.observe(self._judge_goal, names=["weights", "causal", "scale"])
         for name, ed in self.editors.items():
             ed.observe(self._input_changed, names="value")
             if name in ("W_q", "W_k", "W_v"):
@@ -328,6 +358,34 @@ class Explorer(LiveWidget, widgets.VBox):
             self._lengths_changed()
         if self.result is None:
             raise ValueError(f"these inputs cannot be computed: {self.status}")
+
+    # -- the goal of a design task
+
+    @property
+    def goal_met(self) -> bool:
+        """Whether the explorer's arrays meet the goal of ``goal=`` now (False without a goal)."""
+        return self.goal_feedback is not None and self.goal_feedback.correct
+
+    def _judge_goal(self, _change=None) -> None:
+        """Check the task's goal on the explorer's current arrays and show the verdict in the goal line."""
+        task = self.goal
+        feedback = check_design(task.name, **{k: self.editors[k].value for k in task.names})
+        self.goal_feedback = feedback
+        notes = [words[bool(want)] for setting, want in task.settings.items()
+                 if setting in _SETTING_WORDS and getattr(self, setting) != want
+                 for words in (_SETTING_WORDS[setting],)]
+        sz = theme.sizes(self._large)
+        mark = "✓" if feedback.correct else "✗"
+        note = (f'<div style="font-size:{sz.small};color:{theme.MUTED_FG}">The goal is judged '
+                f'{" and ".join(notes)}; the views here show your settings.</div>') if notes else ""
+        hint = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer">Hint</summary>'
+                f"{_html.escape(task.hint)}</details>") if task.hint and not feedback.correct else ""
+        bar = theme.OK_BORDER if feedback.correct else theme.BORDER
+        self.goal_html.value = (
+            f'<div role="status" style="{theme.panel_style(self._large)}border-left:4px solid {bar};'
+            f'padding:3px 10px;margin:4px 0;line-height:1.4;max-width:60em">'
+            f"<div><b>Goal:</b> {_html.escape(task.goal)}</div>"
+            f"<div>{mark} {_html.escape(feedback.message)}</div>{note}{hint}</div>")
 
     # -- the steps
 
@@ -575,6 +633,7 @@ class Explorer(LiveWidget, widgets.VBox):
         self.children = [
             header,
             row(controls, overflow="visible"),
+            self.goal_html,
             body,
             self.status_html,
             self._steps_button,
@@ -607,6 +666,10 @@ class AttentionExplorer(Explorer):
     steps : bool
         Show the intermediate stages (① Q, K, V, ② scores, ③ scaled, ④ mask) from the start; by default
         they are folded behind the "show the steps" button (:attr:`steps` says which).
+    goal : str or None
+        A design task's name (``"01-sat-attends-cat"``, see :func:`helpers.exercises.design.design_tasks`): a
+        goal line above the weights states the goal and, on every valid change, ✓ or ✗ with what is still off
+        (the task's arrays are the explorer's X, W_q, W_k, W_v, by name).
 
     Layout: the weights ⑤ and the output ⑥ come right after X, beside it on a wide page and under it on
     a narrow one, so an edit and its effect are on one screen; then W^Q, W^K, W^V; then the folded steps
@@ -624,19 +687,20 @@ class AttentionExplorer(Explorer):
         "weights", "output", "trace")
     trace_text : str, the arithmetic for the picked query and key with the actual numbers
     status : str, why the last input could not be computed ('' when it could)
+    goal_met : bool, whether the goal of ``goal=`` is met now; goal_feedback : Feedback or None, its verdict
 
     CSS classes (stable, for tests and custom styles): ``attn-explorer`` and ``attn-explorer-self`` on the
     explorer; ``attn-editor-X``, ``attn-editor-W_q``, ``attn-editor-W_k``, ``attn-editor-W_v`` on the
     editors; ``attn-view-<stage>`` on each view of ``views`` (``attn-view-weights``, ...) except the trace,
     which is ``attn-trace``; ``attn-causal`` (its message: ``attn-causal-message``), ``attn-scale``,
     ``attn-tokens``, ``attn-dk``, ``attn-token-names`` (its message: ``attn-token-names-message``),
-    ``attn-status``, ``attn-trace-query``, ``attn-trace-key`` on the controls.
+    ``attn-status``, ``attn-trace-query``, ``attn-trace-key`` on the controls; ``attn-goal`` on the goal line.
     """
 
     def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False,
-                 compact: bool | None = None, steps: bool = False):
+                 compact: bool | None = None, steps: bool = False, goal: str | None = None):
         super().__init__([(SELF_SIDE, tokens, X)], W_q, W_k, W_v, causal, scale, large,
-                         title="Self-attention explorer", kind="self", compact=compact, steps=steps)
+                         title="Self-attention explorer", kind="self", compact=compact, steps=steps, goal=goal)
 
     @property
     def tokens(self) -> list[str]:
@@ -667,6 +731,8 @@ class CrossAttentionExplorer(Explorer):
         ``causal = True`` is refused with the reason).
     scale, large, compact, steps : bool
         As for :class:`AttentionExplorer`.
+    goal : str or None
+        A design task's name, as for :class:`AttentionExplorer`; its arrays are X_dec, X_enc, W_q, W_k, W_v.
 
     The weights are n_q × n_k (not square in general): rows are decoder tokens
     (queries), columns encoder tokens (keys).
@@ -679,10 +745,11 @@ class CrossAttentionExplorer(Explorer):
     """
 
     def __init__(self, query_tokens, key_tokens, X_dec, X_enc, W_q, W_k, W_v, causal: bool = False,
-                 scale: bool = True, large: bool = False, compact: bool | None = None, steps: bool = False):
+                 scale: bool = True, large: bool = False, compact: bool | None = None, steps: bool = False,
+                 goal: str | None = None):
         super().__init__([(DECODER_SIDE, query_tokens, X_dec), (ENCODER_SIDE, key_tokens, X_enc)],
                          W_q, W_k, W_v, causal, scale, large, title="Cross-attention explorer", kind="cross",
-                         compact=compact, steps=steps)
+                         compact=compact, steps=steps, goal=goal)
 
     def __repr__(self) -> str:
         return (f"CrossAttentionExplorer(query_tokens={len(self.query_tokens)}, key_tokens={len(self.key_tokens)}, "

@@ -27,6 +27,7 @@ __all__ = [
     "KEYS",
     "VALUE_FEATURES",
     "VALUES",
+    "QUERY",
     "check_temperature",
     "lookup",
 ]
@@ -43,6 +44,8 @@ KEYS = np.array(
         [0.0, 0.0, 2.0],
     ]
 )
+# The query "what should I feed my cat?": about animals and food, not sport.
+QUERY = np.array([1.0, 1.0, 0.0])
 VALUE_FEATURES = ["cat", "dog", "pasta", "ball"]
 VALUES = np.array(
     [

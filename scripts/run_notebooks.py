@@ -12,6 +12,9 @@ What a run would otherwise change every time is left out of the stored file (:fu
 * the saved widget state (``metadata.widgets``) and the widget views in the outputs: their model ids are random,
   and the state is most of a notebook's size. JupyterLab then shows each widget's text form until its cell runs,
   and every course widget's text form says what it is and to run the cell (``helpers.live``).
+
+Each notebook's kernel records the learner's progress (``helpers.exercises.progress``) in a fresh temporary file
+(``COURSE_PROGRESS``), never in the user's: a run neither reads nor changes what the author has done as a learner.
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ from __future__ import annotations
 import argparse
 import base64
 import io
+import os
 import sys
+import tempfile
 import time
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
@@ -67,6 +73,21 @@ def reproducible(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+@contextmanager
+def fresh_progress():
+    """``COURSE_PROGRESS`` set to a new temporary file while the block runs (a kernel started in it inherits it)."""
+    before = os.environ.get("COURSE_PROGRESS")
+    with tempfile.TemporaryDirectory(prefix="course-progress-") as folder:
+        os.environ["COURSE_PROGRESS"] = os.path.join(folder, "progress.json")
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop("COURSE_PROGRESS", None)
+            else:
+                os.environ["COURSE_PROGRESS"] = before
+
+
 def run(path: Path, target: Path) -> float:
     """Execute the notebook at ``path`` fresh and write the reproducible result to ``target``; returns seconds."""
     nb = nbformat.read(path, as_version=4)
@@ -74,8 +95,9 @@ def run(path: Path, target: Path) -> float:
     # iopub_timeout: after a cell's reply, wait for the rest of its output until the kernel is idle (nbclient's 4 s
     # would drop the output of a cell that sends hundreds of widget messages on a busy machine), and never store a
     # notebook with an output left out.
-    NotebookClient(nb, timeout=600, kernel_name="python3", iopub_timeout=120, raise_on_iopub_timeout=True,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    with fresh_progress():
+        NotebookClient(nb, timeout=600, kernel_name="python3", iopub_timeout=120, raise_on_iopub_timeout=True,
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
     nbformat.write(reproducible(nb), target)
     return time.perf_counter() - start
 

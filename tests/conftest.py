@@ -18,11 +18,14 @@ Everything here goes through public behaviour only (widget traits such as ``valu
 from __future__ import annotations
 
 import ast
+import atexit
 import contextlib
 import html
 import io
 import os
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +37,11 @@ from browser.jupyter_servers import course_notebooks
 # Nobody watches a test run: widgets that animate while a cell runs (a training monitor) show each frame at once,
 # here, in the kernels nbval starts and in the servers of the browser tests (they inherit this process's environment).
 os.environ.setdefault("COURSE_ANIMATION", "off")
+# The learner's progress (helpers.exercises.progress) goes to a file of this test run, never to the user's: the tests,
+# the kernels nbval starts and the browser tests' servers (they inherit this environment) all record there.
+_PROGRESS_DIR = tempfile.mkdtemp(prefix="course-progress-")
+atexit.register(shutil.rmtree, _PROGRESS_DIR, ignore_errors=True)
+os.environ["COURSE_PROGRESS"] = os.path.join(_PROGRESS_DIR, "progress.json")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"

@@ -15,7 +15,7 @@ import pytest
 
 from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
 from helpers.exercises import Feedback, check_code
-from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS
+from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS, YOUR_TURN_TASKS
 from helpers.solutions import show_solution
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,10 +42,11 @@ def solution(task):
 # --------------------------------------------------------------------------- the reference solutions
 
 
-def test_there_are_the_eight_tasks_with_a_skeleton_and_a_solution_each():
+def test_there_are_the_nine_tasks_with_a_skeleton_and_a_solution_each():
     names = {"softmax", "project_qkv", "attention", "causal_mask", "masked_attention", "multi_head_attention",
-             "online_softmax", "softmax_backward"}
+             "online_softmax", "softmax_backward", "self_attention"}
     assert set(TASKS) == set(SOLUTIONS) == set(SKELETONS) == names
+    assert set(YOUR_TURN_TASKS) == names - {"self_attention"}  # checked by the find-the-bug cells only
 
 
 @pytest.mark.parametrize("task", sorted(SOLUTIONS))
@@ -197,7 +198,7 @@ def f(Q, K, V):
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     w = e / e.sum(axis=1)
     return w @ V, w"""),
-    ("attention", "wrong_axis", SM + """
+    ("attention", "softmax_over_queries", SM + """
 def f(Q, K, V):
     w = sm(Q @ K.T / np.sqrt(Q.shape[1]), axis=0)
     return w @ V, w"""),
@@ -317,6 +318,56 @@ def f(m, l, o, s, V):
     a = np.exp(m - m_new)
     p = np.exp(s - m_new[:, None])
     return m_new, a * l + p.sum(axis=-1), a[:, None] * o + p @ V"""),
+    ("masked_attention", "softmax_over_queries", """
+def f(Q, K, V, mask):
+    s = np.where(mask, Q @ K.T / np.sqrt(Q.shape[1]), -np.inf)
+    e = np.exp(s - s.max(axis=0, keepdims=True))
+    w = e / e.sum(axis=0, keepdims=True)
+    return w @ V, w"""),
+    ("multi_head_attention", "softmax_over_queries", SM + """
+def f(X, W_q, W_k, W_v, W_o, h):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    d = Q.shape[1] // h
+    heads = [sm(Q[:, i*d:(i+1)*d] @ K[:, i*d:(i+1)*d].T / np.sqrt(d), axis=0) @ V[:, i*d:(i+1)*d] for i in range(h)]
+    return np.concatenate(heads, axis=1) @ W_o"""),
+    ("self_attention", "softmax_over_queries", """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])
+    e = np.exp(scores - scores.max(axis=0, keepdims=True))
+    weights = e / e.sum(axis=0, keepdims=True)
+    return weights @ V, weights"""),
+    ("self_attention", "scale_dmodel", SM + """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    w = sm(Q @ K.T / np.sqrt(X.shape[1]))
+    return w @ V, w"""),
+    ("self_attention", "k_not_transposed", SM + """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    w = sm(Q @ K / np.sqrt(Q.shape[1]))
+    return w @ V, w"""),
+    ("self_attention", "wq_wk_swapped", SM + """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_k, X @ W_q, X @ W_v
+    w = sm(Q @ K.T / np.sqrt(Q.shape[1]))
+    return w @ V, w"""),
+    ("self_attention", "no_scale", SM + """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    w = sm(Q @ K.T)
+    return w @ V, w"""),
+    ("self_attention", "weights_at_K", SM + """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    w = sm(Q @ K.T / np.sqrt(Q.shape[1]))
+    return w @ K, w"""),
+    ("self_attention", "no_max", """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    e = np.exp(Q @ K.T / np.sqrt(Q.shape[1]))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ V, w"""),
     ("softmax_backward", "backward_no_subtraction", "def f(w, g):\n    return w * g"),
     ("softmax_backward", "backward_wrong_axis",
      "def f(w, g):\n    return w * (g - np.sum(g * w, axis=0, keepdims=True))"),
@@ -369,6 +420,39 @@ def f(x):
 
 def test_the_catalogue_is_large_and_covers_many_mistakes():
     assert len(WRONG) >= 20 and len({k for _, k, _ in WRONG}) >= 20
+
+
+# The bugs DESIGN §8 has the learner find, each with the tasks whose checks must name it: (mistake key, tasks).
+FIND_THE_BUG_MISTAKES = [
+    ("softmax_over_queries", {"attention", "masked_attention", "multi_head_attention", "self_attention"}),
+    ("mask_after_softmax", {"masked_attention"}),
+    ("scale_dmodel", {"self_attention", "multi_head_attention"}),
+    ("k_not_transposed", {"attention", "self_attention"}),
+]
+
+
+@pytest.mark.parametrize("key, tasks", FIND_THE_BUG_MISTAKES, ids=[k for k, _ in FIND_THE_BUG_MISTAKES])
+def test_the_mistake_tables_name_the_bugs_a_learner_is_asked_to_find(key, tasks):
+    for task in tasks:
+        assert key in [m.key for m in TASKS[task].mistakes], f"{task} cannot name {key}"
+        assert any(t == task and k == key for t, k, _ in WRONG), f"no wrong {task} in the catalogue shows {key}"
+
+
+# Whether a case's Q and K are square (n_k = d_k), so that Q @ K runs without the transpose.
+SQUARE_QK = {"attention": lambda Q, K, V: K.shape[0] == K.shape[1],
+             "self_attention": lambda X, W_q, W_k, W_v: X.shape[0] == W_k.shape[1]}
+
+
+@pytest.mark.parametrize("task", sorted(SQUARE_QK))
+def test_k_not_transposed_is_caught_where_the_shapes_do_not_catch_it(task):
+    """With Q and K square, Q @ K runs and gives weights of the right shape: the check sees it in the numbers."""
+    spec = TASKS[task]
+    square = [case for case in spec.cases() if SQUARE_QK[task](*case.args)]
+    assert square, f"{task} has no case with square Q and K"
+    model = {m.key: f for m, f in spec.models}["k_not_transposed"]
+    for case in square:
+        got, want = model(*case.args), spec.reference(*case.args)
+        assert got[0].shape == want[0].shape and not np.allclose(got[1], want[1])
 
 
 def test_a_shape_mistake_names_the_expected_and_the_actual_shape():
@@ -504,6 +588,13 @@ def test_the_planned_your_turn_cells_exist():
                "03_masking": ["causal_mask", "masked_attention"], "04_cross_attention": ["attention"]}
     for stem, wanted in planned.items():
         assert tasks.get(stem) == wanted, tasks
+
+
+def test_the_your_turn_tasks_are_those_the_notebooks_ask_for():
+    """The progress view counts YOUR_TURN_TASKS as the Your turns of the course."""
+    asked = {CHECK_LINE.match("".join(cells[k]["source"]).strip().splitlines()[-1]).group(1)
+             for _path, k, cells in YOUR_TURNS}
+    assert asked == set(YOUR_TURN_TASKS)
 
 
 def _fill(source: str, solution_source: str) -> str:

@@ -11,6 +11,7 @@ import io
 import numpy as np
 import pytest
 
+from helpers import lookup
 from helpers.attention import project_qkv
 from helpers.exercises import check_code
 from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS, examples, solution_source
@@ -106,6 +107,19 @@ def notebook_values(stem: str, *names: str) -> dict:
 def test_01s_look_up_scores_are_the_checkers():
     nb = {**notebook_values("01_intuition", "K"), **notebook_values("01_intuition", "q")}
     np.testing.assert_array_equal(nb["q"] @ nb["K"].T, examples.LOOKUP_SCORES)
+
+
+def test_01s_library_and_query_are_the_helpers():
+    """The predictions of 01 compute their truths from helpers.lookup: its library and query are the notebook's."""
+    nb = notebook_values("01_intuition", "titles", "K", "V")
+    assert nb["titles"] == lookup.TITLES
+    np.testing.assert_array_equal(nb["K"], lookup.KEYS)
+    np.testing.assert_array_equal(nb["V"], lookup.VALUES)
+    np.testing.assert_array_equal(notebook_values("01_intuition", "q")["q"], lookup.QUERY)
+
+
+def test_01s_six_tokens_are_the_checkers():
+    assert tuple(notebook_values("01_intuition", "tokens")["tokens"]) == examples.SIX_TOKENS
 
 
 @pytest.mark.parametrize("stem, name", [("01_intuition", "X"), ("02_projections", "X6"), ("08_multi_head", "X6")])

@@ -1,6 +1,6 @@
 """Checking without widgets: the lesson's questions, generated problems and the code the learner writes.
 
-Three entry points:
+Entry points:
 
 ``check(qid, answer) -> Feedback``
     Checks an answer to one of the lesson's questions ``"q1"`` ... ``"q8"`` (:mod:`.lesson`). Any answer,
@@ -17,6 +17,18 @@ Three entry points:
     Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
     mistakes (:mod:`.code_tasks`, one module per task). The folded solution a notebook shows after the
     check is a widget, :func:`helpers.solutions.show_solution`.
+
+Beyond transcription, three ways to think, each with its data in one module per notebook (``n01.py``, ...):
+
+``predictions()``, ``judge(name, answer) -> Judgement``
+    Predict, commit, reveal (:mod:`.predictions`; the widget is :func:`helpers.predict.predict`).
+``design_tasks()``, ``check_design(name, **arrays) -> Feedback``
+    Change matrices until the attention meets a goal (:mod:`.design`; the explorers take ``goal=``).
+``bugs()``, ``check_fix(name, fn) -> Feedback``
+    Find the bug in given attention code (:mod:`.bugs`).
+
+What the learner has done (predictions committed, goals met, bugs fixed, Your turns right) is kept across kernels
+by :mod:`.progress`: ``progress()``, ``reset_progress()``.
 
 Every word a learner reads (questions, options, hints, worked solutions, the catalogues of mistakes, the
 texts of generated problems) is data in :mod:`helpers.questions`; answers are read by :mod:`.answers` and
@@ -45,11 +57,15 @@ shapes such as ``(8, 12, 20, 64)`` or ``8×12×20×64``, matrices such as ``[[2,
 from __future__ import annotations
 
 from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
+from helpers.exercises.bugs import Bug, bugs, check_fix
 from helpers.exercises.code_tasks import check_code, solution_source
+from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
+from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
 from helpers.exercises.problems import BUILT_IN_KINDS
 from helpers.exercises.problems.heatmap import HEATMAP_MARGIN, HeatmapGiven
+from helpers.exercises.progress import Progress, progress, record, reset_progress
 from helpers.exercises.registry import (
     DIFFICULTIES,
     Generated,
@@ -90,6 +106,20 @@ __all__ = [
     "given_matrix",
     "check_code",
     "solution_source",
+    "Prediction",
+    "Judgement",
+    "predictions",
+    "judge",
+    "DesignTask",
+    "design_tasks",
+    "check_design",
+    "Bug",
+    "bugs",
+    "check_fix",
+    "Progress",
+    "progress",
+    "record",
+    "reset_progress",
 ]
 
 for _kind in BUILT_IN_KINDS:

@@ -29,6 +29,11 @@ its reference solution as real code (its skeleton is that solution's signature a
 * ``"online_softmax"``: ``fn(m, l, o, scores_block, V_block) -> (m_new, l_new, o_new)``, one
   step of FlashAttention's running softmax
 * ``"softmax_backward"``: ``fn(weights, grad_weights)`` -> grad_scores (the gradient through softmax)
+* ``"self_attention"``: ``fn(X, W_q, W_k, W_v) -> (output, weights)``, the whole pipeline from the token vectors
+  (not a "Your turn": the "Find the bug" cells are checked as this task, see :mod:`helpers.exercises.bugs`)
+
+:data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. A correct check of one of them is recorded
+in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from helpers.exercises.code_tasks import (
     multi_head_attention,
     online_softmax,
     project_qkv,
+    self_attention,
     softmax,
     softmax_backward,
 )
@@ -51,14 +57,17 @@ from helpers.exercises.code_tasks.engine import (
     Mistake,
     check_function,
 )
+from helpers.exercises.progress import record
 from helpers.feedback import NOT_WRITTEN, Feedback
 
-__all__ = ["TASKS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN", "TIME_LIMIT", "Mistake", "CodeTask",
-           "check_code", "solution_source"]
+__all__ = ["TASKS", "YOUR_TURN_TASKS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN", "TIME_LIMIT", "Mistake",
+           "CodeTask", "check_code", "check_task", "solution_source"]
 
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
     softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
-    softmax_backward)}
+    softmax_backward, self_attention)}
+# The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
+YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
 
 
 def _mistake_table() -> dict[str, Mistake]:
@@ -101,7 +110,8 @@ def check_code(task: str, fn) -> Feedback:
     ----------
     task : str
         One of :data:`TASKS` (``"softmax"``, ``"project_qkv"``, ``"attention"``, ``"causal_mask"``,
-        ``"masked_attention"``, ``"multi_head_attention"``, ``"online_softmax"``, ``"softmax_backward"``).
+        ``"masked_attention"``, ``"multi_head_attention"``, ``"online_softmax"``, ``"softmax_backward"``,
+        ``"self_attention"``).
     fn : callable
         The learner's function, with the task's signature (see the module docstring).
 
@@ -110,7 +120,23 @@ def check_code(task: str, fn) -> Feedback:
     Feedback
         ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
         ``.mistake``, the key in :data:`MISTAKES` of the mistake recognised ('' if none). Never raises for
-        a broken ``fn``.
+        a broken ``fn``. A correct check of a "Your turn" task (:data:`YOUR_TURN_TASKS`) is recorded in the
+        learner's progress (kind ``"your-turn"``, name ``task``).
+
+    Raises
+    ------
+    ValueError
+        If ``task`` is not a known task.
+    """
+    feedback = check_task(task, fn)
+    if feedback.correct and _task(task).your_turn:
+        record("your-turn", task)
+    return feedback
+
+
+def check_task(task: str, fn) -> Feedback:
+    """:func:`check_code` without recording anything: the verdict alone (for checkers built on a code task, such as
+    :func:`helpers.exercises.bugs.check_fix`, which record their own kind of progress).
 
     Raises
     ------

@@ -17,14 +17,13 @@ from helpers.exercises.code_tasks.softmax import (
     NO_KEEPDIMS,
     NO_MAX,
     NO_NORMALISE,
-    WRONG_AXIS,
     softmax_global_max,
     softmax_max_no_keepdims,
     softmax_no_keepdims,
 )
 
 __all__ = ["TASK", "my_attention", "NO_SOFTMAX", "NO_SCALE", "SCALE_DK", "SCALE_TOKENS", "WEIGHTS_TRANSPOSED",
-           "ORDER_SWAPPED", "WEIGHTS_AT_K", "K_NOT_TRANSPOSED"]
+           "ORDER_SWAPPED", "WEIGHTS_AT_K", "K_NOT_TRANSPOSED", "OVER_QUERIES"]
 
 NO_SOFTMAX = Mistake(
     "no_softmax", "no softmax: the scaled scores used as weights",
@@ -55,6 +54,11 @@ WEIGHTS_AT_K = Mistake(
     "weights_at_K", "weights @ K instead of weights @ V",
     "The output mixes the values: output = weights @ V. The keys only decide the weights.",
     '02_projections, "Step 4: output AV"')
+OVER_QUERIES = Mistake(
+    "softmax_over_queries", "the softmax taken over the queries (axis 0), not over the keys",
+    "Row i of the weights is query i's share of attention over the keys, so each row must sum to 1: take the max "
+    "and the sum along the keys, axis=-1 (with axis=0 each column sums to 1 instead).",
+    '02_projections, "Step 3: softmax, row by row"')
 K_NOT_TRANSPOSED = Mistake(
     "k_not_transposed", "K not transposed: Q @ K instead of Q @ K.T",
     "Entry (i, j) of the scores is q_i · k_j, so the scores are Q @ K.T, shape n_q × n_k.",
@@ -108,7 +112,7 @@ TASK = CodeTask(
         (ORDER_SWAPPED, lambda Q, K, V: attend(scaled_scores(Q, K), V)[::-1]),
         (NO_SCALE, lambda Q, K, V: attend(Q @ K.T, V)),
         (SCALE_DK, lambda Q, K, V: attend(Q @ K.T / Q.shape[-1], V)),
-        (WRONG_AXIS, _weights_then_v(lambda s: nan_softmax(s, axis=0))),
+        (OVER_QUERIES, _weights_then_v(lambda s: nan_softmax(s, axis=0))),
         # The right output, its weights returned transposed; or the softmax taken over K Qᵀ, along the queries.
         (WEIGHTS_TRANSPOSED, lambda Q, K, V: (attend(scaled_scores(Q, K), V)[0],
                                               attend(scaled_scores(Q, K), V)[1].T)),

@@ -86,6 +86,9 @@ class CodeTask:
     overflow_mistake : Mistake or None
         The mistake named when a function is right on every case but the large-score probes (the max
         subtraction left out); None for a task without such probes.
+    your_turn : bool
+        True for a task a "Your turn" cell asks the learner to write (its skeleton is shown); False for a task
+        only checked otherwise, e.g. as the function of a "Find the bug" cell.
     """
 
     name: str
@@ -95,6 +98,7 @@ class CodeTask:
     solution: Callable
     models: tuple = ()
     overflow_mistake: Mistake | None = None
+    your_turn: bool = True
 
     @property
     def solution_source(self) -> str:

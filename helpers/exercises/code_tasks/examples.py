@@ -10,10 +10,11 @@ import numpy as np
 
 from helpers.attention import project_qkv
 
-__all__ = ["X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES", "small_ints",
-           "six_token_qkv", "cross_qkv"]
+__all__ = ["SIX_TOKENS", "X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES",
+           "small_ints", "six_token_qkv", "cross_qkv"]
 
 # The six tokens "The cat sat on the mat", (6, 4) (01_intuition, 02_projections, 08_multi_head).
+SIX_TOKENS = ("The", "cat", "sat", "on", "the", "mat")
 X6 = np.array([[1.0, 0.0, 0.0, 2.0],
                [2.0, 1.0, 0.0, 0.0],
                [0.0, 2.0, 1.0, 0.0],

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.attention import causal_mask, scaled_dot_product_attention
-from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, SCALE_DK, WEIGHTS_AT_K
+from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, OVER_QUERIES, SCALE_DK, WEIGHTS_AT_K
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import K_M, Q_M, V_M, cross_qkv, six_token_qkv, small_ints
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
-from helpers.exercises.code_tasks.softmax import NO_MAX, WRONG_AXIS
+from helpers.exercises.code_tasks.softmax import NO_MAX
 
 __all__ = ["TASK", "my_masked_attention", "MASK_AFTER_SOFTMAX", "MASK_INVERTED", "MASK_IGNORED", "MASK_MULTIPLIED",
            "MASK_ADDED"]
@@ -114,7 +114,7 @@ TASK = CodeTask(
         (ORDER_SWAPPED, lambda Q, K, V, mask: _reference(Q, K, V, mask)[::-1]),
         (NO_SCALE, lambda Q, K, V, mask: attend(np.where(mask, Q @ K.T, -np.inf), V)),
         (SCALE_DK, lambda Q, K, V, mask: attend(np.where(mask, Q @ K.T / Q.shape[-1], -np.inf), V)),
-        (WRONG_AXIS, _masked_wrong_axis),
+        (OVER_QUERIES, _masked_wrong_axis),
         (WEIGHTS_AT_K, _masked_weights_at_k),
     ),
     overflow_mistake=NO_MAX,

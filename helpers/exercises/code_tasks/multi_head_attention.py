@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.attention import multi_head_attention, split_heads
-from helpers.exercises.code_tasks.attention import NO_SCALE
+from helpers.exercises.code_tasks.attention import NO_SCALE, OVER_QUERIES
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import X6, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
-from helpers.exercises.code_tasks.softmax import WRONG_AXIS
 
 __all__ = ["TASK", "my_multi_head_attention", "NO_WO", "SCALE_DMODEL", "HEADS_RESHAPE", "HEADS_INTERLEAVED",
            "ONE_HEAD"]
@@ -24,7 +23,8 @@ NO_WO = Mistake(
     '08_multi_head, "Step by step on the six tokens of notebook 02"')
 SCALE_DMODEL = Mistake(
     "scale_dmodel", "scaled by √d_model instead of √d_k",
-    "Each head has width d_k = d_model / h: divide its scores by np.sqrt(d_k).",
+    "d_k is the width of a query or key, Q.shape[-1] (with h heads, d_model / h per head), not the width of the "
+    "embeddings X.shape[-1]: divide the scores by np.sqrt(d_k).",
     '06_pitfalls, "Common error 1: dividing by √d_model"')
 HEADS_RESHAPE = Mistake(
     "heads_reshape", "heads split by a reshape without transposing",
@@ -107,6 +107,6 @@ TASK = CodeTask(
         (ONE_HEAD, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1, scale=np.sqrt(X.shape[-1] // h))),
         (ONE_HEAD, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1)),
         (NO_SCALE, _model(scale=1.0)),
-        (WRONG_AXIS, _model(axis=0)),
+        (OVER_QUERIES, _model(axis=0)),
     ),
 )

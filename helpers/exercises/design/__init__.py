@@ -1,0 +1,83 @@
+"""Design tasks: the learner changes matrices until the attention does what a goal says (no widgets).
+
+"Make 'sat' attend mostly to 'cat'", "build a previous-token head", "make 'le' read 'cat'": each task is a
+:class:`DesignTask` whose goal is judged on the attention the learner's arrays give (its weights or its output), so
+every design that meets the goal counts. The learner works in code, ``check_design(name, X=my_X)``, or in an
+explorer that shows the goal line as they edit, ``AttentionExplorer(tokens, X, W_q, W_k, W_v, goal=name)``.
+
+Each notebook's tasks are one module, ``n01.py`` for ``01_intuition`` and so on, holding a list ``TASKS`` of
+:class:`DesignTask`; the modules are found automatically, so adding a notebook's tasks touches no other file. The
+pieces most judges are made of (the attention of the arrays, goals such as :func:`~.goals.attends_most`) are in
+:mod:`.goals`.
+
+Arrays not passed to :func:`check_design` are the task's own: a changeable array its start, a fixed one its given
+value. A goal met is recorded in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"design"``).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from helpers.exercises.design.task import LAYOUTS, DesignTask
+from helpers.exercises.per_notebook import collect
+from helpers.exercises.progress import record
+from helpers.feedback import Feedback
+
+__all__ = ["DesignTask", "LAYOUTS", "design_tasks", "design_task", "check_design"]
+
+
+@cache
+def _all() -> dict[str, DesignTask]:
+    return collect(__name__, "TASKS")
+
+
+def design_tasks() -> dict[str, DesignTask]:
+    """Every design task of the course, by name, in notebook order (a new dict: changing it changes nothing).
+
+    Each task has ``.notebook`` (``"01_intuition"``), ``.goal`` (one sentence), ``.start`` and ``.solution`` (dicts:
+    array name -> array, the arrays the learner changes), ``.given`` (the fixed arrays, may be empty).
+    """
+    return dict(_all())
+
+
+def design_task(name: str) -> DesignTask:
+    """The design task called ``name``.
+
+    Raises
+    ------
+    ValueError
+        If there is none, naming the known ones.
+    """
+    known = _all()
+    if not isinstance(name, str) or name not in known:
+        raise ValueError(f"no design task is called {name!r}; the tasks are {', '.join(known) or 'none yet'}")
+    return known[name]
+
+
+def check_design(name: str, **arrays) -> Feedback:
+    """Is the goal of the design task ``name`` met by these arrays? Says what is still off.
+
+    Parameters
+    ----------
+    name : str
+        A design task's name (``"01-sat-attends-cat"``).
+    **arrays
+        The learner's arrays by name (``X=...``, ``W_k=...``): numpy arrays, nested lists or matrix text. Those not
+        passed are the task's own (start or given).
+
+    Returns
+    -------
+    Feedback
+        ``.correct`` when the goal is met; ``.message`` how things stand ("'sat' gives 'cat' 0.31 of its
+        attention, ...; the goal is ..."), or which argument is wrong and how (a shape, NaN, text that is not a
+        matrix, a fixed array changed, an unknown name). Never raises for what is passed.
+
+    Raises
+    ------
+    ValueError
+        If no design task is called ``name``.
+    """
+    feedback = design_task(name).check(**arrays)
+    if feedback.correct:
+        record("design", name)
+    return feedback

@@ -1,0 +1,64 @@
+"""Pieces for the ``judge`` of a design task: the attention of a set of arrays, and goals stated on its weights.
+
+A judge is a function ``arrays -> (met, detail)``; it is usually two lines::
+
+    def _sat_attends_cat(arrays):
+        weights = self_attention(arrays)[1]
+        return attends_most(weights, TOKENS, TOKENS, "sat", "cat", at_least=0.5)
+
+The attention is computed with :mod:`helpers.attention`, as the explorers compute it. Numbers in the details have two
+decimals, as the explorers' weights do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention
+
+__all__ = ["self_attention", "cross_attention", "attends_most"]
+
+
+def self_attention(arrays: dict, causal: bool = False, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(output (n, d_v), weights (n, n)) of self-attention over ``arrays["X"]`` with ``W_q``, ``W_k``, ``W_v``."""
+    Q, K, V = project_qkv(arrays["X"], arrays["W_q"], arrays["W_k"], arrays["W_v"])
+    mask = causal_mask(Q.shape[0]) if causal else None
+    return scaled_dot_product_attention(Q, K, V, mask=mask, scale=scale)
+
+
+def cross_attention(arrays: dict, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(output (n_q, d_v), weights (n_q, n_k)): queries from ``arrays["X_dec"]``, keys and values from ``X_enc``."""
+    Q = arrays["X_dec"] @ arrays["W_q"]
+    K, V = arrays["X_enc"] @ arrays["W_k"], arrays["X_enc"] @ arrays["W_v"]
+    return scaled_dot_product_attention(Q, K, V, scale=scale)
+
+
+def attends_most(weights, query_labels, key_labels, query: str, key: str, at_least: float = 0.5) -> tuple[bool, str]:
+    """Goal: the query ``query`` gives the key ``key`` more weight than any other key, and at least ``at_least``.
+
+    Parameters
+    ----------
+    weights : ndarray (n_q, n_k)
+    query_labels, key_labels : sequence of str
+        The rows' and columns' tokens.
+    query, key : str
+        The query (a row) and the key (a column) the goal is about.
+    at_least : float
+
+    Returns
+    -------
+    (bool, str)
+        Whether the goal is met, and how things stand: ``"'sat' gives 'cat' 0.31 of its attention, and 'sat' 0.49;
+        the goal is more than any other key and at least 0.5."``.
+    """
+    query_labels, key_labels = list(query_labels), list(key_labels)
+    i, j = query_labels.index(query), key_labels.index(key)
+    row = np.asarray(weights, dtype=float)[i]
+    others = [(row[k], key_labels[k]) for k in range(len(row)) if k != j]
+    best_other, best_name = max(others) if others else (0.0, "")
+    met = row[j] > best_other and row[j] >= at_least
+    now = f"'{query}' gives '{key}' {row[j]:.2f} of its attention"
+    if met:
+        return True, f"{now}, more than any other key (next: '{best_name}', {best_other:.2f})."
+    return False, (f"{now}, and '{best_name}' {best_other:.2f}; the goal is more than any other key and at least "
+                   f"{at_least:g}.")

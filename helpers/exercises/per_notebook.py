@@ -1,0 +1,64 @@
+"""Data kept in one module per notebook, found without a shared list: predictions, design tasks, bugs.
+
+A package such as :mod:`helpers.exercises.predictions` holds ``n01.py``, ``n02.py``, ... (the notebook's number),
+each with one list of entries (``PREDICTIONS``, ``TASKS``, ``BUGS``). :func:`collect` imports every such module it
+finds (``pkgutil``) and gathers the lists into one dict by name. Adding a notebook's entries is therefore one new
+or edited file and nothing else: no registry to extend, no file that two authors both change.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "collect", "check_names"]
+
+MODULE_NAME = re.compile(r"n\d\d")            # n01 ... n11: the module of one notebook
+NAME = re.compile(r"\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")  # "01-pasta-weight": the notebook's number, then words
+NOTEBOOK = re.compile(r"\d\d_[a-z0-9_]+")     # "01_intuition", as in course.toml
+
+
+def check_names(name, notebook, what: str) -> None:
+    """Raise ValueError unless ``name`` reads "NN-words" and ``notebook`` "NN_words" with the same NN."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise ValueError(f"a {what}'s name reads like '01-pasta-weight' (the notebook's number, then lower-case "
+                         f"words joined by '-'); got {name!r}")
+    if not isinstance(notebook, str) or not NOTEBOOK.fullmatch(notebook):
+        raise ValueError(f"{what} {name!r}: notebook must be a notebook's name like '01_intuition'; got {notebook!r}")
+    if name[:2] != notebook[:2]:
+        raise ValueError(f"{what} {name!r} belongs to notebook {notebook!r}: its name starts with {notebook[:2]}-")
+
+
+def collect(package: str, attribute: str) -> dict:
+    """Every entry of ``attribute`` in the per-notebook modules of ``package``, by its ``name``, in notebook order.
+
+    Parameters
+    ----------
+    package : str
+        The package's dotted name (``"helpers.exercises.predictions"``).
+    attribute : str
+        The list each module holds (``"PREDICTIONS"``).
+
+    Raises
+    ------
+    ValueError
+        If a module lacks the list, an entry sits in another notebook's module (``n01`` holds notebook 01's entries
+        only), or two entries share a name.
+    """
+    found: dict = {}
+    parent = importlib.import_module(package)
+    names = sorted(m.name for m in pkgutil.iter_modules(parent.__path__) if MODULE_NAME.fullmatch(m.name))
+    for module_name in names:
+        module = importlib.import_module(f"{package}.{module_name}")
+        entries = getattr(module, attribute, None)
+        if not isinstance(entries, (list, tuple)):
+            raise ValueError(f"{package}.{module_name} must define {attribute}, a list")
+        for entry in entries:
+            if entry.notebook[:2] != module_name[1:]:
+                raise ValueError(f"{entry.name!r} is for notebook {entry.notebook}: it belongs in "
+                                 f"{package}.n{entry.notebook[:2]}, not in {module_name}")
+            if entry.name in found:
+                raise ValueError(f"two entries of {package} are named {entry.name!r}")
+            found[entry.name] = entry
+    return found

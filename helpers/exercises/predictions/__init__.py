@@ -1,0 +1,82 @@
+"""Predict, commit, reveal: the course's predictions as data, and their judging (no widgets).
+
+Learners who commit a prediction before a demonstration learn more from it than those who only watch it (Crouch,
+Fagen, Callan & Mazur, 2004). A notebook shows a prediction with ``predict("01-pasta-weight")``
+(:mod:`helpers.predict`, in a cell tagged ``predict-commit``); this package holds what that widget asks and how it
+judges the answer.
+
+Each notebook's predictions are one module, ``n01.py`` for ``01_intuition`` and so on, holding a list
+``PREDICTIONS`` of :class:`Prediction`; the modules are found automatically, so adding a notebook's predictions
+touches no other file. ::
+
+    from helpers.exercises.predictions import predictions, judge
+    predictions()                         # {"01-pasta-weight": Prediction(...), ...}
+    judge("01-pasta-weight", "1/4")       # Judgement: .correct, .answer, .truth, .why, .thought, .message
+
+Forms, truth functions and ``thought`` tables: :mod:`.prediction`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from helpers.exercises.per_notebook import collect
+from helpers.exercises.predictions.prediction import (
+    FORMS,
+    KINDS_OF_ANSWER,
+    Judgement,
+    Prediction,
+    region_kind,
+    region_of,
+    region_options,
+)
+
+__all__ = ["FORMS", "KINDS_OF_ANSWER", "Prediction", "Judgement", "predictions", "prediction", "judge", "region_of",
+           "region_options", "region_kind"]
+
+
+@cache
+def _all() -> dict[str, Prediction]:
+    return collect(__name__, "PREDICTIONS")
+
+
+def predictions() -> dict[str, Prediction]:
+    """Every prediction of the course, by name, in notebook order (a new dict: changing it changes nothing)."""
+    return dict(_all())
+
+
+def prediction(name: str) -> Prediction:
+    """The prediction called ``name``.
+
+    Raises
+    ------
+    ValueError
+        If there is none, naming the known ones.
+    """
+    known = _all()
+    if not isinstance(name, str) or name not in known:
+        raise ValueError(f"no prediction is called {name!r}; the predictions are {', '.join(known) or 'none yet'}")
+    return known[name]
+
+
+def judge(name: str, answer) -> Judgement:
+    """Judge ``answer`` to the prediction ``name``: the truth, why, and what a wrong answer suggests.
+
+    Parameters
+    ----------
+    name : str
+        A prediction's name (``"01-pasta-weight"``).
+    answer
+        In the prediction's form (see :mod:`.prediction`); anything else gets a Judgement whose ``.problem`` says
+        what could not be read (and which reveals nothing), never an exception.
+
+    Returns
+    -------
+    Judgement
+
+    Raises
+    ------
+    ValueError
+        If no prediction is called ``name``.
+    """
+    return prediction(name).judge(answer)

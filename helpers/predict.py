@@ -1,0 +1,329 @@
+"""Predict, commit, reveal: the widget of a ``predict-commit`` cell.
+
+In a notebook::
+
+    from helpers.predict import predict
+    predict("01-pasta-weight")
+
+shows the prediction's question, an input for its form (a number field, a row of option buttons, a grid of a
+labelled matrix's entries, or buttons naming parts of a matrix) and **Commit**. Committing locks the input, records
+the prediction in the learner's progress (:mod:`helpers.exercises.progress`) and reveals the result: the truth beside
+the learner's own answer, one line of why, and, for a wrong prediction, "You probably thought …". A wrong prediction
+is not an error: the reveal is drawn in neutral colours. In the lecture mode (:func:`helpers.live.lecture_mode`)
+commit does not reveal: a **Reveal** button appears and the result waits for the presenter's click. **Try again**
+unlocks the input for a fresh prediction.
+
+What is asked and how an answer is judged is data, in :mod:`helpers.exercises.predictions`; this module only shows it
+and reads what the learner typed or clicked. Nothing is written into an ``Output``: every part is an HTML widget or
+a control whose properties are set.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+
+import ipywidgets as widgets
+import traitlets
+
+from helpers import theme
+from helpers.exercises.predictions import Judgement, Prediction, prediction
+from helpers.exercises.progress import record
+from helpers.layout import choice_buttons, course_box, wrap_row
+from helpers.live import LiveWidget, lecture_mode
+
+__all__ = ["PredictionWidget", "predict"]
+
+_CELL_WIDTH = "2.6em"
+
+
+def _button(description: str, large: bool, tooltip: str, css_class: str) -> widgets.Button:
+    button = widgets.Button(description=description, tooltip=tooltip, layout=widgets.Layout(width="auto"))
+    if theme.sizes(large).button:
+        button.style.font_size = theme.sizes(large).button
+    button.add_class(css_class)
+    return button
+
+
+def _show(widget: widgets.Widget, shown: bool) -> None:
+    widget.layout.display = None if shown else "none"
+
+
+class PredictionWidget(LiveWidget, widgets.VBox):
+    """One prediction: the question, an input for its form, Commit, and the reveal.
+
+    Parameters
+    ----------
+    which : str or Prediction
+        A prediction's name (``"01-pasta-weight"``, see :func:`helpers.exercises.predictions.predictions`) or a
+        :class:`~helpers.exercises.predictions.Prediction` itself.
+    large : bool
+        Bigger text for a projector.
+    lecture : bool or None
+        Wait for the Reveal button after commit. None (the default): in the lecture mode only.
+
+    Attributes
+    ----------
+    prediction : Prediction
+    committed : bool (a read-only trait)
+        True once a prediction is committed (the input is locked), until Try again.
+    revealed : bool (a read-only trait)
+        True once the result is shown, until Try again.
+    judgement : Judgement or None
+        The verdict on the committed prediction.
+    answer
+        What the input holds now: the typed text (number), the option picked or None (choice, region), the
+        ``(row, column)`` labels of the entry picked or None (cell).
+    input : ipywidgets.Widget
+        The input of the form (CSS class ``predict-input``): a Text, a ToggleButtons, or a box of ToggleButtons.
+    commit_button, reveal_button, try_again_button : ipywidgets.Button
+    question_html, message_html, reveal_html : ipywidgets.HTML
+        The question; what is wrong with the input (next to it); the reveal.
+
+    CSS classes (stable, for tests and custom styles): ``predict`` and ``predict-form-<form>`` on the widget,
+    ``predict-question``,
+    ``predict-input``, ``predict-message``, ``predict-commit``, ``predict-reveal-button``, ``predict-try-again``,
+    ``predict-reveal``; ``predict-cell`` on each entry of a cell grid.
+    """
+
+    committed = traitlets.Bool(False, read_only=True, help="a prediction is committed (the input is locked)")
+    revealed = traitlets.Bool(False, read_only=True, help="the result is shown")
+
+    def __init__(self, which, large: bool = False, lecture: bool | None = None):
+        self.prediction = which if isinstance(which, Prediction) else prediction(which)
+        super().__init__()
+        self._live_setup(large)
+        self._large = bool(large)
+        self.lecture = lecture_mode() if lecture is None else bool(lecture)
+        self.judgement: Judgement | None = None
+        self._cells: dict[tuple[str, str], widgets.ToggleButton] = {}
+        self._picked_cell: tuple[str, str] | None = None
+        p, sz = self.prediction, theme.sizes(large)
+
+        self.question_html = widgets.HTML(
+            f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:50em">'
+            f'<b>Predict</b>, then commit: {_html.escape(p.question)}</div>')
+        self.message_html = widgets.HTML("")
+        self.input = self._build_input()
+        self.commit_button = _button("Commit", large, "lock your prediction in, then see the result",
+                                     "predict-commit")
+        self.reveal_button = _button("Reveal", large, "show the result next to the prediction",
+                                     "predict-reveal-button")
+        self.try_again_button = _button("Try again", large, "unlock the input and predict afresh",
+                                        "predict-try-again")
+        self.reveal_html = widgets.HTML("")
+        _show(self.reveal_button, False)
+        _show(self.try_again_button, False)
+        self.on_click(self.commit_button, lambda _b: self._commit(), where=self.message_html)
+        self.on_click(self.reveal_button, lambda _b: self._reveal(), where=self.message_html)
+        self.on_click(self.try_again_button, lambda _b: self._try_again(), where=self.message_html)
+
+        self.add_class("predict")
+        self.add_class(f"predict-form-{p.form}")
+        for w, cls in ((self.question_html, "predict-question"), (self.input, "predict-input"),
+                       (self.message_html, "predict-message"), (self.reveal_html, "predict-reveal")):
+            w.add_class(cls)
+        self.children = [self.question_html, self.input, self.message_html,
+                         wrap_row([self.commit_button, self.reveal_button, self.try_again_button]),
+                         self.reveal_html]
+        course_box(self)
+        self.layout.border = f"1px solid {theme.BORDER}"
+        self.layout.padding = "4px 10px"
+        self.layout.margin = "4px 0"
+        self.layout.max_width = "100%"
+
+    # -- the input of each form
+
+    def _build_input(self) -> widgets.Widget:
+        p = self.prediction
+        if p.form == "number":
+            box = widgets.Text(value="", description="Your prediction", placeholder="a number, e.g. 0.3",
+                               continuous_update=False, style={"description_width": "initial"},
+                               layout=widgets.Layout(width="18em"))
+            self.watch(box, self._typed, where=self.message_html)
+            return box
+        if p.form in ("choice", "region"):
+            buttons = choice_buttons("Your prediction", p.options, None)
+            buttons.style.description_width = "initial"
+            self.watch(buttons, lambda _change: self.clear_problem(self.message_html), where=self.message_html)
+            return buttons
+        return self._cell_grid()
+
+    def _cell_grid(self) -> widgets.Box:
+        """The matrix's entries as toggle buttons under the column labels, right of the row labels."""
+        p, sz = self.prediction, theme.sizes(self._large)
+
+        def label(text: str, align: str) -> widgets.HTML:
+            return widgets.HTML(theme.label_html(text, self._large, align))
+
+        children = [widgets.HTML(f'<div style="font-size:{sz.small};color:{theme.MUTED_FG};white-space:nowrap">'
+                                 f"{_html.escape(p.row_axis)} · {_html.escape(p.col_axis)}</div>")]
+        children += [label(c, "center") for c in p.col_labels]
+        for r in p.row_labels:
+            children.append(label(r, "right"))
+            for c in p.col_labels:
+                # No text of its own: the labels around it show where it is; its tooltip (the button's title) is
+                # its accessible name, "row 'sat', column 'cat'".
+                cell = widgets.ToggleButton(value=False, description="", tooltip=f"row '{r}', column '{c}'",
+                                            layout=widgets.Layout(width=_CELL_WIDTH, height="1.9em", margin="1px"))
+                cell.add_class("predict-cell")
+                self.watch(cell, self._cell_handler(r, c), where=self.message_html)
+                self._cells[(r, c)] = cell
+                children.append(cell)
+        grid = widgets.GridBox(children, layout=widgets.Layout(
+            grid_template_columns=f"max-content repeat({len(p.col_labels)}, {_CELL_WIDTH})", align_items="center",
+            max_width="100%", overflow="auto"))
+        return grid
+
+    def _cell_handler(self, row: str, col: str):
+        def toggled(change) -> None:
+            if change["new"]:
+                self._picked_cell = (row, col)
+                for key, other in self._cells.items():
+                    if key != (row, col) and other.value:
+                        other.value = False  # one entry at a time
+                self.clear_problem(self.message_html)
+            elif self._picked_cell == (row, col):
+                self._picked_cell = None
+        return toggled
+
+    def _typed(self, change) -> None:
+        """A typed number: say at once what cannot be read (nothing for an empty field: not predicted yet)."""
+        text = change["new"]
+        if not text.strip():
+            self.clear_problem(self.message_html)
+            return
+        self.prediction.read(text)  # a ValueError is shown next to the field
+        self.clear_problem(self.message_html)
+
+    @property
+    def answer(self):
+        if self.prediction.form == "cell":
+            return self._picked_cell
+        return self.input.value
+
+    def set_answer(self, answer) -> None:
+        """Put ``answer`` into the input, as typing it or clicking it does (text for a number, an option, or a
+        ``(row, column)`` pair of labels for a cell; None clears a pick)."""
+        if self.prediction.form == "number":
+            self.input.value = "" if answer is None else str(answer)
+        elif self.prediction.form == "cell":
+            if answer is None:
+                for cell in self._cells.values():
+                    cell.value = False
+            else:
+                self._cells[self.prediction.read(answer)].value = True
+        else:
+            self.input.value = None if answer is None else self.prediction.read(answer)
+
+    # -- commit, reveal, try again
+
+    def commit(self) -> Judgement | None:
+        """Commit what the input holds, as the Commit button does; returns the judgement (None if nothing could be
+        committed: the reason is shown next to the input)."""
+        self._run_guarded(self._commit, self.message_html)
+        return self.judgement if self.committed else None
+
+    def reveal(self) -> None:
+        """Show the result, as the Reveal button does (in the lecture mode, after commit)."""
+        self._run_guarded(self._reveal, self.message_html)
+
+    def try_again(self) -> None:
+        """Unlock the input and clear it, as the Try again button does."""
+        self._run_guarded(self._try_again, self.message_html)
+
+    def _commit(self) -> None:
+        if self.committed:
+            return
+        raw = self.answer
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            what = {"number": "type a number", "cell": "click one entry of the matrix"}.get(
+                self.prediction.form, "pick one of the options")
+            raise ValueError(f"Make a prediction first: {what}, then Commit.")
+        judgement = self.prediction.judge(raw)
+        if not judgement.readable:
+            raise ValueError(judgement.problem)
+        self.judgement = judgement
+        self.clear_problem(self.message_html)
+        self._lock(True)
+        self.set_trait("committed", True)
+        record("prediction", self.prediction.name)
+        _show(self.try_again_button, True)
+        if self.lecture:
+            _show(self.reveal_button, True)
+        else:
+            self._reveal()
+
+    def _reveal(self) -> None:
+        if not self.committed:
+            raise ValueError("Commit a prediction first: the result is shown next to it.")
+        if self.revealed:
+            return
+        self.reveal_html.value = self._reveal_markup(self.judgement)
+        if self.prediction.form == "cell":
+            self._cells[self.prediction.truth_value()].button_style = "success"
+        _show(self.reveal_button, False)
+        self.set_trait("revealed", True)
+
+    def _try_again(self) -> None:
+        with self.hold_trait_notifications():
+            self._lock(False)
+            for cell in self._cells.values():
+                cell.button_style = ""
+            self.set_answer(None)
+            self.reveal_html.value = ""
+            self.clear_problem(self.message_html)
+            _show(self.reveal_button, False)
+            _show(self.try_again_button, False)
+            self.judgement = None
+            self.set_trait("revealed", False)
+            self.set_trait("committed", False)
+
+    def _lock(self, locked: bool) -> None:
+        self.commit_button.disabled = locked
+        self.input.disabled = locked
+        for cell in self._cells.values():
+            cell.disabled = locked
+
+    def _reveal_markup(self, j: Judgement) -> str:
+        """The truth beside the prediction, why, and what a wrong answer suggests: neutral colours, not an error."""
+        sz = theme.sizes(self._large)
+        table = theme.table_html(["Your prediction", "The result"], [[j.answer, j.truth]], self._large,
+                                 align=["left", "left"])
+        verdict = "✓ Right." if j.correct else "Not quite: compare the two."
+        lines = [f'<div style="font-weight:700">{_html.escape(verdict)}</div>',
+                 f"<div>{_html.escape(j.why)}</div>"]
+        if j.thought:
+            lines.append(f'<div style="font-style:italic">{_html.escape(j.thought)}</div>')
+        bar = theme.OK_BORDER if j.correct else theme.BORDER
+        return (f'<div role="status" style="{theme.panel_style(self._large)}border-left:4px solid {bar};'
+                f'padding:4px 10px;margin:4px 0;line-height:1.45;max-width:50em;font-size:{sz.font}">'
+                f'{table}{"".join(lines)}</div>')
+
+    def _update(self) -> None:  # nothing is recomputed while the learner types: the prediction is judged on commit
+        pass
+
+    def __repr__(self) -> str:
+        # The question itself, its last sentence (ipywidgets cuts a text form at 110 characters).
+        question = re.split(r"(?<=[.!?])\s+", " ".join(self.prediction.question.split()))[-1]
+        if len(question) > 80:
+            question = question[:79] + "…"
+        return f"Predict {self.prediction.name}: {question}"
+
+
+def predict(name: str, large: bool = False) -> PredictionWidget:
+    """The widget of the prediction ``name``: its question, an input for its form, Commit, and the reveal.
+
+    Parameters
+    ----------
+    name : str
+        A prediction's name (``"01-pasta-weight"``): see :func:`helpers.exercises.predictions.predictions`.
+    large : bool
+        Bigger text for a projector.
+
+    Raises
+    ------
+    ValueError
+        If no prediction is called ``name``.
+    """
+    return PredictionWidget(name, large=large)
