@@ -183,3 +183,57 @@ def test_generated_problem_comes_back_by_its_number(lab, path):
     seed.press("Enter")
     expect(g.locator(".practice-seed-message")).to_contain_text("not a problem number")
     expect(prompt).to_contain_text("Problem 17 (")
+
+
+# -- the three ways to think: a prediction committed, a design goal met
+
+
+@pytest.mark.parametrize("path", first_notebook_calling(r"\bpredict\(", prefer="01_"), ids=lambda p: p.stem)
+def test_a_committed_prediction_is_locked_and_revealed_beside_the_truth(lab, path):
+    run_notebook(lab, path)
+    box = lab.notebook.locator(".predict.predict-form-number").first
+    box.scroll_into_view_if_needed()
+    reveal = box.locator(".predict-reveal").first
+    expect(reveal).to_have_text("")  # nothing is given away before the commit
+    field = box.locator(".predict-input input").first
+    field.fill("0.9")  # far from any weight a softmax of these scores gives: a wrong prediction
+    field.press("Enter")
+    box.locator(".predict-commit").first.click()
+
+    expect(reveal).to_contain_text("Your prediction")
+    expect(field).to_be_disabled()  # committed: the answer is locked
+    shown_text = reveal.inner_text()
+    assert "0.9" in shown_text and "You probably thought" in shown_text, shown_text
+    # The truth it reveals is what the notebook computes a few cells on: one of the weights it prints.
+    printed = re.search(r"weights: \[([^\]]+)\]", lab.notebook.inner_text())
+    assert printed, "the notebook prints no weights after the prediction"
+    weights = {float(w) for w in printed.group(1).split()}
+    revealed = {float(x) for x in re.findall(r"\b0\.\d+\b", shown_text)} - {0.9}
+    assert revealed & weights, f"the revealed truth {revealed} is none of the weights printed {weights}"
+    expect(box.locator(".predict-try-again").first).to_be_visible()
+
+
+@pytest.mark.parametrize("path", first_notebook_calling(r"Explorer\(.*\bgoal=", prefer="01_"),
+                         ids=lambda p: p.stem)
+def test_a_design_goal_turns_met_when_the_learner_types_a_solution(lab, path):
+    """The goal of notebook 01's explorer: make 'sat' attend mostly to 'cat' by changing X. The learner's move,
+    computed here from the page: the key of 'cat' twice the query of 'sat' (same direction, longer)."""
+    run_notebook(lab, path)
+    ex = lab.notebook.locator(".attn-explorer-self:has(.attn-goal)").first
+    ex.scroll_into_view_if_needed()
+    goal = ex.locator(".attn-goal").first
+    expect(goal).to_contain_text("✗")
+    inputs = explorer_inputs(ex)
+    tokens = [t.strip() for t in ex.locator(".attn-token-names input").first.input_value().split(",")]
+    sat, cat = tokens.index("sat"), tokens.index("cat")
+    X = inputs["X_q"].copy()
+    X[cat] = 2 * X[sat]
+    weights = attention_weights(**{**inputs, "X_q": X, "X_kv": X})
+    assert weights[sat].argmax() == cat and weights[sat, cat] >= 0.5, "the move computed here would not meet the goal"
+
+    x_editor = editor(ex, "X")
+    for j, value in enumerate(X[cat]):
+        type_into_cell(x_editor, cat, j, shown(value))
+    expect(goal).to_contain_text("✓")
+    lab.wait_idle()
+    np.testing.assert_allclose(weights_shown(ex), weights, atol=SHOWN_ATOL)

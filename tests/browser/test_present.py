@@ -16,6 +16,7 @@ from .widget_pages import (
     editor_values,
     explorer,
     explorer_inputs,
+    first_notebook_calling,
     most_telling_edit,
     projections_notebook,
     shown,
@@ -112,3 +113,21 @@ def test_lecture_mode_widgets_are_live(voila, path):
     np.testing.assert_allclose(
         weights_shown(ex), attention_weights(**{**inputs, "X_q": X_new, "X_kv": X_new}), atol=SHOWN_ATOL
     )
+
+
+@pytest.mark.parametrize("path", first_notebook_calling(r"\bpredict\(", prefer="01_"), ids=lambda p: p.stem)
+def test_in_the_lecture_the_room_predicts_first_and_the_presenter_reveals(voila, path):
+    page = voila(path.name)
+    box = page.locator(".predict.predict-form-number").first
+    expect(box).to_be_visible()
+    box.scroll_into_view_if_needed()
+    field = box.locator(".predict-input input").first
+    field.fill("0.25")  # the room's guess, typed by the presenter
+    field.press("Enter")
+    box.locator(".predict-commit").first.click()
+    reveal_button = box.locator(".predict-reveal-button").first
+    expect(reveal_button).to_be_visible()
+    expect(field).to_be_disabled()
+    assert box.locator(".predict-reveal").first.inner_text().strip() == "", "revealed before the presenter's click"
+    reveal_button.click()
+    expect(box.locator(".predict-reveal").first).to_contain_text("0.25")
