@@ -16,7 +16,7 @@ import numpy as np
 
 from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention
 
-__all__ = ["self_attention", "cross_attention", "attends_most"]
+__all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys"]
 
 
 def self_attention(arrays: dict, causal: bool = False, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -62,3 +62,48 @@ def attends_most(weights, query_labels, key_labels, query: str, key: str, at_lea
         return True, f"{now}, more than any other key (next: '{best_name}', {best_other:.2f})."
     return False, (f"{now}, and '{best_name}' {best_other:.2f}; the goal is more than any other key and at least "
                    f"{at_least:g}.")
+
+
+def hides_keys(weights, reference, hidden, query_labels, key_labels, kind: str = "hidden",
+               tolerance: float = 1e-9) -> tuple[bool, str]:
+    """Goal: no query gives the keys ``hidden`` any weight, and the other keys keep the weights of ``reference``.
+
+    Parameters
+    ----------
+    weights : ndarray (n_q, n_k)
+        The weights of the learner's mask.
+    reference : ndarray (n_q, n_k)
+        The weights with exactly the ``hidden`` keys blocked for every query and nothing else: what the other keys
+        must keep (each query shares its attention over them by their scores).
+    hidden : sequence of int
+        The columns (keys) no query may give any weight, e.g. the pad tokens.
+    query_labels, key_labels : sequence of str
+        The rows' and columns' labels.
+    kind : str
+        What the hidden keys are, in the messages ("hidden", "pad").
+    tolerance : float
+        How far a weight may be from its goal and still count as equal.
+
+    Returns
+    -------
+    (bool, str)
+        Whether the goal is met, and how things stand: ``"query 'birds' gives the pad key '2:<pad>' 0.08 of its
+        attention; no query may give a pad key any weight."`` (``kind="pad"``).
+    """
+    weights, reference = np.asarray(weights, dtype=float), np.asarray(reference, dtype=float)
+    hidden = sorted(int(j) for j in hidden)
+    kept = [j for j in range(weights.shape[1]) if j not in hidden]
+    names = ", ".join(f"'{key_labels[j]}'" for j in kept)
+    on_hidden = weights[:, hidden]
+    if on_hidden.size and on_hidden.max() > tolerance:
+        i, k = np.unravel_index(int(np.argmax(on_hidden)), on_hidden.shape)
+        return False, (f"query '{query_labels[i]}' gives the {kind} key '{key_labels[hidden[k]]}' "
+                       f"{on_hidden[i, k]:.2f} of its attention; no query may give a {kind} key any weight.")
+    gap = np.abs(weights[:, kept] - reference[:, kept])
+    if gap.size and gap.max() > tolerance:
+        i, k = np.unravel_index(int(np.argmax(gap)), gap.shape)
+        return False, (f"query '{query_labels[i]}' gives '{key_labels[kept[k]]}' {weights[i, kept[k]]:.2f}, where "
+                       f"sharing its attention over {names} by their scores gives {reference[i, kept[k]]:.2f}: one "
+                       "of them is blocked for it.")
+    return True, (f"no query gives a {kind} key any weight, and every query shares its attention over {names} by "
+                  "their scores.")
