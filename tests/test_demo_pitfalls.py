@@ -1,4 +1,4 @@
-"""The √d_k saturation demo and the overflow demo of notebook 06 and its data."""
+"""The √d_k saturation demo and the overflow demo of notebook 06, its data, and its design task's goal."""
 
 import math
 import warnings
@@ -8,6 +8,7 @@ import pytest
 
 from helpers.attention import softmax
 from helpers.demos.pitfalls import OverflowDemo, SaturationDemo, bar_chart_html
+from helpers.exercises import check_design
 from helpers.pitfalls import (
     MAX_D_K,
     entropy,
@@ -216,3 +217,17 @@ def test_the_numbers_the_notebook_states_about_the_tables_and_the_demo():
     assert all(0.345 <= r["grad_scaled"] < 0.375 for r in table)
     raw = saturation(MAX_D_K, scale=False)
     assert int(np.argmax(raw.weights)) == 3 and f"{raw.max_weight:.3f}" == "1.000"
+
+
+@pytest.mark.parametrize("factor, met, words", [
+    (1 / math.sqrt(MAX_D_K), True, "the largest weight is 0.49, on 'key 3': between 0.25 and 0.75"),
+    (1 / MAX_D_K, False, "the largest weight is 0.14, on 'key 3'; the goal"),       # ÷ d_k: too flat
+    (1.0, False, "the largest weight is 1.00, on 'key 3'; the goal"),              # not scaled: saturated
+    (-1 / math.sqrt(MAX_D_K), False, "on 'key 7'; the goal is between 0.25 and 0.75, on 'key 3'"),  # order flipped
+    (0.0, False, "the largest weight, 0.12, is shared by 8 keys"),
+])
+def test_the_design_task_wants_a_preference_neither_saturated_nor_flat(factor, met, words, tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_PROGRESS", str(tmp_path / "progress.json"))
+    q, _K = saturated_query()
+    fb = check_design("06-unsaturate", q=factor * q)
+    assert fb.correct is met and words in fb.message, fb.message
