@@ -16,7 +16,7 @@ import numpy as np
 
 from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention
 
-__all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys"]
+__all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between"]
 
 
 def self_attention(arrays: dict, causal: bool = False, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -107,3 +107,37 @@ def hides_keys(weights, reference, hidden, query_labels, key_labels, kind: str =
                        "of them is blocked for it.")
     return True, (f"no query gives a {kind} key any weight, and every query shares its attention over {names} by "
                   "their scores.")
+
+
+def largest_weight_between(weights, key_labels, low: float, high: float, key: str | None = None) -> tuple[bool, str]:
+    """Goal: one query's largest weight is between ``low`` and ``high`` (neither saturated nor flat), on ``key``.
+
+    Parameters
+    ----------
+    weights : array_like (n_k,) or (1, n_k)
+        One query's weights.
+    key_labels : sequence of str
+        The keys' labels.
+    low, high : float
+        The band the largest weight must lie in.
+    key : str or None
+        The key that must get it, alone (None: any key).
+
+    Returns
+    -------
+    (bool, str)
+        Whether the goal is met, and how things stand: ``"the largest weight is 1.00, on 'key 3'; the goal is
+        between 0.25 and 0.75, on 'key 3'."``.
+    """
+    key_labels = list(key_labels)
+    row = np.asarray(weights, dtype=float).ravel()
+    top = int(np.argmax(row))
+    shared = int(np.count_nonzero(np.isclose(row, row[top], rtol=0.0, atol=1e-12)))
+    goal = f"between {low:g} and {high:g}" + (f", on '{key}'" if key is not None else "")
+    if shared > 1:
+        return False, f"the largest weight, {row[top]:.2f}, is shared by {shared} keys; the goal is {goal}."
+    met = low <= row[top] <= high and (key is None or key_labels[top] == key)
+    now = f"the largest weight is {row[top]:.2f}, on '{key_labels[top]}'"
+    if met:
+        return True, f"{now}: {goal}, as the goal asks."
+    return False, f"{now}; the goal is {goal}."
