@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention
+from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
 
-__all__ = ["self_attention", "cross_attention", "attends_most"]
+__all__ = ["self_attention", "cross_attention", "attends_most", "LARGEST_SCORE", "multi_head_weights"]
 
 
 def self_attention(arrays: dict, causal: bool = False, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -62,3 +62,28 @@ def attends_most(weights, query_labels, key_labels, query: str, key: str, at_lea
         return True, f"{now}, more than any other key (next: '{best_name}', {best_other:.2f})."
     return False, (f"{now}, and '{best_name}' {best_other:.2f}; the goal is more than any other key and at least "
                    f"{at_least:g}.")
+
+
+# Beyond this size float64 rounds a score by more than 1e-4, so the differences between scores that set the weights
+# would be rounding noise.
+LARGEST_SCORE = 1e12
+
+
+def multi_head_weights(arrays: dict, h: int) -> np.ndarray:
+    """The weights (h, n, n) of multi-head self-attention over ``arrays["X"]`` with ``W_q`` and ``W_k`` (each
+    d_model × d_model): head i reads columns ``i*d_k:(i+1)*d_k`` of Q and K (:func:`helpers.attention.split_heads`)
+    and is scaled by 1/√d_k, d_k = d_model / h.
+
+    Raises
+    ------
+    ArithmeticError
+        If a scaled score exceeds :data:`LARGEST_SCORE` in size (or is not finite): the weights would say nothing.
+    """
+    Q = split_heads(arrays["X"] @ arrays["W_q"], h)
+    K = split_heads(arrays["X"] @ arrays["W_k"], h)
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    largest = float(np.max(np.abs(scores)))
+    if not largest <= LARGEST_SCORE:
+        raise ArithmeticError(f"a score reaches {largest:.1e}, and at that size float64 cannot tell scores that "
+                              "differ by less than 1e-4 apart")
+    return softmax(scores)
