@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention
+from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
 
-__all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between"]
+__all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between", "LARGEST_SCORE",
+           "multi_head_weights"]
 
 
 def self_attention(arrays: dict, causal: bool = False, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -141,3 +142,28 @@ def largest_weight_between(weights, key_labels, low: float, high: float, key: st
     if met:
         return True, f"{now}: {goal}, as the goal asks."
     return False, f"{now}; the goal is {goal}."
+
+
+# Beyond this size float64 rounds a score by more than 1e-4, so the differences between scores that set the weights
+# would be rounding noise.
+LARGEST_SCORE = 1e12
+
+
+def multi_head_weights(arrays: dict, h: int) -> np.ndarray:
+    """The weights (h, n, n) of multi-head self-attention over ``arrays["X"]`` with ``W_q`` and ``W_k`` (each
+    d_model × d_model): head i reads columns ``i*d_k:(i+1)*d_k`` of Q and K (:func:`helpers.attention.split_heads`)
+    and is scaled by 1/√d_k, d_k = d_model / h.
+
+    Raises
+    ------
+    ArithmeticError
+        If a scaled score exceeds :data:`LARGEST_SCORE` in size (or is not finite): the weights would say nothing.
+    """
+    Q = split_heads(arrays["X"] @ arrays["W_q"], h)
+    K = split_heads(arrays["X"] @ arrays["W_k"], h)
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    largest = float(np.max(np.abs(scores)))
+    if not largest <= LARGEST_SCORE:
+        raise ArithmeticError(f"a score reaches {largest:.1e}, and at that size float64 cannot tell scores that "
+                              "differ by less than 1e-4 apart")
+    return softmax(scores)
