@@ -174,3 +174,36 @@ def test_builder_status_clears_when_a_pattern_is_loaded_over_huge_weights():
     b.pattern = "block"  # the menu reloads sane weights
     assert b.status == ""
     np.testing.assert_allclose(b.result.weights, pattern_attention(pattern="block", strength=3.0).weights)
+
+
+# --------------------------------------------------------------------------- naming a pattern; the bank sentences
+
+
+def test_pattern_of_names_each_pattern_by_its_peaks_at_any_strength():
+    from helpers.patterns import pattern_of
+
+    for name in PATTERNS:
+        for strength in (0.5, 3.0, 6.0):
+            assert pattern_of(pattern_attention(pattern=name, strength=strength).weights) == name
+    # Block from one signed direction: other weights, the same peaks.
+    W = np.zeros((N + 4, 1))
+    W[N + 1, 0], W[N + 2, 0] = 3.0, -3.0
+    assert pattern_of(weights_by_hand(token_features(), W, W)) == "block"
+    assert pattern_of(np.full((N, N), 1 / N)) is None  # uniform: no pattern
+    with pytest.raises(ValueError, match="shape"):
+        pattern_of(np.eye(3))
+
+
+def test_bank_attention_is_the_notebooks_computation():
+    from helpers.patterns import BANK_SENTENCES, bank_attention
+
+    B = bank_embeddings()
+    for sentence in BANK_SENTENCES:
+        words = sentence.split()
+        X = np.array([B["vocab"][w] for w in words])
+        weights, output = bank_attention(sentence)
+        np.testing.assert_allclose(weights, weights_by_hand(X, B["W_q"], B["W_k"]))
+        np.testing.assert_allclose(output, weights @ (X @ B["W_v"]))
+    with pytest.raises(ValueError, match="'bench'"):
+        bank_attention("the river bench")
+
