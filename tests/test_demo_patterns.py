@@ -207,3 +207,24 @@ def test_bank_attention_is_the_notebooks_computation():
     with pytest.raises(ValueError, match="'bench'"):
         bank_attention("the river bench")
 
+
+def test_the_goals_of_05_say_how_things_stand():
+    from helpers.exercises.design.goals import attends_previous, attends_within_groups
+
+    labels = ["a", "b", "a"]
+    w = np.array([[1.0, 0.0, 0.0], [0.7, 0.2, 0.1], [0.1, 0.6, 0.3]])
+    assert attends_previous(w, labels, 0.5) == (True, "every token after the first gives the token before it the "
+                                                      "most attention; the least is 'a' (position 2), 0.60 on 'b' "
+                                                      "(next: itself, 0.30).")
+    met, detail = attends_previous(w, labels, 0.65)
+    assert not met and detail.startswith("1 of 2 tokens after the first do; 'a' (position 2) gives 'b' (the token "
+                                         "before it) 0.60 of its attention, and itself 0.30;")
+    with pytest.raises(ValueError, match="at least two tokens"):
+        attends_previous(np.ones((1, 1)), ["a"])
+    blocks = np.array([[0.5, 0.45, 0.05], [0.45, 0.5, 0.05], [0.0, 0.0, 1.0]])
+    met, detail = attends_within_groups(blocks, labels, [0, 0, 1], 0.2, 0.1, word="phrase")
+    assert met and detail.startswith("every token attends within its phrase;")
+    met, detail = attends_within_groups(blocks, labels, [0, 0, 1], 0.2, 0.05, word="phrase")
+    assert not met and detail == ("'a' (position 0) gives 'b' 0.45 (the least within its phrase) and the other phrase "
+                                  "0.05 in all; the goal is at least 0.2 on each token of its own phrase and under "
+                                  "0.05 on the other phrase in all, for every token.")
