@@ -1,6 +1,7 @@
 """The pattern builder of notebook 05: each pattern really comes out of softmax(QKᵀ/√d_k)."""
 
 import html
+import re
 
 import numpy as np
 import pytest
@@ -206,6 +207,56 @@ def test_bank_attention_is_the_notebooks_computation():
         np.testing.assert_allclose(output, weights @ (X @ B["W_v"]))
     with pytest.raises(ValueError, match="'bench'"):
         bank_attention("the river bench")
+
+
+# --------------------------------------------------------------------------- the builder with a design task's goal
+
+
+def goal_line(b) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", b.goal_html.value))
+
+
+@pytest.mark.parametrize("goal", ["05-phrase-blocks", "05-previous-token"])
+def test_builder_with_a_goal_starts_from_the_task_and_judges_every_edit(goal, tmp_path, monkeypatch):
+    from helpers.exercises import design_tasks, progress
+
+    monkeypatch.setenv("COURSE_PROGRESS", str(tmp_path / "progress.json"))
+    task = design_tasks()[goal]
+    b = PatternBuilder(goal=goal)
+    assert b.pattern == "start" and b.strength_box.disabled and "attn-goal" in b.goal_html._dom_classes
+    for key in ("W_q", "W_k"):
+        np.testing.assert_array_equal(b.editors[key].value, task.start[key])
+    assert "Goal:" in goal_line(b) and "✗ Not yet:" in goal_line(b) and not b.goal_met
+    # The menu leaves out the patterns that already meet the goal at some strength.
+    offered = [key for _label, key in b.pattern_picker.options]
+    assert offered[0] == "start" and ("block" if goal == "05-phrase-blocks" else "previous") not in offered
+    with pytest.raises(ValueError, match="pattern must be one of"):
+        PatternBuilder(goal=goal, pattern="block" if goal == "05-phrase-blocks" else "previous")
+    with b.hold_trait_notifications():
+        for key in ("W_q", "W_k"):
+            b.editors[key].value = task.solution[key]
+    assert b.goal_met and "✓ Goal met:" in goal_line(b) and goal in progress().designs
+    b.editors["W_q"].set_text(0, 0, "abc")  # junk: the last valid weights stay, so does the verdict
+    assert b.goal_met
+    b.pattern = "diagonal"  # loaded to compare; a width other than the task's is said plainly
+    assert not b.goal_met
+    if task.start["W_q"].shape[1] != N:
+        assert f"Not yet: this pattern has d_k = {N}" in goal_line(b)
+    b.pattern = "start"
+    assert not b.goal_met and b.strength_box.disabled
+    np.testing.assert_array_equal(b.editors["W_k"].value, task.start["W_k"])
+
+
+def test_builder_without_a_goal_has_no_goal_line_and_refuses_a_task_it_cannot_show():
+    b = PatternBuilder()
+    assert b.pattern == "diagonal" and b.goal is None and not b.goal_met
+    assert b.goal_html.layout.display == "none" and not b.strength_box.disabled
+    with pytest.raises(ValueError, match="no design task"):
+        PatternBuilder(goal="nope")
+    with pytest.raises(ValueError, match="the pattern builder changes W_q and W_k"):
+        PatternBuilder(goal="01-sat-attends-cat")
+    with pytest.raises(ValueError, match="set on other tokens"):
+        PatternBuilder(goal="05-phrase-blocks", tokens=["a", "b"], phrases=[0, 1])
 
 
 def test_the_goals_of_05_say_how_things_stand():
