@@ -16,8 +16,8 @@ import numpy as np
 
 from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
 
-__all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between", "LARGEST_SCORE",
-           "multi_head_weights"]
+__all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between",
+           "LARGEST_SCORE", "multi_head_weights", "attends_previous", "attends_within_groups"]
 
 
 def self_attention(arrays: dict, causal: bool = False, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -167,3 +167,98 @@ def multi_head_weights(arrays: dict, h: int) -> np.ndarray:
         raise ArithmeticError(f"a score reaches {largest:.1e}, and at that size float64 cannot tell scores that "
                               "differ by less than 1e-4 apart")
     return softmax(scores)
+
+
+def _token(labels: list, i: int) -> str:
+    """Token ``i`` as the messages name it: its label, and its position when another token has the same label."""
+    return f"'{labels[i]}'" if labels.count(labels[i]) == 1 else f"'{labels[i]}' (position {i})"
+
+
+def _other(labels: list, k: int, i: int) -> str:
+    """Key ``k`` as query ``i``'s message names it: "itself" when it is the query's own token."""
+    return "itself" if k == i else _token(labels, k)
+
+
+def attends_previous(weights, labels, at_least: float = 0.5) -> tuple[bool, str]:
+    """Goal: every query but the first gives the key just before it more weight than any other key, and at least
+    ``at_least`` (a previous-token head).
+
+    Parameters
+    ----------
+    weights : ndarray (n, n)
+        Self-attention weights, Queries ↓, Keys → (query i's previous token is key i - 1).
+    labels : sequence of str
+        The tokens, in order (a label may repeat: the messages then add its position).
+    at_least : float
+
+    Returns
+    -------
+    (bool, str)
+        Whether the goal is met, and how things stand, naming the query furthest from it: ``"5 of 6 tokens do;
+        'on' gives 'sat' (the token before it) 0.20 of its attention, and 'on' 0.45; the goal is ..."``.
+    """
+    labels = list(labels)
+    W = np.asarray(weights, dtype=float)
+    n = W.shape[0]
+    if n < 2:
+        raise ValueError("a previous-token head needs at least two tokens")
+    rows = []  # (margin, query, its weight on the token before it, the largest other weight, that key)
+    for i in range(1, n):
+        row = W[i]
+        best_other, k = max((row[j], -j) for j in range(n) if j != i - 1)
+        k = -k  # the first of equal weights
+        rows.append((min(row[i - 1] - best_other, row[i - 1] - at_least), i, row[i - 1], best_other, k))
+    met = [w > other and w >= at_least for _m, _i, w, other, _k in rows]
+    _margin, i, w, other, k = min(rows)
+    if all(met):
+        return True, (f"every token after the first gives the token before it the most attention; the least is "
+                      f"{_token(labels, i)}, {w:.2f} on {_token(labels, i - 1)} (next: {_other(labels, k, i)}, "
+                      f"{other:.2f}).")
+    return False, (f"{sum(met)} of {n - 1} tokens after the first do; {_token(labels, i)} gives "
+                   f"{_token(labels, i - 1)} (the token before it) {w:.2f} of its attention, and "
+                   f"{_other(labels, k, i)} {other:.2f}; the goal is, for every token after the first, more than any "
+                   f"other key and at least {at_least:g} on the token before it.")
+
+
+def attends_within_groups(weights, labels, groups, each_at_least: float = 0.2, outside_below: float = 0.1,
+                          word: str = "group") -> tuple[bool, str]:
+    """Goal: every query gives each key of its own group at least ``each_at_least``, and the keys of the other
+    groups less than ``outside_below`` in all (a block-diagonal pattern).
+
+    Parameters
+    ----------
+    weights : ndarray (n, n)
+        Self-attention weights, Queries ↓, Keys →.
+    labels : sequence of str
+        The tokens, in order.
+    groups : sequence, length n
+        Each token's group (any comparable ids): a block is a group of tokens.
+    each_at_least, outside_below : float
+    word : str
+        What a group is called in the messages ("phrase").
+
+    Returns
+    -------
+    (bool, str)
+        Whether the goal is met, and how things stand, naming the query furthest from it: ``"'cat' gives 'the'
+        0.03 (the least within its phrase) and the other phrase 0.43 in all; the goal is ..."``.
+    """
+    labels, groups = list(labels), list(groups)
+    others = f"the other {word}" if len(set(groups)) == 2 else f"the other {word}s"
+    W = np.asarray(weights, dtype=float)
+    rows = []
+    for i, row in enumerate(W):
+        own = [j for j in range(len(row)) if groups[j] == groups[i]]
+        least = min(own, key=lambda j: row[j])
+        outside = float(sum(row[j] for j in range(len(row)) if groups[j] != groups[i]))
+        margin = min(row[least] - each_at_least, outside_below - outside)
+        rows.append((margin, i, least, row[least], outside))
+    goal = (f"the goal is at least {each_at_least:g} on each token of its own {word} and under {outside_below:g} on "
+            f"{others} in all, for every token")
+    margin, i, least, w, outside = min(rows)
+    now = (f"{_token(labels, i)} gives {_other(labels, least, i)} {w:.2f} (the least within its {word}) and {others} "
+           f"{outside:.2f} in all")
+    met = all(r[3] >= each_at_least and r[4] < outside_below for r in rows)
+    if met:
+        return True, f"every token attends within its {word}; the closest to the limits: {now}."
+    return False, f"{now}; {goal}."
