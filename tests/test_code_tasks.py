@@ -166,3 +166,10 @@ def test_03s_examples_are_the_helpers():
     padded, lengths, Xb = masking.batch_example()
     assert nb["padded"] == padded and nb["lengths"] == lengths
     np.testing.assert_array_equal(nb["Xb"], Xb)
+
+
+def test_02s_six_token_weights_are_the_notebooks():
+    """The predictions and the design task of 02 start from six_token_weights(): the notebook's W_q6, W_k6, W_v6."""
+    nb = notebook_values("02_projections", "W_q6", "W_k6", "W_v6")
+    for got, want in zip((nb["W_q6"], nb["W_k6"], nb["W_v6"]), examples.six_token_weights()):
+        np.testing.assert_array_equal(got, want)

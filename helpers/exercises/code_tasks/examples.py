@@ -58,7 +58,10 @@ def cross_qkv():
 
 
 def six_token_weights():
-    """08_multi_head's layer on the six tokens: W^Q, W^K, W^V, W^O, each (4, 4), drawn from seed 18 in that order
-    (the first three are 02_projections' live example, as :func:`six_token_qkv`)."""
+    """The six tokens' layer: W^Q, W^K, W^V, W^O, each (4, 4), integers in {-1, 0, 1} drawn from seed 18 in that order.
+
+    The first three are 02_projections' live example (the matrices :func:`six_token_qkv` projects with, and the
+    explorer of 02 starts from); 08_multi_head adds W^O.
+    """
     rng = np.random.default_rng(18)
     return tuple(rng.integers(-1, 2, size=(4, 4)).astype(float) for _ in range(4))
