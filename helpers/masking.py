@@ -1,11 +1,11 @@
-"""Masks at work (notebook 03's math): padded batches, and a tiny decoder that cheats when nothing stops it.
+"""Masks at work (notebook 04's math): padded batches, and a tiny decoder that cheats when nothing stops it.
 
 * **Padding.** :func:`pad_batch` pads sentences of different lengths with :data:`PAD`;
   :func:`batch_mask` combines the key-padding mask with the causal mask (logical and);
   :func:`padded_batch_attention` runs attention over such a batch.
 * **The notebook's examples.** :func:`decoder_example` (section 1's four tokens and projections) and
   :func:`batch_example` (section 4's padded batch), written out in the notebook too, so that the predictions and the
-  design task of 03 compute their truths from the same numbers the learner sees.
+  design task of 04 compute their truths from the same numbers the learner sees.
 * **Cheating.** A tiny next-token "model": one attention head that looks a fixed
   number of positions away (``delta``), followed by a linear read-out fitted by
   least squares. :func:`train` tries every head in :data:`LOOK_OFFSETS` and keeps
@@ -118,7 +118,7 @@ def batch_mask(lengths, n: int, causal: bool) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------
-# The notebook's own examples (notebook 03 writes them out; tests/test_code_tasks.py checks they agree)
+# The notebook's own examples (notebook 04 writes them out; tests/test_code_tasks.py checks they agree)
 # ---------------------------------------------------------------------------------
 
 # Section 1: the same four tokens run through an encoder (no mask) and a decoder (causal mask).

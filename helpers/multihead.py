@@ -1,4 +1,4 @@
-"""Multi-head attention layer by layer (notebook 08's math): every tensor's shape, the stages, and the cost.
+"""Multi-head attention layer by layer (notebook 12's math): every tensor's shape, the stages, and the cost.
 
 * :func:`multi_head_shapes` lists the shape of every tensor of one multi-head layer for a batch (the lesson's Q1).
 * :func:`multi_head_cost` counts the multiply-adds of a layer: the same for every number of heads.

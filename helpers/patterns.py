@@ -1,4 +1,4 @@
-"""Attention patterns built from query/key weights (notebook 05's math).
+"""Attention patterns built from query/key weights (notebook 07's math).
 
 Every token gets a small, readable feature vector (its row of ``X``)::
 
@@ -58,7 +58,7 @@ BANK_SENTENCES = ("i went to the bank to deposit money", "i sat on the river ban
 # Phrase ids: "[CLS] the cat sat" is phrase A, "on the mat" is phrase B.
 PHRASES = [0, 0, 0, 0, 1, 1, 1]
 CONTENT_WORDS = ("cat", "mat")
-# Notebook 05's shuffle (Q8): a new word order for TOKENS, [CLS] first; each word keeps its phrase and features.
+# Notebook 07's shuffle (Q8): a new word order for TOKENS, [CLS] first; each word keeps its phrase and features.
 SHUFFLE_ORDER = (0, 6, 1, 4, 2, 3, 5)
 
 PATTERNS = {

@@ -1,4 +1,4 @@
-"""Why scores are divided by √d_k, and why softmax subtracts the maximum (notebook 06's math).
+"""Why scores are divided by √d_k, and why softmax subtracts the maximum (notebook 08's math).
 
 * :func:`saturation` draws one query against a few keys and measures how peaked its softmax is (largest weight,
   entropy, the size of the softmax gradient); :func:`saturation_table` averages that over many rows, with and

@@ -109,8 +109,8 @@ QUESTIONS = {
             "must be masked: every position then sees exactly the context it will have when generating.",
             "When generating, the future tokens do not exist yet. With a key/value cache each step runs only the "
             "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking "
-            "(notebook 10). A decoder that re-runs the whole text so far at each step still uses the mask: it "
-            "keeps every earlier position's output as it was in training (notebook 03, section 7).",
+            "(notebook 12). A decoder that re-runs the whole text so far at each step still uses the mask: it "
+            "keeps every earlier position's output as it was in training (notebook 04, section 7).",
         ),
         "lesson_note": "The lesson says that during inference \"the mask naturally prevents looking at "
                        "non-existent tokens\". A token not generated yet cannot be looked at, mask or no mask. "

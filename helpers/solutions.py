@@ -8,7 +8,7 @@ In a notebook::
 
 Whether solutions are shown is state, not a widget: an :class:`InstructorMode` (a traitlets ``HasTraits``) with
 one Bool trait, ``show_solutions``. The switch is a checkbox linked to it; every :class:`SolutionFold`, and
-the practice widgets of notebook 07 (:mod:`helpers.demos.practice`), observe it. This kernel's mode is
+the practice widgets of notebook 09 (:mod:`helpers.demos.practice`), observe it. This kernel's mode is
 :data:`INSTRUCTOR`; nothing here builds a widget before it is asked for.
 """
 

@@ -1,4 +1,4 @@
-"""A toy translation for notebook 04: "the black cat sat" -> "le chat noir s'est assis" (data and math).
+"""A toy translation for notebook 06: "the black cat sat" -> "le chat noir s'est assis" (data and math).
 
 The embeddings are one-hot and the two languages use *different* coordinates
 (English words the first four, French words the last six), so an English row and
@@ -17,7 +17,7 @@ produces "noir" reads ``<s> le chat``) and works the question out in its own lay
 the toy skips that step so the alignment can be read off.
 
 :func:`cross_attention` is the math (Q from the decoder, K and V from the
-encoder). The demos of notebook 04 that show the toy (decoding step by step, the toy in a
+encoder). The demos of notebook 06 that show the toy (decoding step by step, the toy in a
 cross-attention explorer) are in :mod:`helpers.demos.translation`.
 """
 

@@ -635,8 +635,8 @@ def test_the_planned_your_turn_cells_exist():
         task = CHECK_LINE.match("".join(cells[k]["source"]).strip().splitlines()[-1]).group(1)
         tasks.setdefault(path.stem, []).append(task)
     planned = {"01_intuition": ["softmax"], "02_projections": ["project_qkv", "attention"],
-               "03_masking": ["causal_mask", "masked_attention"], "04_cross_attention": ["attention"],
-               "08_multi_head": ["multi_head_attention", "split_heads", "merge_heads"]}
+               "04_masking": ["causal_mask", "masked_attention"], "06_cross_attention": ["attention"],
+               "10_multi_head": ["multi_head_attention", "split_heads", "merge_heads"]}
     for stem, wanted in planned.items():
         assert tasks.get(stem) == wanted, tasks
 

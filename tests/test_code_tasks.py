@@ -122,7 +122,7 @@ def test_01s_six_tokens_are_the_checkers():
     assert tuple(notebook_values("01_intuition", "tokens")["tokens"]) == examples.SIX_TOKENS
 
 
-@pytest.mark.parametrize("stem, name", [("01_intuition", "X"), ("02_projections", "X6"), ("08_multi_head", "X6")])
+@pytest.mark.parametrize("stem, name", [("01_intuition", "X"), ("02_projections", "X6"), ("10_multi_head", "X6")])
 def test_the_six_tokens_are_the_checkers(stem, name):
     np.testing.assert_array_equal(notebook_values(stem, name)[name], examples.X6)
 
@@ -142,27 +142,27 @@ def test_02s_live_six_token_example_is_the_checkers():
 
 
 def test_03s_masked_example_is_the_checkers():
-    nb = notebook_values("03_masking", "Q3", "K3", "V3")
+    nb = notebook_values("04_masking", "Q3", "K3", "V3")
     for got, want in ((nb["Q3"], examples.Q_M), (nb["K3"], examples.K_M), (nb["V3"], examples.V_M)):
         np.testing.assert_array_equal(got, want)
 
 
 def test_04s_first_cross_attention_example_is_the_checkers():
-    nb = notebook_values("04_cross_attention", "Q", "K", "V")
+    nb = notebook_values("06_cross_attention", "Q", "K", "V")
     for got, want in zip((nb["Q"], nb["K"], nb["V"]), examples.cross_qkv()):
         np.testing.assert_array_equal(got, want)
 
 
 def test_03s_examples_are_the_helpers():
-    """The predictions and the design task of 03 compute their truths from helpers.masking: its section 1 example and
+    """The predictions and the design task of 04 compute their truths from helpers.masking: its section 1 example and
     its section 4 batch are the notebook's, number for number."""
     from helpers import masking
 
-    nb = notebook_values("03_masking", "tokens", "X", "W_q", "W_k", "W_v")
+    nb = notebook_values("04_masking", "tokens", "X", "W_q", "W_k", "W_v")
     assert tuple(nb["tokens"]) == masking.DECODER_TOKENS
     for got, want in zip((nb["X"], nb["W_q"], nb["W_k"], nb["W_v"]), masking.decoder_example()):
         np.testing.assert_array_equal(got, want)
-    nb = notebook_values("03_masking", "padded", "lengths", "Xb")
+    nb = notebook_values("04_masking", "padded", "lengths", "Xb")
     padded, lengths, Xb = masking.batch_example()
     assert nb["padded"] == padded and nb["lengths"] == lengths
     np.testing.assert_array_equal(nb["Xb"], Xb)

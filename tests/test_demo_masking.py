@@ -1,4 +1,4 @@
-"""Notebook 03's demos: padded batches with their masks, and the decoder that cheats without a mask."""
+"""Notebook 04's demos: padded batches with their masks, and the decoder that cheats without a mask."""
 
 import html
 import math
@@ -160,7 +160,7 @@ def test_look_head_without_mask_attends_delta_positions_away(delta):
 
 
 def test_the_look_head_runs_unscaled_and_scaling_would_blur_it():
-    # notebook 03: with strength 10 the weight on the wanted key is 0.9998 among 5 keys; divided by √5, 0.96
+    # notebook 04: with strength 10 the weight on the wanted key is 0.9998 among 5 keys; divided by √5, 0.96
     tokens = [BOS, "the", "cat", "sat", "."]
     _, w = head_features(tokens, 1, causal=False)
     _, w_scaled = head_features(tokens, 1, causal=False, scale=True)
@@ -301,7 +301,7 @@ def test_padding_demo_switch_and_picker_work_on_the_last_valid_batch_while_the_t
 
 
 # ---------------------------------------------------------------------------------
-# the design task of 03: hide the pad keys
+# the design task of 04: hide the pad keys
 # ---------------------------------------------------------------------------------
 
 
@@ -315,7 +315,7 @@ def test_padding_demo_switch_and_picker_work_on_the_last_valid_batch_while_the_t
 def test_the_pad_task_names_what_a_wrong_mask_does(change, words):
     from helpers.exercises import check_design
 
-    fb = check_design("03-hide-pad-keys", mask=change(np.ones((5, 5), dtype=bool)))
+    fb = check_design("04-hide-pad-keys", mask=change(np.ones((5, 5), dtype=bool)))
     assert not fb.correct and words in fb.message, fb.message
 
 
@@ -324,8 +324,8 @@ def test_the_pad_task_takes_any_mask_that_hides_exactly_the_pad_keys_as_bools_or
 
     mask = _blocked(np.ones((5, 5), dtype=bool), cols=slice(2, None))
     for form in (mask, mask.astype(int), mask.astype(float).tolist()):
-        assert check_design("03-hide-pad-keys", mask=form).correct
-    half = check_design("03-hide-pad-keys", mask=np.where(mask, 0.5, 0.0))
+        assert check_design("04-hide-pad-keys", mask=form).correct
+    half = check_design("04-hide-pad-keys", mask=np.where(mask, 0.5, 0.0))
     assert not half.correct and "True (may attend) or False (blocked), or 1 and 0; entry (0, 0) is 0.5" in half.message
 
 

@@ -1,4 +1,4 @@
-"""The pattern builder of notebook 05: each pattern really comes out of softmax(QKᵀ/√d_k)."""
+"""The pattern builder of notebook 07: each pattern really comes out of softmax(QKᵀ/√d_k)."""
 
 import html
 import re
@@ -216,7 +216,7 @@ def goal_line(b) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", b.goal_html.value))
 
 
-@pytest.mark.parametrize("goal", ["05-phrase-blocks", "05-previous-token"])
+@pytest.mark.parametrize("goal", ["07-phrase-blocks", "07-previous-token"])
 def test_builder_with_a_goal_starts_from_the_task_and_judges_every_edit(goal, tmp_path, monkeypatch):
     from helpers.exercises import design_tasks, progress
 
@@ -229,9 +229,9 @@ def test_builder_with_a_goal_starts_from_the_task_and_judges_every_edit(goal, tm
     assert "Goal:" in goal_line(b) and "✗ Not yet:" in goal_line(b) and not b.goal_met
     # The menu leaves out the patterns that already meet the goal at some strength.
     offered = [key for _label, key in b.pattern_picker.options]
-    assert offered[0] == "start" and ("block" if goal == "05-phrase-blocks" else "previous") not in offered
+    assert offered[0] == "start" and ("block" if goal == "07-phrase-blocks" else "previous") not in offered
     with pytest.raises(ValueError, match="pattern must be one of"):
-        PatternBuilder(goal=goal, pattern="block" if goal == "05-phrase-blocks" else "previous")
+        PatternBuilder(goal=goal, pattern="block" if goal == "07-phrase-blocks" else "previous")
     with b.hold_trait_notifications():
         for key in ("W_q", "W_k"):
             b.editors[key].value = task.solution[key]
@@ -256,7 +256,7 @@ def test_builder_without_a_goal_has_no_goal_line_and_refuses_a_task_it_cannot_sh
     with pytest.raises(ValueError, match="the pattern builder changes W_q and W_k"):
         PatternBuilder(goal="01-sat-attends-cat")
     with pytest.raises(ValueError, match="set on other tokens"):
-        PatternBuilder(goal="05-phrase-blocks", tokens=["a", "b"], phrases=[0, 1])
+        PatternBuilder(goal="07-phrase-blocks", tokens=["a", "b"], phrases=[0, 1])
 
 
 def test_the_goals_of_05_say_how_things_stand():

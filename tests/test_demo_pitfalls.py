@@ -1,4 +1,4 @@
-"""The √d_k saturation demo and the overflow demo of notebook 06, its data, and its design task's goal."""
+"""The √d_k saturation demo and the overflow demo of notebook 08, its data, and its design task's goal."""
 
 import math
 import warnings
@@ -210,7 +210,7 @@ def test_the_table_spread_grows_like_sqrt_dk():
 
 
 def test_the_numbers_the_notebook_states_about_the_tables_and_the_demo():
-    """06's prose: scaled, the largest weight stays between 0.30 and 0.37 and the gradient size between 0.35 and
+    """08's prose: scaled, the largest weight stays between 0.30 and 0.37 and the gradient size between 0.35 and
     0.37 at every width; at d_k = 512 the demo's query gives key 3 1.000 unscaled."""
     table = saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows=1000, n_keys=8, seed=0)
     assert all(0.295 <= r["max_scaled"] < 0.375 for r in table)
@@ -229,5 +229,5 @@ def test_the_numbers_the_notebook_states_about_the_tables_and_the_demo():
 def test_the_design_task_wants_a_preference_neither_saturated_nor_flat(factor, met, words, tmp_path, monkeypatch):
     monkeypatch.setenv("COURSE_PROGRESS", str(tmp_path / "progress.json"))
     q, _K = saturated_query()
-    fb = check_design("06-unsaturate", q=factor * q)
+    fb = check_design("08-unsaturate", q=factor * q)
     assert fb.correct is met and words in fb.message, fb.message

@@ -1,4 +1,4 @@
-"""Notebook 04's toy translation: cross-attention shapes, readable alignments, reversed roles."""
+"""Notebook 06's toy translation: cross-attention shapes, readable alignments, reversed roles."""
 
 import html
 import math
@@ -179,7 +179,7 @@ def own_progress(tmp_path, monkeypatch):
 def test_translation_explorer_with_a_goal_starts_from_the_task_and_judges_every_repair(own_progress):
     from helpers.exercises.design import design_task
 
-    task = design_task("04-repair-alignment")
+    task = design_task("06-repair-alignment")
     ex = translation_explorer(goal=task.name)
     for name, value in {**task.start, **task.given}.items():
         np.testing.assert_array_equal(ex.editors[name].value, value)
@@ -198,4 +198,4 @@ def test_translation_explorer_with_a_goal_starts_from_the_task_and_judges_every_
     ex.editors["W_k"].set_text(cat, MEANINGS.index("animal"), "0")
     assert not ex.goal_met and "'chat'" in ex.goal_feedback.message
     with pytest.raises(ValueError, match="no design task"):
-        translation_explorer(goal="04-nope")
+        translation_explorer(goal="06-nope")

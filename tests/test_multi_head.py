@@ -136,7 +136,7 @@ def test_a_causal_mask_applies_to_every_head():
 
 
 def test_notebook_08s_head_1_ties_cat_and_sat_for_the_query_cat():
-    # 08's two heads on 02's six tokens (W's from seed 18): head 1 is columns 0 and 1 of Q and K.
+    # 10's two heads on 02's six tokens (W's from seed 18): head 1 is columns 0 and 1 of Q and K.
     Q, K, V = six_token_qkv()
     scores = Q[:, :2] @ K[:, :2].T
     assert scores[1].tolist() == [7, 10, 10, 8, 6, 7]     # "cat" against The, cat, sat, on, the, mat

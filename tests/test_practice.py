@@ -1,4 +1,4 @@
-"""helpers.demos.practice (notebook 07) driven like a learner: type answers, press Check, read the feedback."""
+"""helpers.demos.practice (notebook 09) driven like a learner: type answers, press Check, read the feedback."""
 
 from __future__ import annotations
 
@@ -579,9 +579,9 @@ def test_heatmap_picture_is_the_same_for_the_same_problem_and_new_for_a_new_one(
     assert g.inputs_html.value != first and set(g.answer_widgets) == {"pattern", "mask", "attention", "strongest"}
 
 
-# ---------------------------------------------------------------- 07 as a learner reads it
+# ---------------------------------------------------------------- 09 as a learner reads it
 
-NOTEBOOK = __import__("pathlib").Path(__file__).resolve().parents[1] / "notebooks" / "07_practice.ipynb"
+NOTEBOOK = __import__("pathlib").Path(__file__).resolve().parents[1] / "notebooks" / "09_practice.ipynb"
 
 
 def _cells():

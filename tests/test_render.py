@@ -219,7 +219,7 @@ def colour_scale(fig):
 
 
 def test_heatmap_of_weights_uses_the_fixed_unit_scale():
-    # Weights that peak at 1/3 (05's block-diagonal pattern) still sit on 0..1: a third of the way up.
+    # Weights that peak at 1/3 (07's block-diagonal pattern) still sit on 0..1: a third of the way up.
     W = np.full((3, 3), 1 / 3)
     assert colour_scale(heatmap(W, list("abc"), list("abc"))) == (0.0, 1.0)
     # Another matrix on its own scale, on request; a matrix that cannot be weights is refused by default.

@@ -1,4 +1,4 @@
-"""Notebook 03's live demos: a padded batch with its masks, and a decoder that cheats without the causal mask.
+"""Notebook 04's live demos: a padded batch with its masks, and a decoder that cheats without the causal mask.
 
 * :class:`PaddingDemo`: the learner types the lengths and sees the mask and the weights of every
   sequence in the batch.

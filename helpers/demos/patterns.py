@@ -1,4 +1,4 @@
-"""Notebook 05's pattern builder: pick a pattern, set its strength, edit W^Q and W^K, watch the weights.
+"""Notebook 07's pattern builder: pick a pattern, set its strength, edit W^Q and W^K, watch the weights.
 
 The token features, the weights of each pattern and the attention they give are in :mod:`helpers.patterns`;
 :class:`PatternBuilder` shows them and lets the learner change them. With ``goal=`` (a design task of

@@ -1,4 +1,4 @@
-"""Notebook 06's demos: softmax saturation as d_k grows, and the naive softmax's overflow.
+"""Notebook 08's demos: softmax saturation as d_k grows, and the naive softmax's overflow.
 
 * :class:`SaturationDemo`: a d_k field (1 to 512) and a scale switch, showing one
   query's weights over 8 keys as bars with the largest weight, the entropy and the size

@@ -1,4 +1,4 @@
-"""Notebook 07's practice widgets: the lesson's eight questions and generated problems, self-checking.
+"""Notebook 09's practice widgets: the lesson's eight questions and generated problems, self-checking.
 
 In a notebook::
 

@@ -1,4 +1,4 @@
-"""Notebook 04's demos of the toy translation: decoding step by step, and the toy in a cross-attention explorer.
+"""Notebook 06's demos of the toy translation: decoding step by step, and the toy in a cross-attention explorer.
 
 The toy's words, matrices and cross-attention are in :mod:`helpers.translation`.
 """
@@ -109,7 +109,7 @@ def translation_explorer(toy: ToyTranslation | None = None, large: bool = False,
     so the learner can find the entry to edit: to make "noir" look at "cat", move the
     2 in row "fr:noir" of ``W^Q`` from column "colour" to column "animal".
 
-    ``goal`` names a design task of notebook 04 (:mod:`helpers.exercises.design`): the explorer starts from the
+    ``goal`` names a design task of notebook 06 (:mod:`helpers.exercises.design`): the explorer starts from the
     task's arrays (its start, and its fixed arrays) in place of the toy's own, and shows the goal line.
     """
     from helpers.exercises.design import design_task

@@ -14,7 +14,7 @@ import re
 
 __all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "collect", "check_names"]
 
-MODULE_NAME = re.compile(r"n\d\d")            # n01 ... n11: the module of one notebook
+MODULE_NAME = re.compile(r"n\d\d")            # n01 ... n13: the module of one notebook
 NAME = re.compile(r"\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")  # "01-pasta-weight": the notebook's number, then words
 NOTEBOOK = re.compile(r"\d\d_[a-z0-9_]+")     # "01_intuition", as in course.toml
 

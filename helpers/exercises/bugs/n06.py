@@ -1,11 +1,12 @@
-"""The bugs of 06_pitfalls' "Find the bug" cells."""
+"""The bugs of 06_cross_attention's "Find the bug" cells."""
 
 from __future__ import annotations
 
 from helpers.exercises.bugs import Bug
 
 BUGS = [
-    # d_k read as W_q.shape[0], which is d_model (W_q is d_model × d_k): the scores are divided by √d_model. It runs,
-    # every shape is right, and the weights are only flatter than they should be.
-    Bug(name="06-scale-by-d-model", notebook="06_pitfalls", task="self_attention", mistake="scale_dmodel"),
+    # The softmax taken over the queries (axis 0) of the n_q × n_k scores: with n_q ≠ n_k it still runs and the
+    # weights keep their shape, but each source token's column sums to 1 instead of each target token's row.
+    Bug(name="06-softmax-over-target", notebook="06_cross_attention", task="attention",
+        mistake="softmax_over_queries"),
 ]

@@ -1,4 +1,4 @@
-"""Code task ``"attention"`` (02_projections, 04_cross_attention): ``fn(Q, K, V) -> (output, weights)``.
+"""Code task ``"attention"`` (02_projections, 06_cross_attention): ``fn(Q, K, V) -> (output, weights)``.
 
 Scaled by 1/√d_k; n_q may differ from n_k (the cross-attention case), and one probe has n_k = d_k so that
 ``Q @ K`` (K not transposed) runs and gives its own wrong numbers. The masked task builds on its mistakes.
@@ -32,11 +32,11 @@ NO_SOFTMAX = Mistake(
 NO_SCALE = Mistake(
     "no_scale", "no 1/√d_k: the scores are not scaled",
     "Divide Q Kᵀ by np.sqrt(d_k), with d_k = Q.shape[-1], before the softmax.",
-    '02_projections, "Step 2: scale by √d_k"; 06_pitfalls, "Why divide by √d_k?"')
+    '02_projections, "Step 2: scale by √d_k"; 08_pitfalls, "Why divide by √d_k?"')
 SCALE_DK = Mistake(
     "scale_dk", "divided by d_k instead of √d_k",
     "The scale is 1/√d_k: np.sqrt(d_k), not d_k.",
-    '06_pitfalls, "Why divide by √d_k?"')
+    '08_pitfalls, "Why divide by √d_k?"')
 SCALE_TOKENS = Mistake(
     "scale_tokens", "divided by √(number of tokens) instead of √d_k",
     "d_k is the width of a query or key, Q.shape[-1] (its number of columns), not the number of tokens "
@@ -45,7 +45,7 @@ SCALE_TOKENS = Mistake(
 WEIGHTS_TRANSPOSED = Mistake(
     "weights_transposed", "the weights transposed (rows and columns swapped)",
     "Row i of the weights is query i, column j is key j: the weights are n_q × n_k and each row sums to 1.",
-    '06_pitfalls, "Pitfall 3: rows sum to 1, columns do not"')
+    '08_pitfalls, "Pitfall 3: rows sum to 1, columns do not"')
 ORDER_SWAPPED = Mistake(
     "order_swapped", "(weights, output) returned in the wrong order",
     "Return output first, then the weights: return output, weights.",
@@ -80,7 +80,7 @@ def _cases() -> list[Case]:
         Case('"The cat sat" (02), Q 3×2, K 3×2, V 3×2', (Q3, K3, V3)),
         Case('"The cat sat" with d_v = 3 (02), V 3×3', (Q3, K3, X3 @ W_V33)),
         Case("the six-token example (02), Q 6×4, K 6×4, V 6×4", six_token_qkv()),
-        Case("cross-attention (04): 6 queries, 4 keys, Q 6×2, K 4×2, V 4×2", cross_qkv()),
+        Case("cross-attention (06): 6 queries, 4 keys, Q 6×2, K 4×2, V 4×2", cross_qkv()),
         Case("n_k = d_k: Q 2×3, K 3×3, V 3×2", (small_ints(11, (2, 3)), small_ints(12, (3, 3)),
                                                 small_ints(13, (3, 2)))),
         Case("large scores: Q 2×4, K 3×4 with entries near 30",

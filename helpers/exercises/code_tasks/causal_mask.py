@@ -1,4 +1,4 @@
-"""Code task ``"causal_mask"`` (03_masking): ``fn(n)`` -> bool (n, n), True where the query may attend.
+"""Code task ``"causal_mask"`` (04_masking): ``fn(n)`` -> bool (n, n), True where the query may attend.
 
 n = 1 is a probe of its own: a mask without the diagonal leaves its only query nothing to read.
 """
@@ -16,24 +16,24 @@ __all__ = ["TASK", "my_causal_mask", "CAUSAL_UPPER", "CAUSAL_NO_DIAGONAL", "CAUS
 CAUSAL_UPPER = Mistake(
     "causal_upper", "the causal mask as the upper triangle",
     "True must be on and below the diagonal (key j ≤ query i): np.tril, not np.triu.",
-    '03_masking, "The causal mask in two forms"')
+    '04_masking, "The causal mask in two forms"')
 CAUSAL_NO_DIAGONAL = Mistake(
     "causal_no_diagonal", "the causal mask without the diagonal",
     "A token may attend to itself: keep the diagonal, np.tril(np.ones((n, n), dtype=bool)) (k=0).",
-    '03_masking, "The causal mask in two forms"')
+    '04_masking, "The causal mask in two forms"')
 CAUSAL_BLOCKED = Mistake(
     "causal_blocked", "the blocked entries marked True (the mask inverted)",
     "True means 'may attend': on and below the diagonal. True above it is the *blocked* triangle, "
     "the additive form's −∞ entries.",
-    '03_masking, "The causal mask in two forms"')
+    '04_masking, "The causal mask in two forms"')
 CAUSAL_ADDITIVE = Mistake(
     "causal_additive", "the additive form (0 and −inf) instead of the boolean one",
     "This task wants booleans, True where the query may attend: np.tril(np.ones((n, n), dtype=bool)).",
-    '03_masking, "The causal mask in two forms"')
+    '04_masking, "The causal mask in two forms"')
 MASK_NOT_BOOL = Mistake(
     "mask_not_bool", "a mask of numbers instead of True/False",
     "Give the mask dtype=bool: with 0/1 numbers, ~mask is −1/−2 and indexing with it goes wrong.",
-    '03_masking, "The causal mask in two forms"')
+    '04_masking, "The causal mask in two forms"')
 
 
 def my_causal_mask(n):

@@ -13,7 +13,7 @@ from helpers.attention import project_qkv
 __all__ = ["SIX_TOKENS", "X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES",
            "small_ints", "six_token_qkv", "cross_qkv", "six_token_weights"]
 
-# The six tokens "The cat sat on the mat", (6, 4) (01_intuition, 02_projections, 08_multi_head).
+# The six tokens "The cat sat on the mat", (6, 4) (01_intuition, 02_projections, 10_multi_head).
 SIX_TOKENS = ("The", "cat", "sat", "on", "the", "mat")
 X6 = np.array([[1.0, 0.0, 0.0, 2.0],
                [2.0, 1.0, 0.0, 0.0],
@@ -28,7 +28,7 @@ W_K3 = np.array([[0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [1.0, -1.0]])
 W_V3 = np.array([[0.0, -1.0], [1.0, 1.0], [-1.0, -1.0], [0.0, 1.0]])
 # 02_projections' W^V with d_v = 3, (4, 3).
 W_V33 = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
-# 03_masking's worked example: Q, K (3, 4), V (3, 2).
+# 04_masking's worked example: Q, K (3, 4), V (3, 2).
 Q_M = np.array([[1, 0, 1, 0], [0, 2, 0, 0], [1, 1, 1, 1]], dtype=float)
 K_M = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [2, 0, 0, 0]], dtype=float)
 V_M = np.array([[1, 0], [0, 1], [2, 2]], dtype=float)
@@ -49,7 +49,7 @@ def six_token_qkv():
 
 
 def cross_qkv():
-    """04_cross_attention's first example: 6 target tokens ask, 4 source tokens answer; Q (6, 2), K, V (4, 2)."""
+    """06_cross_attention's first example: 6 target tokens ask, 4 source tokens answer; Q (6, 2), K, V (4, 2)."""
     rng = np.random.default_rng(0)
     X_enc = rng.integers(-2, 3, size=(4, 4)).astype(float)
     X_dec = rng.integers(-2, 3, size=(6, 4)).astype(float)
@@ -61,7 +61,7 @@ def six_token_weights():
     """The six tokens' layer: W^Q, W^K, W^V, W^O, each (4, 4), integers in {-1, 0, 1} drawn from seed 18 in that order.
 
     The first three are 02_projections' live example (the matrices :func:`six_token_qkv` projects with, and the
-    explorer of 02 starts from); 08_multi_head adds W^O.
+    explorer of 02 starts from); 10_multi_head adds W^O.
     """
     rng = np.random.default_rng(18)
     return tuple(rng.integers(-1, 2, size=(4, 4)).astype(float) for _ in range(4))

@@ -1,4 +1,4 @@
-"""Code task ``"masked_attention"`` (03_masking): ``fn(Q, K, V, mask) -> (output, weights)``.
+"""Code task ``"masked_attention"`` (04_masking): ``fn(Q, K, V, mask) -> (output, weights)``.
 
 mask is bool (n_q, n_k), True = may attend. Probes: causal masks, padding (the last keys blocked for every
 query), cross-attention with a padded source, and an irregular mask that no triangle explains.
@@ -22,23 +22,23 @@ MASK_AFTER_SOFTMAX = Mistake(
     "mask_after_softmax", "the mask applied after the softmax",
     "Blocked keys must get −inf in the scores *before* the softmax; zeroing weights afterwards leaves "
     "rows that no longer sum to 1.",
-    '03_masking, "Worked example: masked attention, every step"')
+    '04_masking, "Worked example: masked attention, every step"')
 MASK_INVERTED = Mistake(
     "mask_inverted", "the mask inverted (blocking where it is True)",
     "True means 'may attend': put −inf where the mask is False, np.where(mask, scores, -np.inf).",
-    '03_masking, "The causal mask in two forms"')
+    '04_masking, "The causal mask in two forms"')
 MASK_IGNORED = Mistake(
     "mask_ignored", "the mask ignored",
     "Use the mask: scores = np.where(mask, scores, -np.inf) before the softmax.",
-    '03_masking, "Worked example: masked attention, every step"')
+    '04_masking, "Worked example: masked attention, every step"')
 MASK_MULTIPLIED = Mistake(
     "mask_multiplied", "the scores multiplied by the mask (blocked scores become 0, not −inf)",
     "A score of 0 still gets weight exp(0) > 0: blocked scores must be −inf, np.where(mask, scores, -np.inf).",
-    '03_masking, "Worked example: masked attention, every step"')
+    '04_masking, "Worked example: masked attention, every step"')
 MASK_ADDED = Mistake(
     "mask_added", "the boolean mask added to the scores",
     "True/False add 1/0 to the scores. Blocked scores must be −inf: np.where(mask, scores, -np.inf).",
-    '03_masking, "The causal mask in two forms"')
+    '04_masking, "The causal mask in two forms"')
 
 
 def my_masked_attention(Q, K, V, mask):
@@ -60,11 +60,11 @@ def _cases() -> list[Case]:
     src_pad[:, 3] = False
     irregular = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=bool)
     return [
-        Case("the masked example (03), Q 3×4, K 3×4, V 3×2, causal mask", (Q_M, K_M, V_M, causal_mask(3))),
+        Case("the masked example (04), Q 3×4, K 3×4, V 3×2, causal mask", (Q_M, K_M, V_M, causal_mask(3))),
         Case("the six-token example (02), causal mask", (Q, K, V, causal_mask(6))),
         Case("the six-token example, the last two keys padding", (Q, K, V, pad)),
-        Case("cross-attention (04), 6 queries × 4 keys, the last key padding", (Qc, Kc, Vc, src_pad)),
-        Case("the masked example (03) with the mask [[1,0,1],[1,1,0],[0,1,1]]", (Q_M, K_M, V_M, irregular)),
+        Case("cross-attention (06), 6 queries × 4 keys, the last key padding", (Qc, Kc, Vc, src_pad)),
+        Case("the masked example (04) with the mask [[1,0,1],[1,1,0],[0,1,1]]", (Q_M, K_M, V_M, irregular)),
         Case("large scores, causal mask",
              (30 * small_ints(31, (3, 4), 1, 4), 30 * small_ints(32, (3, 4), 1, 4), small_ints(33, (3, 2)),
               causal_mask(3)),

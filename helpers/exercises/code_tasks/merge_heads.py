@@ -1,4 +1,4 @@
-"""Code task ``"merge_heads"`` (08_multi_head): ``fn(Xh)`` -> (..., n, h * d_k), the inverse of ``split_heads``.
+"""Code task ``"merge_heads"`` (10_multi_head): ``fn(Xh)`` -> (..., n, h * d_k), the inverse of ``split_heads``.
 
 Concat(head_1, ..., head_h): each token's row holds head 1's d_k numbers, then head 2's, and so on (as
 :func:`helpers.attention.merge_heads`). The classic mistake, a reshape to (n, h * d_k) without transposing back, has
@@ -50,7 +50,7 @@ def my_merge_heads(Xh):
 
 
 def _six_token_head_outputs() -> np.ndarray:
-    """The heads' outputs of the six-token example (08), (2, 6, 2): head i's weights times its columns of V."""
+    """The heads' outputs of the six-token example (10), (2, 6, 2): head i's weights times its columns of V."""
     W_q, W_k, W_v, W_o = six_token_weights()
     weights = multi_head_attention(X6, W_q, W_k, W_v, W_o, 2)[1]
     return weights @ split_heads(X6 @ W_v, 2)
@@ -58,7 +58,7 @@ def _six_token_head_outputs() -> np.ndarray:
 
 def _cases() -> list[Case]:
     return [
-        Case("the heads' outputs of the six-token example (08), 2 heads × 6 tokens × 2", (_six_token_head_outputs(),)),
+        Case("the heads' outputs of the six-token example (10), 2 heads × 6 tokens × 2", (_six_token_head_outputs(),)),
         Case("3 heads × 5 tokens × 2", (small_ints(90, (3, 5, 2)),)),
         Case("2 heads × 5 tokens × 3", (small_ints(91, (2, 5, 3)),)),
         Case("1 head × 4 tokens × 6", (small_ints(92, (1, 4, 6)),)),

@@ -16,7 +16,7 @@ __all__ = ["TASK", "my_project_qkv", "WQ_WK_SWAPPED", "QKV_ORDER"]
 WQ_WK_SWAPPED = Mistake(
     "wq_wk_swapped", "W^Q and W^K swapped",
     "Q = X @ W_q and K = X @ W_k: the two roles are not interchangeable.",
-    '06_pitfalls, "Pitfall 1: Q, K and V are not arbitrary names"')
+    '08_pitfalls, "Pitfall 1: Q, K and V are not arbitrary names"')
 QKV_ORDER = Mistake(
     "qkv_order", "Q, K and V returned in another order",
     "Return Q, K, V in that order.",

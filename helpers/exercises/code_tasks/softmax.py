@@ -29,7 +29,7 @@ GLOBAL_MAX = Mistake(
     "global_max", "the maximum of the whole array subtracted, not each row's",
     "A row whose scores are all far below the largest score of the array underflows to 0/0 = nan: "
     "subtract each row's own maximum, np.max(x, axis=-1, keepdims=True).",
-    '06_pitfalls, "Numerical stability: the max trick"')
+    '08_pitfalls, "Numerical stability: the max trick"')
 SUM_ALL = Mistake(
     "sum_all", "the sum taken over the whole array",
     "Divide by the sum of each row, np.sum(e, axis=-1, keepdims=True), not by the sum of every entry.",
@@ -38,7 +38,7 @@ NO_MAX = Mistake(
     "no_max", "no max subtraction: exp overflows at large scores",
     "exp(1000) is inf in float64. Subtract each row's maximum first, "
     "np.exp(x - np.max(x, axis=-1, keepdims=True)): softmax does not change, and exp stays ≤ 1.",
-    '06_pitfalls, "Numerical stability: the max trick"')
+    '08_pitfalls, "Numerical stability: the max trick"')
 NO_NORMALISE = Mistake(
     "no_normalise", "exp without dividing by the sum",
     "Weights must sum to 1: divide the exponentials by their sum along the last axis.",

@@ -1,4 +1,4 @@
-"""Code task ``"split_heads"`` (08_multi_head): ``fn(X, h)`` -> (..., h, n, d_model // h), without a loop.
+"""Code task ``"split_heads"`` (10_multi_head): ``fn(X, h)`` -> (..., h, n, d_model // h), without a loop.
 
 Head k holds columns ``k*d_k:(k+1)*d_k`` of X (as :func:`helpers.attention.split_heads`). A reshape keeps the numbers
 in row order, so the classic mistake, ``X.reshape(h, n, d_k)`` without the transpose, has the right shape and the
@@ -17,7 +17,7 @@ from helpers.exercises.code_tasks.examples import six_token_qkv, small_ints
 __all__ = ["TASK", "my_split_heads", "SPLIT_NO_TRANSPOSE", "SPLIT_INTERLEAVED", "SPLIT_WRONG_AXES",
            "SPLIT_AXES_FROM_FRONT", "WHERE", "one_sequence", "with_one_sequence_variants"]
 
-WHERE = '08_multi_head, "All heads at once: split and merge by reshape"'
+WHERE = '10_multi_head, "All heads at once: split and merge by reshape"'
 
 SPLIT_NO_TRANSPOSE = Mistake(
     "split_no_transpose", "heads split by a reshape to (h, n, d_k) without the transpose",
@@ -55,7 +55,7 @@ def _cases() -> list[Case]:
     Q6 = six_token_qkv()[0]
     X5 = small_ints(80, (5, 6))
     return [
-        Case("Q of the six-token example (08), 6×4, h = 2", (Q6, 2)),
+        Case("Q of the six-token example (10), 6×4, h = 2", (Q6, 2)),
         Case("5 tokens, d_model 6, h = 3", (X5, 3)),
         Case("5 tokens, d_model 6, h = 2", (X5, 2)),
         Case("Q of the six-token example, h = 1", (Q6, 1)),

@@ -1,42 +1,43 @@
-"""The design tasks of 08_multi_head."""
+"""The design tasks of 08_pitfalls."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from helpers.exercises.code_tasks.examples import SIX_TOKENS, X6, six_token_weights
-from helpers.exercises.design.goals import attends_most, multi_head_weights
+from helpers.attention import softmax
+from helpers.exercises.design.goals import largest_weight_between
 from helpers.exercises.design.task import DesignTask
+from helpers.pitfalls import MAX_D_K, saturated_query
 
-H = 2
-_W_Q, _W_K, _W_V, _W_O = six_token_weights()
-_HEAD_1 = multi_head_weights({"X": X6, "W_q": _W_Q, "W_k": _W_K}, H)[0]   # head 1's weights as the task starts
-_SOLUTION_W_Q = _W_Q.copy()
-# In head 2 (columns 2 and 3) the query of 'cat' (its row of X is [2, 1, 0, 0]) becomes 2 × row 0 + row 1 = (8, -2):
-# against the keys of head 2 it scores 'mat' 14, 'the' and 'on' 10, the others less.
-_SOLUTION_W_Q[:2, 2:] = [[3.0, -1.0], [2.0, 0.0]]
+_Q, _K = saturated_query(MAX_D_K)  # the saturation demo's query (1, 512) and its 8 keys (8, 512)
+KEYS = tuple(f"key {j}" for j in range(_K.shape[0]))
+TOP = KEYS[int(np.argmax(_Q @ _K.T))]  # the key the unscaled scores put first
+LOW, HIGH = 0.25, 0.75  # twice the uniform weight 1/8 at least (a preference kept), 0.75 at most (not saturated)
 
 
-def _head_2_cat_reads_mat(arrays) -> tuple[bool, str]:
-    weights = multi_head_weights(arrays, H)
-    met, detail = attends_most(weights[1], SIX_TOKENS, SIX_TOKENS, "cat", "mat", at_least=0.5)
-    if not np.allclose(weights[0], _HEAD_1):
-        return False, ("head 1's weights changed (columns 0 and 1 of W^Q are head 1's: put them back); in head 2, "
-                       + detail)
-    return met, "in head 2, " + detail + " Head 1's weights are as they were."
+def _unsaturated(arrays) -> tuple[bool, str]:
+    """The softmax of q·k_j (not scaled again): its largest weight in [LOW, HIGH], on the unscaled winner."""
+    scores = (arrays["q"] @ arrays["K"].T)[0]
+    spread = float(scores.std())
+    if not math.isfinite(spread):
+        raise ValueError("the scores are too large for float64 (their spread overflows)")
+    met, detail = largest_weight_between(softmax(scores), KEYS, LOW, HIGH, key=TOP)
+    return met, f"the scores spread {spread:.2f} (standard deviation); {detail}"
 
 
 TASKS = [
     DesignTask(
-        name="08-head-2-cat-reads-mat",
-        notebook="08_multi_head",
-        goal=("In head 2, make 'cat' give 'mat' more attention than any other key, and at least 0.5, by changing W^Q "
-              "(X, W^K and h = 2 stay as they are), while head 1's weights stay as they are."),
-        start={"W_q": _W_Q},
-        solution={"W_q": _SOLUTION_W_Q},
-        given={"X": X6, "W_k": _W_K},
-        judge=_head_2_cat_reads_mat,
-        hint=("Head 2 reads columns 2 and 3 of W^Q and W^K. There the query of 'cat' is 2 × row 0 + row 1 of W^Q "
-              "(its row of X is [2, 1, 0, 0]); the keys it meets are the rows of (X @ W_k)[:, 2:]."),
+        name="08-unsaturate",
+        notebook="08_pitfalls",
+        goal=(f"Bring the saturation demo's query at d_k = {MAX_D_K} back from saturation: its largest weight between "
+              f"{LOW:g} and {HIGH:g}, still on {TOP}, by multiplying q by one factor (K stays as it is)."),
+        start={"q": _Q},
+        solution={"q": _Q / math.sqrt(MAX_D_K)},
+        given={"K": _K},
+        judge=_unsaturated,
+        hint=("Multiplying q by c multiplies every score by c: pick c so that the scores spread about 1, as the "
+              "variance argument says."),
     ),
 ]

@@ -185,7 +185,7 @@ PREDICTIONS = [
             _shape_text((_N, _D_K)): ("the output has the width of the queries and keys; it is a weighted sum of "
                                       "values, so it has their width d_v"),
             _shape_text((_N, _D_MODEL_SHAPE)): ("a head gives back d_model; one head gives d_v, and only the "
-                                                "heads concatenated and multiplied by W^O give d_model (notebook 08)"),
+                                                "heads concatenated and multiplied by W^O give d_model (notebook 12)"),
         },
     ),
     Prediction(

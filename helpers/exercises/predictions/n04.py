@@ -1,230 +1,173 @@
-"""The predictions of 04_cross_attention.
+"""The predictions of 04_masking.
 
-Every truth is computed from the course's data: the random first example of section 1 is
-:func:`helpers.exercises.code_tasks.examples.cross_qkv` (the notebook's cell, number for number), and the toy
-translation is :func:`helpers.translation.toy_translation` with its :func:`~helpers.translation.cross_attention`.
+Every truth is computed from the notebook's own examples: section 1's four tokens
+(:func:`helpers.masking.decoder_example`), the worked example of section 3
+(:mod:`helpers.exercises.code_tasks.examples`) and section 6's tiny next-token model (:func:`helpers.masking.train`).
 """
 
 from __future__ import annotations
 
-import math
+from functools import cache
 
 import numpy as np
 
-from helpers.attention import scaled_dot_product_attention
-from helpers.exercises.code_tasks.examples import cross_qkv
-from helpers.exercises.predictions.prediction import Prediction
+from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
+from helpers.exercises.code_tasks.examples import K_M, Q_M
+from helpers.exercises.predictions.prediction import Prediction, region_of
 from helpers.explain import fmt
-from helpers.translation import MEANINGS, REFERENCE_ALIGNMENT, cross_attention, input_dim, toy_translation
+from helpers.masking import DECODER_TOKENS, LOOK_OFFSETS, decoder_example, train
 
-# --------------------------------------------------------------------------- section 1: the shape of the weights
-
-_Q, _K, _V = cross_qkv()
-_N_Q, _N_K = _Q.shape[0], _K.shape[0]
+_TOKENS = DECODER_TOKENS
+_LAST = _TOKENS[-1]
 
 
-def _shape(rows: int, cols: int) -> str:
-    return f"{rows} × {cols}"
+def _qkv():
+    """Section 1's Q, K, V (4, 2) of "<s> the cat sat"."""
+    return project_qkv(*decoder_example())
 
 
-def _weights_shape() -> str:
-    """The shape of the weights of section 1's random cross-attention (6 target tokens ask, 4 source tokens answer)."""
-    return _shape(*scaled_dot_product_attention(*cross_qkv())[1].shape)
+# --------------------------------------------------------------------------- section 1: which rows the mask changes
 
 
-# --------------------------------------------------------------------------- section 2: the toy translation
-
-_TOY = toy_translation()
-_NOIR, _BLACK, _SAT = _TOY.target.index("noir"), _TOY.source.index("black"), _TOY.source.index("sat")
-_D_K = _TOY.W_q.shape[1]
-
-
-def _toy_weights(W_q=None) -> np.ndarray:
-    """The toy's cross-attention weights (6 French tokens × 4 English tokens), with ``W_q`` in place of its own."""
-    toy = toy_translation()
-    return cross_attention(toy.X_dec, toy.X_enc, toy.W_q if W_q is None else W_q, toy.W_k, toy.W_v)[1]
+def _rows_the_mask_changes() -> str:
+    Q, K, V = _qkv()
+    encoder = scaled_dot_product_attention(Q, K, V)[1]
+    decoder = scaled_dot_product_attention(Q, K, V, mask=causal_mask(len(_TOKENS)))[1]
+    return region_of(~np.isclose(encoder, decoder), _TOKENS, _TOKENS)
 
 
-_Q_TOY, _K_TOY = _TOY.X_dec @ _TOY.W_q, _TOY.X_enc @ _TOY.W_k
-_SCORE = float(_Q_TOY[_NOIR] @ _K_TOY[_BLACK])          # 2 · 3 = 6
-_SCALED = _SCORE / math.sqrt(_D_K)                       # 6 / 2 = 3
-_OTHERS = len(_TOY.source) - 1
-_Q_ENTRY = float(_TOY.W_q[input_dim("noir", "fr"), MEANINGS.index("colour")])
-_K_ENTRY = float(_TOY.W_k[input_dim("black", "en"), MEANINGS.index("colour")])
+def _q(*tokens) -> str:
+    return ", ".join(f"'{t}'" for t in tokens)
 
 
-def _noir_black_weight() -> float:
-    """The weight "noir" gives "black" in the toy."""
-    return float(_toy_weights()[_NOIR, _BLACK])
+# --------------------------------------------------------------------------- section 3: a row of the worked example
+
+_TOKS3 = ("The", "cat", "sat")
+_SCALED = Q_M @ K_M.T / np.sqrt(Q_M.shape[1])      # (3, 3), before the mask
+_CAT = _TOKS3.index("cat")
 
 
-def _softmax_first(score: float) -> float:
-    """The weight of a key scoring ``score`` against three keys scoring 0."""
-    return math.exp(score) / (math.exp(score) + _OTHERS)
+def _cat_weight_on_the() -> float:
+    """The weight 'cat' gives 'The' in the worked example, with the causal mask."""
+    scores = np.where(causal_mask(3), _SCALED, -np.inf)
+    return float(softmax(scores)[_CAT, 0])
 
 
-_W = _toy_weights()
-_READERS_OF_SAT = [q for q, en in REFERENCE_ALIGNMENT.items() if en == "sat"]
-_READERS = ", ".join(_READERS_OF_SAT[:-1]) + f" and {_READERS_OF_SAT[-1]}"  # "s', est and assis"
-_FROM_READERS = float(sum(_W[_TOY.target.index(q), _SAT] for q in _READERS_OF_SAT))
-_FROM_OTHERS = float(_W[:, _SAT].sum() - _FROM_READERS)
+_ROW = [fmt(v) for v in np.where(causal_mask(3), _SCALED, -np.inf)[_CAT]]
+_UNMASKED = float(softmax(_SCALED)[_CAT, 0])
+_RATIO = fmt(np.exp(_SCALED[_CAT, _CAT] - _SCALED[_CAT, 0]), 2)  # e^score(cat) / e^score(The)
 
 
-def _sat_column_sum() -> float:
-    """What the column of "sat" adds up to in the toy's weights."""
-    return float(_toy_weights()[:, _SAT].sum())
+# --------------------------------------------------------------------------- section 6: the head the cheater picks
 
 
-# --------------------------------------------------------------------------- section 3: one row of W^Q edited
+def _delta_text(delta: int) -> str:
+    return "0" if delta == 0 else f"{delta:+d}"
 
 
-def _noir_asks_for_an_animal() -> np.ndarray:
-    """The toy's W^Q with the 2 of row fr:noir moved from "colour" to "animal"."""
-    W_q = toy_translation().W_q
-    row = input_dim("noir", "fr")
-    W_q[row] = 0.0
-    W_q[row, MEANINGS.index("animal")] = _Q_ENTRY
-    return W_q
+@cache
+def _cheater_delta() -> int:
+    return train(causal=False).delta
 
 
-def _rows_text(rows) -> str:
-    """Which rows of the weights change, in words (as the options of "04-edit-noir-rows")."""
-    rows = list(rows)
-    if not rows:
-        return "no row"
-    if len(rows) == len(_TOY.target):
-        return "every row"
-    if len(rows) == 1:
-        return f"only '{rows[0]}'"
-    return " and ".join(f"'{r}'" for r in rows)
+# --------------------------------------------------------------------------- section 7: appending a token
 
 
-def _changed_rows() -> str:
-    """The French tokens whose rows of weights change when "noir" asks for an animal."""
-    changed = ~np.isclose(_toy_weights(), _toy_weights(_noir_asks_for_an_animal())).all(axis=1)
-    return _rows_text(q for q, c in zip(_TOY.target, changed) if c)
+def _earlier_outputs_after_appending() -> str:
+    Q, K, V = _qkv()
+    n = len(_TOKENS)
+    before = scaled_dot_product_attention(Q[:-1], K[:-1], V[:-1], mask=causal_mask(n - 1))[0]
+    after = scaled_dot_product_attention(Q, K, V, mask=causal_mask(n))[0]
+    return region_of(~np.isclose(before, after[:-1]), _TOKENS[:-1], ("dim 0", "dim 1"))
 
-
-# --------------------------------------------------------------------------- section 4: the roles reversed
-
-_STEP = 2
-
-
-def _reversed_black_le() -> float:
-    """Roles reversed (Q from the encoder) at step 2: the weight the source word "black" gives "le"."""
-    toy = toy_translation()
-    weights = cross_attention(toy.X_enc, toy.X_dec[:_STEP], toy.W_q, toy.W_k, toy.W_v)[1]
-    return float(weights[toy.source.index("black"), toy.target.index("le")])
-
-
-_SO_FAR = _TOY.target[:_STEP]
 
 PREDICTIONS = [
     Prediction(
-        name="04-weights-shape",
-        notebook="04_cross_attention",
-        question=(f"A source sentence of {_N_K} tokens (the encoder's: keys and values) and a target of {_N_Q} tokens "
-                  f"(the decoder's: queries). What shape are the cross-attention weights, rows × columns?"),
+        name="04-rows-the-mask-changes",
+        notebook="04_masking",
+        question=(f"The encoder and the decoder get the same Q, K and V of {_q(*_TOKENS)}; only the decoder adds the "
+                  "causal mask. Which rows of the weights will differ between encoder and decoder?"),
+        form="region",
+        row_labels=_TOKENS,
+        col_labels=_TOKENS,
+        options=(f"row '{_TOKENS[0]}'", f"rows {_q(*_TOKENS[:-1])}", f"rows {_q(*_TOKENS[1:])}",
+                 f"row '{_LAST}'", "the whole matrix"),
+        truth=_rows_the_mask_changes,
+        why=(f"Each row but the last loses its later keys and shares its weight over the ones left ('{_TOKENS[0]}' "
+             f"keeps only itself, weight 1); '{_LAST}' has no later key, so its row is the encoder's."),
+        thought={
+            "the whole matrix": (f"the mask changes every row; but '{_LAST}', the last token, may see every key "
+                                 "anyway, so the mask takes nothing from it"),
+            f"rows {_q(*_TOKENS[1:])}": (f"'{_TOKENS[0]}' is left alone, as nothing comes before it; it loses the "
+                                         "most, every key but itself, and gives itself weight 1"),
+            f"row '{_TOKENS[0]}'": ("only the first token is affected; every token but the last has later keys to "
+                                    "lose, and its weight moves to the keys it keeps"),
+            f"row '{_LAST}'": ("the mask works on the last token; it is the other way round: the last token has no "
+                               "future to hide, the first has the most"),
+        },
+    ),
+    Prediction(
+        name="04-weight-after-the-mask",
+        notebook="04_masking",
+        question=(f"Row 'cat' of the scaled, masked scores is [{', '.join(_ROW)}] (keys {_q(*_TOKS3)}). What weight "
+                  "will row 'cat' give 'The' after the softmax (from 0 to 1)?"),
+        form="number",
+        truth=_cat_weight_on_the,
+        tolerance=0.01,
+        why=(f"The blocked 'sat' gets e^−∞ = 0, exactly 0, and drops out of the sum: 'The' gets "
+             f"e^{_ROW[0]} / (e^{_ROW[0]} + e^{_ROW[1]}) = {fmt(_cat_weight_on_the(), 3)}, and the row still sums "
+             "to 1."),
+        thought={
+            _UNMASKED: (f"the blocked key still takes its share, as without the mask (e^{_ROW[0]} / (e^{_ROW[0]} + "
+                        f"e^{_ROW[1]} + e^{fmt(_SCALED[_CAT, 2])}) = {fmt(_UNMASKED, 3)}); e^−∞ = 0 takes it out "
+                        "of the sum"),
+            0.5: ("the two keys 'cat' may see share its attention evenly; the softmax still weighs them by e^score, "
+                  f"and e^{_ROW[1]} is {_RATIO} times e^{_ROW[0]}"),
+            1 / 3: "the three keys share evenly; the blocked one gets nothing, and the scores are not equal",
+            0.0: f"a score of {_ROW[0]} gives weight 0; it is e^{_ROW[0]} = 1 that goes into the softmax",
+            "higher": (f"the softmax shares more evenly than it does; e^score widens the gap between {_ROW[0]} and "
+                       f"{_ROW[1]}: e^{_ROW[1]} is {_RATIO} times e^{_ROW[0]}"),
+        },
+    ),
+    Prediction(
+        name="04-cheating-head",
+        notebook="04_masking",
+        question=("Trained without the mask, the model keeps, of five heads that look δ = "
+                  f"{', '.join(_delta_text(d) for d in LOOK_OFFSETS)} positions away, the one with the smallest "
+                  "training error. Which δ will the model without the mask choose?"),
         form="choice",
-        options=(_shape(_N_K, _N_K), _shape(_N_K, _N_Q), _shape(_N_Q, _N_K), _shape(_N_Q, _N_Q),
-                 _shape(_N_Q + _N_K, _N_Q + _N_K)),
-        truth=_weights_shape,
-        why=(f"One row per query, one column per key: Q Kᵀ is ({_N_Q} × d_k)(d_k × {_N_K}) = {_N_Q} × {_N_K}, "
-             "target × source, not square."),
+        options=tuple(_delta_text(d) for d in LOOK_OFFSETS),
+        truth=lambda: _delta_text(_cheater_delta()),
+        why=("With the whole sentence in view, the head at δ = +1 reads token t + 1, the very word to predict: its "
+             "training error is 0."),
         thought={
-            _shape(_N_K, _N_Q): ("the source tokens make the rows; the rows are the queries (Queries ↓), and in "
-                                 "cross-attention the queries come from the target"),
-            _shape(_N_Q, _N_Q): ("attention weights are square, as in self-attention; they are n_q × n_k, square "
-                                 "only when the queries and the keys come from one sequence"),
-            _shape(_N_K, _N_K): ("the weights are square and sized by the source the decoder reads; there is one row "
-                                 "per query, and the queries are the target's"),
-            _shape(_N_Q + _N_K, _N_Q + _N_K): (
-                f"the two sentences are joined into one sequence of {_N_Q + _N_K} tokens; cross-attention keeps them "
-                "apart: the queries come from one, the keys from the other"),
+            "-1": ("the previous token is the best clue to the next, as it is for the masked model; without the "
+                   "mask the next token itself is in view, and copying it is never wrong"),
+            "0": ("a token's own word is the best clue; the read-out already has it, and the next word itself is in "
+                  "view"),
+            "*": ("a head looking further gives more context; the head at δ = +1 reads the answer itself, since "
+                  "nothing hides it"),
         },
     ),
     Prediction(
-        name="04-noir-black-weight",
-        notebook="04_cross_attention",
-        question=(f"'noir' asks for a colour (a {fmt(_Q_ENTRY)} in W^Q) and only 'black' offers one (a "
-                  f"{fmt(_K_ENTRY)} in W^K); the other {_OTHERS} keys score 0. With d_k = {_D_K}, what weight will "
-                  "'noir' give 'black' (a number from 0 to 1)?"),
-        form="number",
-        tolerance=0.02,
-        truth=_noir_black_weight,
-        why=(f"The score is {fmt(_Q_ENTRY)}·{fmt(_K_ENTRY)} = {fmt(_SCORE)}, scaled {fmt(_SCORE)} / √{_D_K} = "
-             f"{fmt(_SCALED)}; the other keys score 0, so the weight is e^{fmt(_SCALED)} / (e^{fmt(_SCALED)} + "
-             f"{_OTHERS}·e^0) = {fmt(_softmax_first(_SCALED), 2)}: a softmax leaves every key some weight."),
+        name="04-append-a-token",
+        notebook="04_masking",
+        question=(f"The decoder (causal mask) has run {_q(*_TOKENS[:-1])}. Now '{_LAST}' is appended and all four "
+                  f"run again. Which part of the outputs of {_q(*_TOKENS[:-1])} (3 × 2) changes?"),
+        form="region",
+        row_labels=_TOKENS[:-1],
+        col_labels=("dim 0", "dim 1"),
+        options=("nothing", f"row '{_TOKENS[-2]}'", f"rows {_q(*_TOKENS[1:-1])}", "the whole matrix"),
+        truth=_earlier_outputs_after_appending,
+        why=(f"'{_LAST}' is a later key for every earlier query, so the mask blocks it: their scores, weights and "
+             "outputs are the numbers they were."),
         thought={
-            1.0: ("the one matching key takes all the weight; a softmax gives each key e^score, and e^0 = 1 is not "
-                  "nothing"),
-            _softmax_first(_SCORE): (f"the score {fmt(_SCORE)} goes into the softmax as it is; it is divided by "
-                                     f"√d_k = {fmt(math.sqrt(_D_K))} first"),
-            _softmax_first(_SCORE / _D_K): (f"the score is divided by d_k = {_D_K}; it is divided by √d_k = "
-                                            f"{fmt(math.sqrt(_D_K))}"),
-            1 / len(_TOY.source): (f"the {len(_TOY.source)} keys share the weight evenly, as they would if none "
-                                   "of them matched"),
-        },
-    ),
-    Prediction(
-        name="04-sat-column-sum",
-        notebook="04_cross_attention",
-        question="Each row of the weights sums to 1. What does the column of 'sat' sum to?",
-        form="number",
-        tolerance=0.1,
-        truth=_sat_column_sum,
-        why=(f"A column adds what every row gives its key: {_READERS} give 'sat' "
-             f"{fmt(_FROM_READERS, 2)} together and the other rows {fmt(_FROM_OTHERS, 2)}; only the rows are "
-             "normalised."),
-        thought={
-            1.0: ("columns sum to 1 as rows do; each row is a softmax over the keys, and a column collects whatever "
-                  "the queries give its key"),
-            len(_TOY.target) / len(_TOY.source): (
-                f"every column gets the average share, {len(_TOY.target)} / {len(_TOY.source)}; 'sat' is read by "
-                f"{len(_READERS_OF_SAT)} tokens, so its column holds more"),
-            _FROM_READERS: (f"only {_READERS} give 'sat' weight; the other rows give it a little "
-                            "too"),
-            float(len(_READERS_OF_SAT)): (f"{_READERS} give 'sat' all of their weight; each keeps "
-                                          "a little for the other keys"),
-        },
-    ),
-    Prediction(
-        name="04-edit-noir-rows",
-        notebook="04_cross_attention",
-        question=(f"In row fr:noir of W^Q, move the {fmt(_Q_ENTRY)} from column 'colour' to column 'animal'. Which "
-                  "rows (French tokens) of the weights change?"),
-        form="choice",
-        options=(_rows_text(["noir"]), _rows_text(["chat", "noir"]), _rows_text(_TOY.target), _rows_text([])),
-        truth=_changed_rows,
-        why=("X_dec is one-hot, so row fr:noir of W^Q is the query of 'noir' and of no other token: only its scores, "
-             "and so only its row of weights, move (to 'cat')."),
-        thought={
-            _rows_text(["chat", "noir"]): ("'chat' changes because 'noir' now asks for what 'chat' asks for; each row "
-                                          "is a softmax of its own query's scores, and the query of 'chat' is as it "
-                                          "was"),
-            _rows_text(_TOY.target): ("an edit of W^Q changes every query; here each token's one-hot vector picks one "
-                                      "row of W^Q, so the edit reaches only the query of 'noir'"),
-            _rows_text([]): ("only the column of 'cat' changes; a weight sits in a row (its query) and a column (its "
-                             "key) at once, and here a query changed"),
-        },
-    ),
-    Prediction(
-        name="04-reversed-black-le",
-        notebook="04_cross_attention",
-        question=(f"Roles reversed: Q from the encoder, K and V from the decoder. At step {_STEP} the decoder's rows "
-                  f"are {' and '.join(repr(w) for w in _SO_FAR)}. What weight does the source word 'black' give "
-                  f"'{_SO_FAR[0]}'?"),
-        form="number",
-        tolerance=0.03,
-        truth=_reversed_black_le,
-        why=(f"'black' asks for a colour, and neither {' nor '.join(repr(w) for w in _SO_FAR)} offers one: their "
-             f"scores tie at 0, so they share the weight evenly, {fmt(1 / _STEP, 2)} each, until 'noir' arrives."),
-        thought={
-            0.0: ("'black' gives nothing to a word that does not match; a softmax gives every key e^score > 0, and "
-                  "equal scores get equal weights"),
-            1.0: "one of the keys must take the weight; with equal scores they share it",
-            _noir_black_weight(): ("'black' finds its match as 'noir' finds 'black'; at this step 'noir' is not "
-                                   "written yet"),
+            "the whole matrix": (f"every query gets one more key to share its attention with, as it would without "
+                                 f"the mask; with it, '{_LAST}' is blocked for every earlier query"),
+            f"row '{_TOKENS[-2]}'": (f"the new token touches its neighbour; '{_LAST}' comes after '{_TOKENS[-2]}' too, "
+                                     "so it is blocked there as well"),
+            "rows": ("the later queries see more of the text; but a query sees only keys at or before its own "
+                     "position, and the new one is after all three"),
         },
     ),
 ]

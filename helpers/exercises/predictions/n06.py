@@ -1,4 +1,9 @@
-"""The predictions of 06_pitfalls."""
+"""The predictions of 06_cross_attention.
+
+Every truth is computed from the course's data: the random first example of section 1 is
+:func:`helpers.exercises.code_tasks.examples.cross_qkv` (the notebook's cell, number for number), and the toy
+translation is :func:`helpers.translation.toy_translation` with its :func:`~helpers.translation.cross_attention`.
+"""
 
 from __future__ import annotations
 
@@ -6,209 +11,220 @@ import math
 
 import numpy as np
 
-from helpers.attention import softmax
+from helpers.attention import scaled_dot_product_attention
+from helpers.exercises.code_tasks.examples import cross_qkv
 from helpers.exercises.predictions.prediction import Prediction
 from helpers.explain import fmt
-from helpers.pitfalls import LARGE_SCORES, MAX_D_K, SHIFT, naive_softmax, running_example, saturation, saturation_table
+from helpers.translation import MEANINGS, REFERENCE_ALIGNMENT, cross_attention, input_dim, toy_translation
+
+# --------------------------------------------------------------------------- section 1: the shape of the weights
+
+_Q, _K, _V = cross_qkv()
+_N_Q, _N_K = _Q.shape[0], _K.shape[0]
 
 
-def _fixed(x: float, digits: int) -> str:
-    """``x`` with exactly ``digits`` decimals, as the notebook prints it (never "-0.000")."""
-    text = f"{float(x):.{digits}f}"
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+def _shape(rows: int, cols: int) -> str:
+    return f"{rows} × {cols}"
 
 
-def _row(values, digits: int = 3) -> str:
-    return "[" + ", ".join(_fixed(v, digits) for v in values) + "]"
+def _weights_shape() -> str:
+    """The shape of the weights of section 1's random cross-attention (6 target tokens ask, 4 source tokens answer)."""
+    return _shape(*scaled_dot_product_attention(*cross_qkv())[1].shape)
 
 
-# --------------------------------------------------------------------------- Pitfall 1: W^Q and W^K swapped
+# --------------------------------------------------------------------------- section 2: the toy translation
+
+_TOY = toy_translation()
+_NOIR, _BLACK, _SAT = _TOY.target.index("noir"), _TOY.source.index("black"), _TOY.source.index("sat")
+_D_K = _TOY.W_q.shape[1]
 
 
-def _running_weights():
-    """(A, A_swap): the running example's weights, and those with W^Q and W^K swapped (both scaled by √d_k)."""
-    _tokens, X, W_q, W_k, _W_v = running_example()
-    d_k = W_q.shape[1]
-    A = softmax((X @ W_q) @ (X @ W_k).T / math.sqrt(d_k))
-    A_swap = softmax((X @ W_k) @ (X @ W_q).T / math.sqrt(d_k))
-    return A, A_swap
+def _toy_weights(W_q=None) -> np.ndarray:
+    """The toy's cross-attention weights (6 French tokens × 4 English tokens), with ``W_q`` in place of its own."""
+    toy = toy_translation()
+    return cross_attention(toy.X_dec, toy.X_enc, toy.W_q if W_q is None else W_q, toy.W_k, toy.W_v)[1]
 
 
-def _swap_gives_transpose() -> str:
-    A, A_swap = _running_weights()
-    return "yes, Aᵀ" if np.allclose(A_swap, A.T) else "no"
+_Q_TOY, _K_TOY = _TOY.X_dec @ _TOY.W_q, _TOY.X_enc @ _TOY.W_k
+_SCORE = float(_Q_TOY[_NOIR] @ _K_TOY[_BLACK])          # 2 · 3 = 6
+_SCALED = _SCORE / math.sqrt(_D_K)                       # 6 / 2 = 3
+_OTHERS = len(_TOY.source) - 1
+_Q_ENTRY = float(_TOY.W_q[input_dim("noir", "fr"), MEANINGS.index("colour")])
+_K_ENTRY = float(_TOY.W_k[input_dim("black", "en"), MEANINGS.index("colour")])
 
 
-_A, _ = _running_weights()
-
-# --------------------------------------------------------------------------- √d_k: saturation as d_k grows
-
-_PEAKED, _FLATTER, _SAME = "more peaked", "flatter", "about the same"
+def _noir_black_weight() -> float:
+    """The weight "noir" gives "black" in the toy."""
+    return float(_toy_weights()[_NOIR, _BLACK])
 
 
-def _unscaled_trend() -> str:
-    """How the mean largest unscaled weight moves from the smallest d_k to the largest (the notebook's table)."""
-    table = saturation_table()
-    first, last = table[0]["max_raw"], table[-1]["max_raw"]
-    if last > first + 0.05:
-        return _PEAKED
-    return _FLATTER if last < first - 0.05 else _SAME
+def _softmax_first(score: float) -> float:
+    """The weight of a key scoring ``score`` against three keys scoring 0."""
+    return math.exp(score) / (math.exp(score) + _OTHERS)
 
 
-_TABLE = saturation_table()
-_RAW, _SCALED = saturation(MAX_D_K, scale=False), saturation(MAX_D_K, scale=True)
-_TOP = int(np.argmax(_RAW.weights))
-_STILL, _OTHER, _NONE = f"key {_TOP} still", "another key", "none: all equal"
+_W = _toy_weights()
+_READERS_OF_SAT = [q for q, en in REFERENCE_ALIGNMENT.items() if en == "sat"]
+_READERS = ", ".join(_READERS_OF_SAT[:-1]) + f" and {_READERS_OF_SAT[-1]}"  # "s', est and assis"
+_FROM_READERS = float(sum(_W[_TOY.target.index(q), _SAT] for q in _READERS_OF_SAT))
+_FROM_OTHERS = float(_W[:, _SAT].sum() - _FROM_READERS)
 
 
-def _scaled_winner() -> str:
-    """Which key the demo's query puts first at d_k = 512 once its scores are divided by √512."""
-    w = saturation(MAX_D_K, scale=True).weights
-    top = int(np.argmax(w))
-    if np.count_nonzero(np.isclose(w, w[top], rtol=0.0, atol=1e-12)) > 1:
-        return _NONE
-    return _STILL if top == int(np.argmax(saturation(MAX_D_K, scale=False).weights)) else _OTHER
+def _sat_column_sum() -> float:
+    """What the column of "sat" adds up to in the toy's weights."""
+    return float(_toy_weights()[:, _SAT].sum())
 
 
-# --------------------------------------------------------------------------- shift invariance and overflow
+# --------------------------------------------------------------------------- section 3: one row of W^Q edited
 
 
-def _row0_scores() -> np.ndarray:
-    """Row 0 of the running example's scaled scores, QKᵀ/√d_k."""
-    _tokens, X, W_q, W_k, _W_v = running_example()
-    return ((X @ W_q) @ (X @ W_k).T / math.sqrt(W_q.shape[1]))[0]
+def _noir_asks_for_an_animal() -> np.ndarray:
+    """The toy's W^Q with the 2 of row fr:noir moved from "colour" to "animal"."""
+    W_q = toy_translation().W_q
+    row = input_dim("noir", "fr")
+    W_q[row] = 0.0
+    W_q[row, MEANINGS.index("animal")] = _Q_ENTRY
+    return W_q
 
 
-_SAME_WEIGHTS, _ALL_ON_TOP, _EQUAL, _NAN_OVERFLOW = "the same weights", "all on the largest", "equal weights", \
-    "nan (overflow)"
+def _rows_text(rows) -> str:
+    """Which rows of the weights change, in words (as the options of "06-edit-noir-rows")."""
+    rows = list(rows)
+    if not rows:
+        return "no row"
+    if len(rows) == len(_TOY.target):
+        return "every row"
+    if len(rows) == 1:
+        return f"only '{rows[0]}'"
+    return " and ".join(f"'{r}'" for r in rows)
 
 
-def _describe_weights(w, reference) -> str:
-    """A row of weights in the words of the shift prediction's options."""
-    w = np.asarray(w, dtype=float)
-    if np.isnan(w).any():
-        return _NAN_OVERFLOW
-    if np.allclose(w, reference):
-        return _SAME_WEIGHTS
-    if np.allclose(w, 1 / w.size):
-        return _EQUAL
-    if w.max() > 0.999:
-        return _ALL_ON_TOP
-    raise ValueError(f"the weights {w} are none of the options")
+def _changed_rows() -> str:
+    """The French tokens whose rows of weights change when "noir" asks for an animal."""
+    changed = ~np.isclose(_toy_weights(), _toy_weights(_noir_asks_for_an_animal())).all(axis=1)
+    return _rows_text(q for q, c in zip(_TOY.target, changed) if c)
 
 
-def _shifted() -> str:
-    row = _row0_scores()
-    return _describe_weights(softmax(row + SHIFT), softmax(row))
+# --------------------------------------------------------------------------- section 4: the roles reversed
+
+_STEP = 2
 
 
-_LARGE = np.array(LARGE_SCORES)
-_TRUE_SOFTMAX = _row(softmax(_LARGE))
-_ONE_HOT, _INFS, _NANS = "[1, 0, 0]", "[inf, inf, inf]", "[nan, nan, nan]"
+def _reversed_black_le() -> float:
+    """Roles reversed (Q from the encoder) at step 2: the weight the source word "black" gives "le"."""
+    toy = toy_translation()
+    weights = cross_attention(toy.X_enc, toy.X_dec[:_STEP], toy.W_q, toy.W_k, toy.W_v)[1]
+    return float(weights[toy.source.index("black"), toy.target.index("le")])
 
 
-def _naive_large() -> str:
-    """What the textbook formula exp(s) / Σ exp(s) gives for LARGE_SCORES in float64, as one of the options."""
-    out = naive_softmax(_LARGE)
-    if np.isnan(out).all():
-        return _NANS
-    if np.isinf(out).all():
-        return _INFS
-    if np.allclose(out, softmax(_LARGE)):
-        return _TRUE_SOFTMAX
-    if np.allclose(out, np.eye(out.size)[0]):
-        return _ONE_HOT
-    raise ValueError(f"the naive softmax gives {out}, none of the options")
-
-
-_SQRT = math.sqrt(MAX_D_K)
+_SO_FAR = _TOY.target[:_STEP]
 
 PREDICTIONS = [
     Prediction(
-        name="06-swap-transposes",
-        notebook="06_pitfalls",
-        question=("Swap W^Q and W^K in the running example: the new scores are the old ones transposed, "
-                  "KQᵀ = (QKᵀ)ᵀ. Are the new weights the old weights transposed, Aᵀ?"),
+        name="06-weights-shape",
+        notebook="06_cross_attention",
+        question=(f"A source sentence of {_N_K} tokens (the encoder's: keys and values) and a target of {_N_Q} tokens "
+                  f"(the decoder's: queries). What shape are the cross-attention weights, rows × columns?"),
         form="choice",
-        options=("yes, Aᵀ", "no"),
-        truth=_swap_gives_transpose,
-        why=("The transpose comes before the softmax, which then normalises each new row, an old column: Aᵀ's rows "
-             f"sum to {_row(_A.sum(axis=0), 2)}, not 1, so Aᵀ is not even a weight matrix."),
-        thought={"yes, Aᵀ": ("the softmax and the transpose can be done in either order; the softmax normalises rows, "
-                             "so after the transpose it normalises what used to be columns")},
-    ),
-    Prediction(
-        name="06-unscaled-peaked",
-        notebook="06_pitfalls",
-        question=("One query against 8 keys, every entry of q and of the keys drawn from N(0, 1), the scores q·k_j "
-                  f"not scaled. As d_k grows from 1 to {MAX_D_K}, the query's weights become …"),
-        form="choice",
-        options=(_PEAKED, _FLATTER, _SAME),
-        truth=_unscaled_trend,
-        why=(f"Var(q·k) = d_k, so the scores spread like √d_k ({_fixed(_TABLE[-1]['std_raw'], 1)} at d_k = {MAX_D_K}), "
-             "and the softmax of widely spread scores puts nearly all the weight on the largest: the mean largest "
-             f"weight goes from {_fixed(_TABLE[0]['max_raw'], 2)} at d_k = 1 to {_fixed(_TABLE[-1]['max_raw'], 2)}."),
+        options=(_shape(_N_K, _N_K), _shape(_N_K, _N_Q), _shape(_N_Q, _N_K), _shape(_N_Q, _N_Q),
+                 _shape(_N_Q + _N_K, _N_Q + _N_K)),
+        truth=_weights_shape,
+        why=(f"One row per query, one column per key: Q Kᵀ is ({_N_Q} × d_k)(d_k × {_N_K}) = {_N_Q} × {_N_K}, "
+             "target × source, not square."),
         thought={
-            _FLATTER: ("with more dimensions the terms of q·k average out, so the scores come closer together; a "
-                       "mean of d_k terms would, but a sum of d_k terms spreads like √d_k"),
-            _SAME: ("the weights depend on which key matches best, not on the width of the vectors; but each extra "
-                    "dimension adds a term to every score, and the gaps between scores grow like √d_k"),
+            _shape(_N_K, _N_Q): ("the source tokens make the rows; the rows are the queries (Queries ↓), and in "
+                                 "cross-attention the queries come from the target"),
+            _shape(_N_Q, _N_Q): ("attention weights are square, as in self-attention; they are n_q × n_k, square "
+                                 "only when the queries and the keys come from one sequence"),
+            _shape(_N_K, _N_K): ("the weights are square and sized by the source the decoder reads; there is one row "
+                                 "per query, and the queries are the target's"),
+            _shape(_N_Q + _N_K, _N_Q + _N_K): (
+                f"the two sentences are joined into one sequence of {_N_Q + _N_K} tokens; cross-attention keeps them "
+                "apart: the queries come from one, the keys from the other"),
         },
     ),
     Prediction(
-        name="06-scaled-winner",
-        notebook="06_pitfalls",
-        question=(f"In the demo below at d_k = {MAX_D_K}, unscaled, key {_TOP} takes {_fixed(_RAW.max_weight, 3)} "
-                  f"of the query's weight. Once every score is divided by √{MAX_D_K} ≈ {fmt(_SQRT, 1)}, which key "
-                  "gets the largest weight?"),
-        form="choice",
-        options=(_STILL, _OTHER, _NONE),
-        truth=_scaled_winner,
-        why=("Dividing every score by the same positive number keeps their order, so the same key has the largest "
-             f"score and the largest weight; only its share changes ({_fixed(_RAW.max_weight, 3)} → "
-             f"{_fixed(_SCALED.max_weight, 3)})."),
+        name="06-noir-black-weight",
+        notebook="06_cross_attention",
+        question=(f"'noir' asks for a colour (a {fmt(_Q_ENTRY)} in W^Q) and only 'black' offers one (a "
+                  f"{fmt(_K_ENTRY)} in W^K); the other {_OTHERS} keys score 0. With d_k = {_D_K}, what weight will "
+                  "'noir' give 'black' (a number from 0 to 1)?"),
+        form="number",
+        tolerance=0.02,
+        truth=_noir_black_weight,
+        why=(f"The score is {fmt(_Q_ENTRY)}·{fmt(_K_ENTRY)} = {fmt(_SCORE)}, scaled {fmt(_SCORE)} / √{_D_K} = "
+             f"{fmt(_SCALED)}; the other keys score 0, so the weight is e^{fmt(_SCALED)} / (e^{fmt(_SCALED)} + "
+             f"{_OTHERS}·e^0) = {fmt(_softmax_first(_SCALED), 2)}: a softmax leaves every key some weight."),
         thought={
-            _OTHER: "scaling changes which key matches best; it changes how sharply the softmax prefers it, not whom",
-            _NONE: (f"scaling removes the preferences; it shrinks the gaps between the scores {fmt(_SQRT, 1)} times, "
-                    "but they stay gaps"),
+            1.0: ("the one matching key takes all the weight; a softmax gives each key e^score, and e^0 = 1 is not "
+                  "nothing"),
+            _softmax_first(_SCORE): (f"the score {fmt(_SCORE)} goes into the softmax as it is; it is divided by "
+                                     f"√d_k = {fmt(math.sqrt(_D_K))} first"),
+            _softmax_first(_SCORE / _D_K): (f"the score is divided by d_k = {_D_K}; it is divided by √d_k = "
+                                            f"{fmt(math.sqrt(_D_K))}"),
+            1 / len(_TOY.source): (f"the {len(_TOY.source)} keys share the weight evenly, as they would if none "
+                                   "of them matched"),
         },
     ),
     Prediction(
-        name="06-shift-1000",
-        notebook="06_pitfalls",
-        question=(f"Row 0 of the running example's scores is {_row(_row0_scores(), 2)}, and its weights "
-                  f"(helpers.attention.softmax) are {_row(softmax(_row0_scores()))}. What does softmax give for the "
-                  f"same row plus {fmt(SHIFT)} in every entry?"),
-        form="choice",
-        options=(_SAME_WEIGHTS, _ALL_ON_TOP, _EQUAL, _NAN_OVERFLOW),
-        truth=_shifted,
-        why=("softmax(s + C)_i = e^C e^(s_i) / (e^C Σ_j e^(s_j)) = softmax(s)_i: the factor e^C cancels, and a "
-             "careful softmax never computes e^1000 (it subtracts the row's maximum first)."),
+        name="06-sat-column-sum",
+        notebook="06_cross_attention",
+        question="Each row of the weights sums to 1. What does the column of 'sat' sum to?",
+        form="number",
+        tolerance=0.1,
+        truth=_sat_column_sum,
+        why=(f"A column adds what every row gives its key: {_READERS} give 'sat' "
+             f"{fmt(_FROM_READERS, 2)} together and the other rows {fmt(_FROM_OTHERS, 2)}; only the rows are "
+             "normalised."),
         thought={
-            _ALL_ON_TOP: ("larger scores make the softmax sharper; multiplying the scores does, adding the same "
-                          "number to all of them does not"),
-            _EQUAL: ("next to 1000 the differences between the scores vanish; the softmax sees only the differences, "
-                     "and they are unchanged"),
-            _NAN_OVERFLOW: ("e^1000 overflows float64; it does, in the textbook formula (next section), but the "
-                            "weights themselves do not change and the course's softmax never forms e^1000"),
+            1.0: ("columns sum to 1 as rows do; each row is a softmax over the keys, and a column collects whatever "
+                  "the queries give its key"),
+            len(_TOY.target) / len(_TOY.source): (
+                f"every column gets the average share, {len(_TOY.target)} / {len(_TOY.source)}; 'sat' is read by "
+                f"{len(_READERS_OF_SAT)} tokens, so its column holds more"),
+            _FROM_READERS: (f"only {_READERS} give 'sat' weight; the other rows give it a little "
+                            "too"),
+            float(len(_READERS_OF_SAT)): (f"{_READERS} give 'sat' all of their weight; each keeps "
+                                          "a little for the other keys"),
         },
     ),
     Prediction(
-        name="06-naive-overflow",
-        notebook="06_pitfalls",
-        question=(f"The scores are {_row(LARGE_SCORES, 0)}, in float64 (NumPy). What does the textbook formula "
-                  "e^(s_i) / Σ_j e^(s_j) give, computed as written?"),
+        name="06-edit-noir-rows",
+        notebook="06_cross_attention",
+        question=(f"In row fr:noir of W^Q, move the {fmt(_Q_ENTRY)} from column 'colour' to column 'animal'. Which "
+                  "rows (French tokens) of the weights change?"),
         form="choice",
-        options=(_TRUE_SOFTMAX, _ONE_HOT, _INFS, _NANS),
-        truth=_naive_large,
-        why=("e^1000 is beyond float64's largest number (about e^709.78 ≈ 1.8 × 10^308), so every e^(s_i) is inf, "
-             "and inf / inf is nan."),
+        options=(_rows_text(["noir"]), _rows_text(["chat", "noir"]), _rows_text(_TOY.target), _rows_text([])),
+        truth=_changed_rows,
+        why=("X_dec is one-hot, so row fr:noir of W^Q is the query of 'noir' and of no other token: only its scores, "
+             "and so only its row of weights, move (to 'cat')."),
         thought={
-            _TRUE_SOFTMAX: ("a correct formula gives correct numbers; it does in exact arithmetic, but float64 "
-                            "cannot hold e^1000"),
-            _ONE_HOT: ("the largest score takes everything; in exact arithmetic it gets "
-                       f"{_fixed(softmax(_LARGE)[0], 3)}, and in float64 nothing is left but inf / inf"),
-            _INFS: "the overflow stays inf; but then inf is divided by the sum, inf, which is nan",
+            _rows_text(["chat", "noir"]): ("'chat' changes because 'noir' now asks for what 'chat' asks for; each row "
+                                          "is a softmax of its own query's scores, and the query of 'chat' is as it "
+                                          "was"),
+            _rows_text(_TOY.target): ("an edit of W^Q changes every query; here each token's one-hot vector picks one "
+                                      "row of W^Q, so the edit reaches only the query of 'noir'"),
+            _rows_text([]): ("only the column of 'cat' changes; a weight sits in a row (its query) and a column (its "
+                             "key) at once, and here a query changed"),
+        },
+    ),
+    Prediction(
+        name="06-reversed-black-le",
+        notebook="06_cross_attention",
+        question=(f"Roles reversed: Q from the encoder, K and V from the decoder. At step {_STEP} the decoder's rows "
+                  f"are {' and '.join(repr(w) for w in _SO_FAR)}. What weight does the source word 'black' give "
+                  f"'{_SO_FAR[0]}'?"),
+        form="number",
+        tolerance=0.03,
+        truth=_reversed_black_le,
+        why=(f"'black' asks for a colour, and neither {' nor '.join(repr(w) for w in _SO_FAR)} offers one: their "
+             f"scores tie at 0, so they share the weight evenly, {fmt(1 / _STEP, 2)} each, until 'noir' arrives."),
+        thought={
+            0.0: ("'black' gives nothing to a word that does not match; a softmax gives every key e^score > 0, and "
+                  "equal scores get equal weights"),
+            1.0: "one of the keys must take the weight; with equal scores they share it",
+            _noir_black_weight(): ("'black' finds its match as 'noir' finds 'black'; at this step 'noir' is not "
+                                   "written yet"),
         },
     ),
 ]

@@ -1,198 +1,214 @@
-"""The predictions of 08_multi_head."""
+"""The predictions of 08_pitfalls."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from helpers.attention import multi_head_attention, softmax
-from helpers.exercises.code_tasks.examples import SIX_TOKENS, X6, six_token_weights
+from helpers.attention import softmax
 from helpers.exercises.predictions.prediction import Prediction
 from helpers.explain import fmt
-from helpers.multihead import multi_head_cost
-from helpers.patterns import TOKENS, feature_names, pattern_weights, token_features
-
-H = 2  # the heads of the six-token example
-_CAT = SIX_TOKENS.index("cat")
+from helpers.pitfalls import LARGE_SCORES, MAX_D_K, SHIFT, naive_softmax, running_example, saturation, saturation_table
 
 
-# --------------------------------------------------------------------------- what a head sees of X
-
-_COLUMNS_OPTIONS = ("columns 0 and 1 only", "columns 2 and 3 only", "any of the 4 columns",
-                    "none: only W^Q and W^K matter")
-
-
-def _head_1_moved_by() -> list[int]:
-    """The columns j of X for which adding 1 to the entry ('cat', j) changes head 1's weights (six-token layer)."""
-    W = six_token_weights()
-    before = multi_head_attention(X6, *W, H)[1][0]
-    moved = []
-    for j in range(X6.shape[1]):
-        X = X6.copy()
-        X[_CAT, j] += 1.0
-        if not np.allclose(multi_head_attention(X, *W, H)[1][0], before):
-            moved.append(j)
-    return moved
+def _fixed(x: float, digits: int) -> str:
+    """``x`` with exactly ``digits`` decimals, as the notebook prints it (never "-0.000")."""
+    text = f"{float(x):.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
-def _columns_truth() -> str:
-    moved = _head_1_moved_by()
-    by_columns = {(0, 1): 0, (2, 3): 1, tuple(range(X6.shape[1])): 2, (): 3}
-    if tuple(moved) not in by_columns:
-        raise ValueError(f"head 1's weights move with X's columns {moved}: no option says so")
-    return _COLUMNS_OPTIONS[by_columns[tuple(moved)]]
+def _row(values, digits: int = 3) -> str:
+    return "[" + ", ".join(_fixed(v, digits) for v in values) + "]"
 
 
-# --------------------------------------------------------------------------- 05's two heads in one layer
-
-_OPTIONS_TOKENS = tuple(dict.fromkeys(TOKENS))  # each token once ("the" appears twice)
+# --------------------------------------------------------------------------- Pitfall 1: W^Q and W^K swapped
 
 
-def _two_heads_outputs() -> np.ndarray:
-    """(7, 2): what the previous-token head (column 0) and the noun head (column 1) pass on, the value being the
-    `noun` feature (as 08's section "Two heads with two jobs" computes them)."""
-    X = token_features(TOKENS)
-    n = len(TOKENS)
-    W_v = np.zeros((X.shape[1], 1))
-    W_v[feature_names(n).index("noun"), 0] = 1.0      # the value is the `noun` feature
-    columns = []
-    for kind in ("previous", "long_range"):
-        W_q, W_k = pattern_weights(kind, n)
-        weights = softmax((X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1]))
-        columns.append(weights @ X @ W_v)
-    return np.hstack(columns)
+def _running_weights():
+    """(A, A_swap): the running example's weights, and those with W^Q and W^K swapped (both scaled by √d_k)."""
+    _tokens, X, W_q, W_k, _W_v = running_example()
+    d_k = W_q.shape[1]
+    A = softmax((X @ W_q) @ (X @ W_k).T / math.sqrt(d_k))
+    A_swap = softmax((X @ W_k) @ (X @ W_q).T / math.sqrt(d_k))
+    return A, A_swap
 
 
-def _head_1_most() -> str:
-    return TOKENS[int(np.argmax(_two_heads_outputs()[:, 0]))]
+def _swap_gives_transpose() -> str:
+    A, A_swap = _running_weights()
+    return "yes, Aᵀ" if np.allclose(A_swap, A.T) else "no"
 
 
-def _head_1_why() -> str:
-    X = token_features(TOKENS)
-    W_q, W_k = pattern_weights("previous", len(TOKENS))
-    weights = softmax((X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1]))
-    best = int(np.argmax(_two_heads_outputs()[:, 0]))
-    read = int(np.argmax(weights[best]))
-    output = _two_heads_outputs()[best, 0]
-    return (f"Head 1's row for '{TOKENS[best]}' puts {fmt(weights[best, read], 2)} on '{TOKENS[read]}', the token "
-            f"before it, so its output, the weighted sum of the noun feature, is {fmt(output, 2)}: a head moves "
-            "information from the token it reads to the token that reads.")
+_A, _ = _running_weights()
+
+# --------------------------------------------------------------------------- √d_k: saturation as d_k grows
+
+_PEAKED, _FLATTER, _SAME = "more peaked", "flatter", "about the same"
 
 
-# --------------------------------------------------------------------------- the cost of more heads
-
-_COST_OPTIONS = ("they grow about 4 times", "they grow a little", "they stay exactly the same", "they shrink")
-
-
-def _cost_ratio() -> float:
-    n, d_model = X6.shape
-    return multi_head_cost(n, d_model, 4)["total"] / multi_head_cost(n, d_model, 1)["total"]
-
-
-def _cost_truth() -> str:
-    ratio = _cost_ratio()
-    if ratio == 1:
-        return _COST_OPTIONS[2]
-    return _COST_OPTIONS[3] if ratio < 1 else _COST_OPTIONS[0] if ratio >= 3 else _COST_OPTIONS[1]
+def _unscaled_trend() -> str:
+    """How the mean largest unscaled weight moves from the smallest d_k to the largest (the notebook's table)."""
+    table = saturation_table()
+    first, last = table[0]["max_raw"], table[-1]["max_raw"]
+    if last > first + 0.05:
+        return _PEAKED
+    return _FLATTER if last < first - 0.05 else _SAME
 
 
-def _cost_why() -> str:
-    n, d_model = X6.shape
-    total = multi_head_cost(n, d_model, 1)["total"]
-    return (f"h heads of width d_k = d_model / h: the scores take h · n² · d_k = n² · d_model multiply-adds, the "
-            f"weighted sums as many, and the projections and W^O do not depend on h ({total} for every h here).")
+_TABLE = saturation_table()
+_RAW, _SCALED = saturation(MAX_D_K, scale=False), saturation(MAX_D_K, scale=True)
+_TOP = int(np.argmax(_RAW.weights))
+_STILL, _OTHER, _NONE = f"key {_TOP} still", "another key", "none: all equal"
 
 
-# --------------------------------------------------------------------------- the order of the tokens
+def _scaled_winner() -> str:
+    """Which key the demo's query puts first at d_k = 512 once its scores are divided by √512."""
+    w = saturation(MAX_D_K, scale=True).weights
+    top = int(np.argmax(w))
+    if np.count_nonzero(np.isclose(w, w[top], rtol=0.0, atol=1e-12)) > 1:
+        return _NONE
+    return _STILL if top == int(np.argmax(saturation(MAX_D_K, scale=False).weights)) else _OTHER
 
-_ORDER_OPTIONS = ("every row changes", "the rows come back reversed, each as before", "nothing changes",
-                  "only the first and the last row change")
+
+# --------------------------------------------------------------------------- shift invariance and overflow
 
 
-def _reversed_truth() -> str:
-    W = six_token_weights()
-    out = multi_head_attention(X6, *W, H)[0]
-    out_reversed = multi_head_attention(X6[::-1], *W, H)[0]
-    if np.allclose(out_reversed, out):
-        return _ORDER_OPTIONS[2]
-    if np.allclose(out_reversed, out[::-1]):
-        return _ORDER_OPTIONS[1]
-    changed = ~np.isclose(out_reversed, out).all(axis=1)
-    if changed.all():
-        return _ORDER_OPTIONS[0]
-    if changed[[0, -1]].all() and not changed[1:-1].any():
-        return _ORDER_OPTIONS[3]
-    raise ValueError("the output of the reversed tokens matches no option")
+def _row0_scores() -> np.ndarray:
+    """Row 0 of the running example's scaled scores, QKᵀ/√d_k."""
+    _tokens, X, W_q, W_k, _W_v = running_example()
+    return ((X @ W_q) @ (X @ W_k).T / math.sqrt(W_q.shape[1]))[0]
 
+
+_SAME_WEIGHTS, _ALL_ON_TOP, _EQUAL, _NAN_OVERFLOW = "the same weights", "all on the largest", "equal weights", \
+    "nan (overflow)"
+
+
+def _describe_weights(w, reference) -> str:
+    """A row of weights in the words of the shift prediction's options."""
+    w = np.asarray(w, dtype=float)
+    if np.isnan(w).any():
+        return _NAN_OVERFLOW
+    if np.allclose(w, reference):
+        return _SAME_WEIGHTS
+    if np.allclose(w, 1 / w.size):
+        return _EQUAL
+    if w.max() > 0.999:
+        return _ALL_ON_TOP
+    raise ValueError(f"the weights {w} are none of the options")
+
+
+def _shifted() -> str:
+    row = _row0_scores()
+    return _describe_weights(softmax(row + SHIFT), softmax(row))
+
+
+_LARGE = np.array(LARGE_SCORES)
+_TRUE_SOFTMAX = _row(softmax(_LARGE))
+_ONE_HOT, _INFS, _NANS = "[1, 0, 0]", "[inf, inf, inf]", "[nan, nan, nan]"
+
+
+def _naive_large() -> str:
+    """What the textbook formula exp(s) / Σ exp(s) gives for LARGE_SCORES in float64, as one of the options."""
+    out = naive_softmax(_LARGE)
+    if np.isnan(out).all():
+        return _NANS
+    if np.isinf(out).all():
+        return _INFS
+    if np.allclose(out, softmax(_LARGE)):
+        return _TRUE_SOFTMAX
+    if np.allclose(out, np.eye(out.size)[0]):
+        return _ONE_HOT
+    raise ValueError(f"the naive softmax gives {out}, none of the options")
+
+
+_SQRT = math.sqrt(MAX_D_K)
 
 PREDICTIONS = [
     Prediction(
-        name="08-head-reads-all-of-x",
-        notebook="08_multi_head",
-        question=(f"With h = {H}, head 1 takes columns 0 and 1 of Q = XW^Q and of K = XW^K (d_k = 2). You add 1 to "
-                  "one entry of the token 'cat' in X (6 × 4, one column per feature). In which of X's columns can "
-                  "that change move head 1's weights?"),
+        name="08-swap-transposes",
+        notebook="08_pitfalls",
+        question=("Swap W^Q and W^K in the running example: the new scores are the old ones transposed, "
+                  "KQᵀ = (QKᵀ)ᵀ. Are the new weights the old weights transposed, Aᵀ?"),
         form="choice",
-        options=_COLUMNS_OPTIONS,
-        truth=_columns_truth,
-        why=("Head 1's queries are X W^Q_1, where W^Q_1 is the d_model × d_k block of columns 0 and 1 of W^Q (its "
-             "keys likewise): every feature of X feeds every head. The split is of Q, K and V, not of X."),
+        options=("yes, Aᵀ", "no"),
+        truth=_swap_gives_transpose,
+        why=("The transpose comes before the softmax, which then normalises each new row, an old column: Aᵀ's rows "
+             f"sum to {_row(_A.sum(axis=0), 2)}, not 1, so Aᵀ is not even a weight matrix."),
+        thought={"yes, Aᵀ": ("the softmax and the transpose can be done in either order; the softmax normalises rows, "
+                             "so after the transpose it normalises what used to be columns")},
+    ),
+    Prediction(
+        name="08-unscaled-peaked",
+        notebook="08_pitfalls",
+        question=("One query against 8 keys, every entry of q and of the keys drawn from N(0, 1), the scores q·k_j "
+                  f"not scaled. As d_k grows from 1 to {MAX_D_K}, the query's weights become …"),
+        form="choice",
+        options=(_PEAKED, _FLATTER, _SAME),
+        truth=_unscaled_trend,
+        why=(f"Var(q·k) = d_k, so the scores spread like √d_k ({_fixed(_TABLE[-1]['std_raw'], 1)} at d_k = {MAX_D_K}), "
+             "and the softmax of widely spread scores puts nearly all the weight on the largest: the mean largest "
+             f"weight goes from {_fixed(_TABLE[0]['max_raw'], 2)} at d_k = 1 to {_fixed(_TABLE[-1]['max_raw'], 2)}."),
         thought={
-            _COLUMNS_OPTIONS[0]: ("each head reads its own slice of the token features; it reads all of them, "
-                                  "through its own d_model × d_k block of W^Q and W^K"),
-            _COLUMNS_OPTIONS[1]: "the heads share out the features of X; every head reads all of them",
-            _COLUMNS_OPTIONS[3]: "the weights depend on the learned matrices alone; Q = XW^Q changes with X too",
+            _FLATTER: ("with more dimensions the terms of q·k average out, so the scores come closer together; a "
+                       "mean of d_k terms would, but a sum of d_k terms spreads like √d_k"),
+            _SAME: ("the weights depend on which key matches best, not on the width of the vectors; but each extra "
+                    "dimension adds a term to every score, and the gaps between scores grow like √d_k"),
         },
     ),
     Prediction(
-        name="08-head-1-finding",
-        notebook="08_multi_head",
-        question=("Head 1 (previous token) and head 2 (content) both pass on the value v = the \"noun\" feature (1 "
-                  "for 'cat' and 'mat', 0 for the others). Which token gets the largest output from head 1?"),
+        name="08-scaled-winner",
+        notebook="08_pitfalls",
+        question=(f"In the demo below at d_k = {MAX_D_K}, unscaled, key {_TOP} takes {_fixed(_RAW.max_weight, 3)} "
+                  f"of the query's weight. Once every score is divided by √{MAX_D_K} ≈ {fmt(_SQRT, 1)}, which key "
+                  "gets the largest weight?"),
         form="choice",
-        options=_OPTIONS_TOKENS,
-        truth=_head_1_most,
-        why=_head_1_why(),
+        options=(_STILL, _OTHER, _NONE),
+        truth=_scaled_winner,
+        why=("Dividing every score by the same positive number keeps their order, so the same key has the largest "
+             f"score and the largest weight; only its share changes ({_fixed(_RAW.max_weight, 3)} → "
+             f"{_fixed(_SCALED.max_weight, 3)})."),
         thought={
-            "cat": ("a token's head output is its own value; it is the weighted sum of the values of the tokens it "
-                    "reads, and head 1 reads the token before"),
-            "mat": ("a token's head output is its own value; it is the weighted sum of the values of the tokens it "
-                    "reads, and head 1 reads the token before"),
-            "*": "another token reads a noun; only one token comes right after a noun here",
+            _OTHER: "scaling changes which key matches best; it changes how sharply the softmax prefers it, not whom",
+            _NONE: (f"scaling removes the preferences; it shrinks the gaps between the scores {fmt(_SQRT, 1)} times, "
+                    "but they stay gaps"),
         },
     ),
     Prediction(
-        name="08-cost-more-heads",
-        notebook="08_multi_head",
-        question=(f"The six tokens, d_model = {X6.shape[1]}: from h = 1 head to h = 4 heads (d_k from {X6.shape[1]} to "
-                  f"{X6.shape[1] // 4}). How do the multiply-adds of the layer's matrix products change?"),
+        name="08-shift-1000",
+        notebook="08_pitfalls",
+        question=(f"Row 0 of the running example's scores is {_row(_row0_scores(), 2)}, and its weights "
+                  f"(helpers.attention.softmax) are {_row(softmax(_row0_scores()))}. What does softmax give for the "
+                  f"same row plus {fmt(SHIFT)} in every entry?"),
         form="choice",
-        options=_COST_OPTIONS,
-        truth=_cost_truth,
-        why=_cost_why(),
+        options=(_SAME_WEIGHTS, _ALL_ON_TOP, _EQUAL, _NAN_OVERFLOW),
+        truth=_shifted,
+        why=("softmax(s + C)_i = e^C e^(s_i) / (e^C Σ_j e^(s_j)) = softmax(s)_i: the factor e^C cancels, and a "
+             "careful softmax never computes e^1000 (it subtracts the row's maximum first)."),
         thought={
-            _COST_OPTIONS[0]: ("each head costs as much as one whole head; a head works on d_k = d_model / h "
-                               "columns, so h heads do the work of one head of width d_model"),
-            _COST_OPTIONS[1]: ("the extra heads add some work to the products; they add none there: only the softmax "
-                               "runs over h · n² weights instead of n²"),
-            _COST_OPTIONS[3]: "narrower heads are cheaper; each one is, but there are h of them",
+            _ALL_ON_TOP: ("larger scores make the softmax sharper; multiplying the scores does, adding the same "
+                          "number to all of them does not"),
+            _EQUAL: ("next to 1000 the differences between the scores vanish; the softmax sees only the differences, "
+                     "and they are unchanged"),
+            _NAN_OVERFLOW: ("e^1000 overflows float64; it does, in the textbook formula (next section), but the "
+                            "weights themselves do not change and the course's softmax never forms e^1000"),
         },
     ),
     Prediction(
-        name="08-reversed-sentence",
-        notebook="08_multi_head",
-        question=("Reverse the order of the six tokens (the rows of X) and run the same multi-head attention, with no "
-                  "information about positions. What happens to the output?"),
+        name="08-naive-overflow",
+        notebook="08_pitfalls",
+        question=(f"The scores are {_row(LARGE_SCORES, 0)}, in float64 (NumPy). What does the textbook formula "
+                  "e^(s_i) / Σ_j e^(s_j) give, computed as written?"),
         form="choice",
-        options=_ORDER_OPTIONS,
-        truth=_reversed_truth,
-        why=("Reversing the rows of X reverses the rows of Q, K and V and both axes of the scores: each token gives "
-             "the same weights to the same tokens, so its output is as before, in another row."),
+        options=(_TRUE_SOFTMAX, _ONE_HOT, _INFS, _NANS),
+        truth=_naive_large,
+        why=("e^1000 is beyond float64's largest number (about e^709.78 ≈ 1.8 × 10^308), so every e^(s_i) is inf, "
+             "and inf / inf is nan."),
         thought={
-            _ORDER_OPTIONS[0]: ("attention reads the order of the tokens; nothing in softmax(QKᵀ/√d_k)V looks at "
-                                "where a row is"),
-            _ORDER_OPTIONS[2]: "each output row belongs to a position; it belongs to its token and moves with it",
-            _ORDER_OPTIONS[3]: ("only the tokens whose place changes most are affected; no output depends on where "
-                                "its token is"),
+            _TRUE_SOFTMAX: ("a correct formula gives correct numbers; it does in exact arithmetic, but float64 "
+                            "cannot hold e^1000"),
+            _ONE_HOT: ("the largest score takes everything; in exact arithmetic it gets "
+                       f"{_fixed(softmax(_LARGE)[0], 3)}, and in float64 nothing is left but inf / inf"),
+            _INFS: "the overflow stays inf; but then inf is divided by the sum, inf, which is nan",
         },
     ),
 ]

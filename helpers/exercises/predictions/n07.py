@@ -1,4 +1,4 @@
-"""The predictions of 05_patterns: what a stronger W does, which pattern a W pair makes, position vs content, and
+"""The predictions of 07_patterns: what a stronger W does, which pattern a W pair makes, position vs content, and
 the two outputs of "bank".
 
 Every truth is computed from :mod:`helpers.patterns` (the token features, each pattern's weights, the shuffled
@@ -111,8 +111,8 @@ _BANK = bank_embeddings()["vocab"]["bank"]
 
 PREDICTIONS = [
     Prediction(
-        name="05-stronger-head",
-        notebook="05_patterns",
+        name="07-stronger-head",
+        notebook="07_patterns",
         question=(f"The diagonal head with strength s = {fmt(WEAK)} gives each token {fmt(_self_weight(WEAK), 2)} of "
                   f"its attention on itself (d_k = {_N}). Double every non-zero weight of W^Q and W^K (s = "
                   f"{fmt(STRONG)}). What weight does each token give itself now (a number from 0 to 1)?"),
@@ -136,8 +136,8 @@ PREDICTIONS = [
         },
     ),
     Prediction(
-        name="05-which-pattern",
-        notebook="05_patterns",
+        name="07-which-pattern",
+        notebook="07_patterns",
         question=(f"W^Q puts s in every position row (pos0 … pos{_N - 1}) of its one column; W^K puts s in the sink "
                   "row only (only [CLS] has the sink feature). Which pattern do these weights make?"),
         form="choice",
@@ -156,8 +156,8 @@ PREDICTIONS = [
         },
     ),
     Prediction(
-        name="05-shuffle",
-        notebook="05_patterns",
+        name="07-shuffle",
+        notebook="07_patterns",
         question=(f"Shuffle the words to \"{' '.join(SHUFFLED)}\" and keep the positions. What happens to the weight "
                   "matrices of the previous-token head (reads pos) and the long-range head (reads noun)?"),
         form="choice",
@@ -175,8 +175,8 @@ PREDICTIONS = [
         },
     ),
     Prediction(
-        name="05-bank-output",
-        notebook="05_patterns",
+        name="07-bank-output",
+        notebook="07_patterns",
         question=(f"\"bank\" has the same embedding, {list(map(float, _BANK))}, and so the same query, in \""
                   f"{BANK_SENTENCES[0]}\" and \"{BANK_SENTENCES[1]}\". Which way does its attention output "
                   "[finance, nature] point?"),

@@ -1,4 +1,4 @@
-"""The design tasks of 05_patterns: a previous-token head (in code) and a block pattern (in the pattern builder).
+"""The design tasks of 07_patterns: a previous-token head (in code) and a block pattern (in the pattern builder).
 
 Both are judged on the weights of ``softmax((X W^Q)(X W^K)^T / sqrt(d_k))`` over the notebook's token features
 (:func:`helpers.patterns.token_features`), which stay fixed; the learner changes ``W_q`` and ``W_k``. The previous-token
@@ -58,8 +58,8 @@ def _phrase_blocks(arrays) -> tuple[bool, str]:
 
 TASKS = [
     DesignTask(
-        name="05-previous-token",
-        notebook="05_patterns",
+        name="07-previous-token",
+        notebook="07_patterns",
         goal=(f"Build a previous-token head: every token after [CLS] gives the token just before it more attention "
               f"than any other token, and at least {PREVIOUS_AT_LEAST:g}, by changing W_q and W_k (X stays)."),
         start={"W_k": np.zeros_like(_DIAGONAL_W_Q), "W_q": _DIAGONAL_W_Q},
@@ -71,8 +71,8 @@ TASKS = [
               "points along."),
     ),
     DesignTask(
-        name="05-phrase-blocks",
-        notebook="05_patterns",
+        name="07-phrase-blocks",
+        notebook="07_patterns",
         goal=(f"Make each phrase attend within itself: every token gives each token of its own phrase at least "
               f"{BLOCK_EACH_AT_LEAST:g} of its attention and the other phrase under {BLOCK_OUTSIDE_BELOW:g} in all, "
               f"by changing W_q and W_k (X stays)."),
