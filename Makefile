@@ -98,7 +98,7 @@ present: $(STAMP)
 	$(PY) scripts/present.py $(NOTEBOOK) --port=$(PORT)
 
 # The student edition (student/, not committed): every notebook of course.toml without its solutions, with nbgrader's
-# metadata on the graded cells (scripts/build_student.py; README, "Grade it with nbgrader").
+# metadata on the graded cells (scripts/build_student.py; README: "A student edition, graded with nbgrader").
 student: $(STAMP)
 	$(PY) scripts/build_student.py
 

@@ -3,8 +3,8 @@
 Copy this file into an nbgrader course directory as ``nbgrader_config.py``, put the student edition's notebooks in
 ``source/<assignment>/`` and run ``nbgrader generate_assignment <assignment>``: that records the graded cells in the
 gradebook and writes ``release/<assignment>/``, the notebooks to hand out. Submissions then go into
-``submitted/<student>/<assignment>/`` and ``nbgrader autograde <assignment>`` grades them (README, "Grade it with
-nbgrader").
+``submitted/<student>/<assignment>/`` and ``nbgrader autograde <assignment>`` grades them (README: "A student
+edition, graded with nbgrader").
 
 The student edition is already what learners get, so generating the assignment changes nothing a learner sees: its
 answer cells keep their skeletons (nbgrader's default would replace each with ``raise NotImplementedError()``, since
