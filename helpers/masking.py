@@ -3,6 +3,9 @@
 * **Padding.** :func:`pad_batch` pads sentences of different lengths with :data:`PAD`;
   :func:`batch_mask` combines the key-padding mask with the causal mask (logical and);
   :func:`padded_batch_attention` runs attention over such a batch.
+* **The notebook's examples.** :func:`decoder_example` (section 1's four tokens and projections) and
+  :func:`batch_example` (section 4's padded batch), written out in the notebook too, so that the predictions and the
+  design task of 03 compute their truths from the same numbers the learner sees.
 * **Cheating.** A tiny next-token "model": one attention head that looks a fixed
   number of positions away (``delta``), followed by a linear read-out fitted by
   least squares. :func:`train` tries every head in :data:`LOOK_OFFSETS` and keeps
@@ -32,6 +35,10 @@ from helpers.parsing import parse_counts, quote
 __all__ = [
     "PAD",
     "BOS",
+    "DECODER_TOKENS",
+    "decoder_example",
+    "BATCH_SENTENCES",
+    "batch_example",
     "SENTENCE_POOL",
     "pad_batch",
     "batch_mask",
@@ -108,6 +115,50 @@ def batch_mask(lengths, n: int, causal: bool) -> np.ndarray:
     if causal:
         mask = mask & causal_mask(n)  # (n, n) broadcasts over the batch
     return mask.copy()
+
+
+# ---------------------------------------------------------------------------------
+# The notebook's own examples (notebook 03 writes them out; tests/test_code_tasks.py checks they agree)
+# ---------------------------------------------------------------------------------
+
+# Section 1: the same four tokens run through an encoder (no mask) and a decoder (causal mask).
+DECODER_TOKENS = ("<s>", "the", "cat", "sat")
+# Section 4: a batch of three sentences of different lengths.
+BATCH_SENTENCES = (("the", "cat", "sat"), ("a", "dog", "ran", "home", "fast"), ("birds", "sing"))
+
+
+def decoder_example():
+    """Section 1's example: X (4, 4) of :data:`DECODER_TOKENS` and W^Q, W^K, W^V (4, 2), small integers (seed 71).
+
+    Returns
+    -------
+    X : ndarray (4, 4)
+        Integers from -2 to 2.
+    W_q, W_k, W_v : ndarray (4, 2)
+        Integers from -1 to 1, drawn after X from the same generator.
+    """
+    rng = np.random.default_rng(71)
+    X = rng.integers(-2, 3, size=(4, 4)).astype(float)
+    W_q, W_k, W_v = (rng.integers(-1, 2, size=(4, 2)).astype(float) for _ in range(3))
+    return X, W_q, W_k, W_v
+
+
+def batch_example():
+    """Section 4's padded batch: :data:`BATCH_SENTENCES` padded with :data:`PAD`, and their token vectors.
+
+    Returns
+    -------
+    padded : list of lists of str, shape (3, 5)
+    lengths : list of int, the real lengths (3, 5, 2)
+    X : ndarray (3, 5, 4)
+        One vector per word, integers from -2 to 2 drawn in alphabetical order of the words (seed 7); zeros for
+        :data:`PAD`.
+    """
+    padded, lengths = pad_batch(BATCH_SENTENCES)
+    rng = np.random.default_rng(7)
+    emb = {w: rng.integers(-2, 3, size=4).astype(float) for w in sorted({w for s in BATCH_SENTENCES for w in s})}
+    emb[PAD] = np.zeros(4)
+    return padded, lengths, np.array([[emb[w] for w in row] for row in padded])
 
 
 def _word_vectors(words, d_model: int, seed: int) -> dict:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from helpers.arrays import whole_number
-from helpers.attention import attention_scores, project_qkv, softmax
+from helpers.attention import attention_scores, project_qkv, scaled_dot_product_attention, softmax
 
 __all__ = [
     "TOKENS",
@@ -44,13 +44,22 @@ __all__ = [
     "pattern_weights",
     "PatternAttention",
     "pattern_attention",
+    "top_keys",
+    "pattern_of",
     "bank_embeddings",
+    "BANK_SENTENCES",
+    "SHUFFLE_ORDER",
+    "bank_attention",
 ]
 
 TOKENS = ["[CLS]", "the", "cat", "sat", "on", "the", "mat"]
+# Lesson section 1.6: the two sentences of the "bank" example, as the words of bank_embeddings' vocabulary.
+BANK_SENTENCES = ("i went to the bank to deposit money", "i sat on the river bank")
 # Phrase ids: "[CLS] the cat sat" is phrase A, "on the mat" is phrase B.
 PHRASES = [0, 0, 0, 0, 1, 1, 1]
 CONTENT_WORDS = ("cat", "mat")
+# Notebook 05's shuffle (Q8): a new word order for TOKENS, [CLS] first; each word keeps its phrase and features.
+SHUFFLE_ORDER = (0, 6, 1, 4, 2, 3, 5)
 
 PATTERNS = {
     "diagonal": "diagonal: each token attends to itself",
@@ -202,6 +211,44 @@ def pattern_attention(tokens=TOKENS, phrases=PHRASES, W_q=None, W_k=None, patter
     return PatternAttention(X=X, Q=Q, K=K, scores=scores, weights=softmax(scores, axis=-1))
 
 
+def top_keys(weights) -> list[frozenset]:
+    """For each row of ``weights``, the keys (column indices) that get its largest weight (ties within 1e-6)."""
+    W = np.asarray(weights, dtype=float)
+    if W.ndim != 2:
+        raise ValueError(f"weights must be a matrix (queries × keys); got shape {W.shape}")
+    return [frozenset(np.flatnonzero(np.isclose(row, row.max(), rtol=1e-6, atol=1e-12))) for row in W]
+
+
+def pattern_of(weights, tokens=TOKENS, phrases=PHRASES):
+    """Which pattern of ``PATTERNS`` an attention weight matrix shows, or None.
+
+    A pattern is told by where each row peaks: ``weights`` shows a pattern when every row's largest weight falls on
+    the same keys as in that pattern's own weights (:func:`pattern_attention` at the default strength). A row that
+    matches no key is uniform, so its largest weight is on every key. The sizes of the weights do not matter: a
+    sharper or flatter head with the same peaks shows the same pattern.
+
+    Parameters
+    ----------
+    weights : array_like (n, n), Queries ↓, Keys →
+    tokens, phrases : the sentence and its phrase ids (as :func:`token_features`)
+
+    Returns
+    -------
+    str or None
+        A key of ``PATTERNS`` ("diagonal", "previous", "vertical", "block", "long_range"), or None if the peaks
+        match none of them.
+    """
+    tokens, phrases = check_tokens(tokens, phrases)
+    peaks = top_keys(weights)
+    if len(peaks) != len(tokens) or np.shape(weights)[1] != len(tokens):
+        raise ValueError(f"weights must have shape ({len(tokens)}, {len(tokens)}), one row and one column per "
+                         f"token; got {np.shape(weights)}")
+    for name in PATTERNS:
+        if peaks == top_keys(pattern_attention(tokens, phrases, pattern=name).weights):
+            return name
+    return None
+
+
 def bank_embeddings():
     """Hand-made embeddings for the two "bank" sentences of lesson section 1.6.
 
@@ -232,3 +279,28 @@ def bank_embeddings():
         "W_k": W_k,
         "W_v": W_v,
     }
+
+
+def bank_attention(sentence: str):
+    """Self-attention over one sentence with the embeddings and weights of :func:`bank_embeddings`.
+
+    Parameters
+    ----------
+    sentence : str
+        Words of the vocabulary, separated by spaces (e.g. one of ``BANK_SENTENCES``).
+
+    Returns
+    -------
+    weights : ndarray (n, n), Queries ↓, Keys →, scaled by 1/√d_k
+    output : ndarray (n, 2), each token's output [finance, nature]
+    """
+    B = bank_embeddings()
+    words = sentence.split()
+    unknown = [w for w in words if w not in B["vocab"]]
+    if not words or unknown:
+        raise ValueError(f"sentence must be words of the vocabulary ({', '.join(B['vocab'])}); "
+                         f"got {', '.join(map(repr, unknown)) or 'no words'}")
+    X = np.array([B["vocab"][w] for w in words])
+    Q, K, V = project_qkv(X, B["W_q"], B["W_k"], B["W_v"])
+    output, weights = scaled_dot_product_attention(Q, K, V)
+    return weights, output

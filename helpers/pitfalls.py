@@ -5,6 +5,9 @@
   without the division by √d_k.
 * :func:`naive_softmax` is the textbook softmax without the max trick, which overflows to ``nan``;
   :func:`parse_scores` reads a row of scores as the learner types it.
+* :func:`running_example` is the notebook's four-token example; :func:`saturated_query` the saturation demo's
+  query and keys as matrices, for the design task; :data:`SHIFT` and :data:`LARGE_SCORES` the rows of the shift and
+  overflow experiments.
 
 They return plain numbers and arrays; the two demos of :mod:`helpers.demos.pitfalls` only display them.
 """
@@ -22,6 +25,10 @@ from helpers.parsing import parse_numbers
 
 __all__ = [
     "MAX_D_K",
+    "SHIFT",
+    "LARGE_SCORES",
+    "running_example",
+    "saturated_query",
     "check_d_k",
     "entropy",
     "softmax_jacobian_norm",
@@ -33,6 +40,23 @@ __all__ = [
 ]
 
 MAX_D_K = 512
+SHIFT = 1000.0  # the constant added to a whole row of scores in the shift-invariance experiment
+LARGE_SCORES = (1000.0, 999.0, 998.0)  # a row whose textbook softmax overflows
+
+
+def running_example():
+    """The notebook's running example: four tokens and small seeded integers.
+
+    Returns
+    -------
+    tokens : tuple of str, 4 tokens
+    X : ndarray (4, 4), (n, d_model)
+    W_q, W_k, W_v : ndarray (4, 2) each, (d_model, d_k) and (d_model, d_v)
+    """
+    rng = np.random.default_rng(6)
+    X = rng.integers(-2, 3, size=(4, 4)).astype(float)
+    W_q, W_k, W_v = (rng.integers(-1, 2, size=(4, 2)).astype(float) for _ in range(3))
+    return ("the", "cat", "sat", "down"), X, W_q, W_k, W_v
 
 
 def check_d_k(d_k) -> int:
@@ -117,13 +141,23 @@ def saturation(d_k: int, scale: bool = True, n_keys: int = 8, seed: int = 0) -> 
     )
 
 
-def saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows: int = 2000, n_keys: int = 8, seed: int = 0):
+def saturated_query(d_k: int = MAX_D_K, n_keys: int = 8, seed: int = 0):
+    """The query and keys of :func:`saturation` as matrices: ``q`` (1, d_k) and ``K`` (n_keys, d_k).
+
+    The scores are ``q @ K.T`` (1, n_keys), not scaled; at the default d_k = 512 their softmax is saturated.
+    """
+    r = saturation(d_k, scale=False, n_keys=n_keys, seed=seed)
+    return r.q[None, :].copy(), r.K.copy()
+
+
+def saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows: int = 1000, n_keys: int = 8, seed: int = 0):
     """Average saturation over many random rows, with and without scaling.
 
     Returns
     -------
-    list of dicts, one per d_k, with ``d_k``, ``max_raw``, ``max_scaled`` (mean largest
-    weight per row) and ``grad_raw``, ``grad_scaled`` (mean :func:`softmax_jacobian_norm`).
+    list of dicts, one per d_k, with ``d_k``, ``std_raw`` (the spread of the unscaled scores, about √d_k),
+    ``max_raw``, ``max_scaled`` (mean largest weight per row) and ``grad_raw``, ``grad_scaled`` (mean
+    :func:`softmax_jacobian_norm`).
     """
     rng = np.random.default_rng(seed)
     rows = []
@@ -132,7 +166,7 @@ def saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows: int = 2000, n_keys: 
         q = rng.standard_normal((n_rows, 1, d_k))
         K = rng.standard_normal((n_rows, n_keys, d_k))
         raw = np.sum(q * K, axis=-1)  # (n_rows, n_keys)
-        entry = {"d_k": d_k}
+        entry = {"d_k": d_k, "std_raw": float(raw.std())}
         for tag, s in (("raw", raw), ("scaled", raw / math.sqrt(d_k))):
             w = softmax(s, axis=-1)
             # Frobenius norm of diag(p) - p pᵀ, for every row at once.

@@ -44,7 +44,7 @@ def solution(task):
 
 def test_there_are_the_nine_tasks_with_a_skeleton_and_a_solution_each():
     names = {"softmax", "project_qkv", "attention", "causal_mask", "masked_attention", "multi_head_attention",
-             "online_softmax", "softmax_backward", "self_attention"}
+             "online_softmax", "softmax_backward", "self_attention", "split_heads", "merge_heads"}
     assert set(TASKS) == set(SOLUTIONS) == set(SKELETONS) == names
     assert set(YOUR_TURN_TASKS) == names - {"self_attention"}  # checked by the find-the-bug cells only
 
@@ -372,6 +372,56 @@ def f(X, W_q, W_k, W_v):
     ("softmax_backward", "backward_wrong_axis",
      "def f(w, g):\n    return w * (g - np.sum(g * w, axis=0, keepdims=True))"),
     ("softmax_backward", "backward_diagonal", "def f(w, g):\n    return w * (1 - w) * g"),
+    ("split_heads", "split_no_transpose", """
+def f(X, h):
+    n, d_model = X.shape[-2:]
+    return X.reshape(h, n, d_model // h)"""),
+    ("split_heads", "split_no_transpose", """
+def f(X, h):
+    *lead, n, d_model = X.shape
+    return X.reshape(*lead, h, n, d_model // h)"""),
+    ("split_heads", "split_interleaved", """
+def f(X, h):
+    n, d_model = X.shape
+    return X.reshape(n, d_model // h, h).transpose(2, 0, 1)"""),
+    ("split_heads", "split_wrong_axes", """
+def f(X, h):
+    n, d_model = X.shape[-2:]
+    return X.reshape(n, h, d_model // h).T"""),
+    ("split_heads", "split_wrong_axes", """
+def f(X, h):
+    *lead, n, d_model = X.shape
+    return X.reshape(*lead, n, h, d_model // h).swapaxes(-1, -2)"""),
+    ("split_heads", "split_axes_from_front", """
+def f(X, h):
+    n, d_model = X.shape[-2:]
+    return X.reshape(n, h, d_model // h).transpose(1, 0, 2)"""),
+    ("split_heads", "split_axes_from_front", """
+def f(X, h):
+    return np.stack(np.split(X, h, axis=-1))"""),
+    ("merge_heads", "merge_no_transpose", """
+def f(Xh):
+    h, n, d_k = Xh.shape[-3:]
+    return Xh.reshape(n, h * d_k)"""),
+    ("merge_heads", "merge_interleaved", """
+def f(Xh):
+    h, n, d_k = Xh.shape
+    return Xh.transpose(1, 2, 0).reshape(n, h * d_k)"""),
+    ("merge_heads", "merge_stacked", """
+def f(Xh):
+    return np.concatenate(Xh, axis=0)"""),
+    ("merge_heads", "merge_axes_from_front", """
+def f(Xh):
+    return np.concatenate(list(Xh), axis=-1)"""),
+    ("merge_heads", "merge_axes_from_front", """
+def f(Xh):
+    h, n, d_k = Xh.shape[-3:]
+    return Xh.transpose(1, 0, 2).reshape(n, h * d_k)"""),
+    ("merge_heads", "mutates_input", """
+def f(Xh):
+    *lead, h, n, d_k = Xh.shape
+    Xh[...] = np.swapaxes(Xh, -3, -2).reshape(Xh.shape)
+    return Xh.reshape(*lead, n, h * d_k)"""),
 ]
 
 
@@ -585,7 +635,8 @@ def test_the_planned_your_turn_cells_exist():
         task = CHECK_LINE.match("".join(cells[k]["source"]).strip().splitlines()[-1]).group(1)
         tasks.setdefault(path.stem, []).append(task)
     planned = {"01_intuition": ["softmax"], "02_projections": ["project_qkv", "attention"],
-               "03_masking": ["causal_mask", "masked_attention"], "04_cross_attention": ["attention"]}
+               "03_masking": ["causal_mask", "masked_attention"], "04_cross_attention": ["attention"],
+               "08_multi_head": ["multi_head_attention", "split_heads", "merge_heads"]}
     for stem, wanted in planned.items():
         assert tasks.get(stem) == wanted, tasks
 

@@ -151,3 +151,25 @@ def test_04s_first_cross_attention_example_is_the_checkers():
     nb = notebook_values("04_cross_attention", "Q", "K", "V")
     for got, want in zip((nb["Q"], nb["K"], nb["V"]), examples.cross_qkv()):
         np.testing.assert_array_equal(got, want)
+
+
+def test_03s_examples_are_the_helpers():
+    """The predictions and the design task of 03 compute their truths from helpers.masking: its section 1 example and
+    its section 4 batch are the notebook's, number for number."""
+    from helpers import masking
+
+    nb = notebook_values("03_masking", "tokens", "X", "W_q", "W_k", "W_v")
+    assert tuple(nb["tokens"]) == masking.DECODER_TOKENS
+    for got, want in zip((nb["X"], nb["W_q"], nb["W_k"], nb["W_v"]), masking.decoder_example()):
+        np.testing.assert_array_equal(got, want)
+    nb = notebook_values("03_masking", "padded", "lengths", "Xb")
+    padded, lengths, Xb = masking.batch_example()
+    assert nb["padded"] == padded and nb["lengths"] == lengths
+    np.testing.assert_array_equal(nb["Xb"], Xb)
+
+
+def test_02s_six_token_weights_are_the_notebooks():
+    """The predictions and the design task of 02 start from six_token_weights(): the notebook's W_q6, W_k6, W_v6."""
+    nb = notebook_values("02_projections", "W_q6", "W_k6", "W_v6")
+    for got, want in zip((nb["W_q6"], nb["W_k6"], nb["W_v6"]), examples.six_token_weights()):
+        np.testing.assert_array_equal(got, want)

@@ -298,3 +298,38 @@ def test_padding_demo_switch_and_picker_work_on_the_last_valid_batch_while_the_t
     assert demo.message == message  # the field still holds the bad text, so its message stays
     assert html.escape(message) in demo.message_html.value
     assert demo.last_unexpected is None
+
+
+# ---------------------------------------------------------------------------------
+# the design task of 03: hide the pad keys
+# ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda m: m, "query '1:sing' gives the pad key '2:<pad>' 0.20 of its attention"),
+    (lambda m: m & np.tril(np.ones((5, 5), dtype=bool)), "gives the pad key"),               # the causal mask
+    (lambda m: _blocked(m, rows=slice(2, None), cols=slice(2, None)), "query '1:sing' gives the pad key"),
+    (lambda m: _blocked(m, rows=slice(2, None), cols=slice(None)), "query '2:<pad>' may attend to no key"),
+    (lambda m: _blocked(m, cols=slice(2, None)) & ~np.eye(5, dtype=bool), "one of them is blocked for it"),
+])
+def test_the_pad_task_names_what_a_wrong_mask_does(change, words):
+    from helpers.exercises import check_design
+
+    fb = check_design("03-hide-pad-keys", mask=change(np.ones((5, 5), dtype=bool)))
+    assert not fb.correct and words in fb.message, fb.message
+
+
+def test_the_pad_task_takes_any_mask_that_hides_exactly_the_pad_keys_as_bools_or_numbers():
+    from helpers.exercises import check_design
+
+    mask = _blocked(np.ones((5, 5), dtype=bool), cols=slice(2, None))
+    for form in (mask, mask.astype(int), mask.astype(float).tolist()):
+        assert check_design("03-hide-pad-keys", mask=form).correct
+    half = check_design("03-hide-pad-keys", mask=np.where(mask, 0.5, 0.0))
+    assert not half.correct and "True (may attend) or False (blocked), or 1 and 0; entry (0, 0) is 0.5" in half.message
+
+
+def _blocked(mask, rows=slice(None), cols=slice(None)):
+    mask = mask.copy()
+    mask[rows, cols] = False
+    return mask

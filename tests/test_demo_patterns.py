@@ -1,6 +1,7 @@
 """The pattern builder of notebook 05: each pattern really comes out of softmax(QKᵀ/√d_k)."""
 
 import html
+import re
 
 import numpy as np
 import pytest
@@ -174,3 +175,107 @@ def test_builder_status_clears_when_a_pattern_is_loaded_over_huge_weights():
     b.pattern = "block"  # the menu reloads sane weights
     assert b.status == ""
     np.testing.assert_allclose(b.result.weights, pattern_attention(pattern="block", strength=3.0).weights)
+
+
+# --------------------------------------------------------------------------- naming a pattern; the bank sentences
+
+
+def test_pattern_of_names_each_pattern_by_its_peaks_at_any_strength():
+    from helpers.patterns import pattern_of
+
+    for name in PATTERNS:
+        for strength in (0.5, 3.0, 6.0):
+            assert pattern_of(pattern_attention(pattern=name, strength=strength).weights) == name
+    # Block from one signed direction: other weights, the same peaks.
+    W = np.zeros((N + 4, 1))
+    W[N + 1, 0], W[N + 2, 0] = 3.0, -3.0
+    assert pattern_of(weights_by_hand(token_features(), W, W)) == "block"
+    assert pattern_of(np.full((N, N), 1 / N)) is None  # uniform: no pattern
+    with pytest.raises(ValueError, match="shape"):
+        pattern_of(np.eye(3))
+
+
+def test_bank_attention_is_the_notebooks_computation():
+    from helpers.patterns import BANK_SENTENCES, bank_attention
+
+    B = bank_embeddings()
+    for sentence in BANK_SENTENCES:
+        words = sentence.split()
+        X = np.array([B["vocab"][w] for w in words])
+        weights, output = bank_attention(sentence)
+        np.testing.assert_allclose(weights, weights_by_hand(X, B["W_q"], B["W_k"]))
+        np.testing.assert_allclose(output, weights @ (X @ B["W_v"]))
+    with pytest.raises(ValueError, match="'bench'"):
+        bank_attention("the river bench")
+
+
+# --------------------------------------------------------------------------- the builder with a design task's goal
+
+
+def goal_line(b) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", b.goal_html.value))
+
+
+@pytest.mark.parametrize("goal", ["05-phrase-blocks", "05-previous-token"])
+def test_builder_with_a_goal_starts_from_the_task_and_judges_every_edit(goal, tmp_path, monkeypatch):
+    from helpers.exercises import design_tasks, progress
+
+    monkeypatch.setenv("COURSE_PROGRESS", str(tmp_path / "progress.json"))
+    task = design_tasks()[goal]
+    b = PatternBuilder(goal=goal)
+    assert b.pattern == "start" and b.strength_box.disabled and "attn-goal" in b.goal_html._dom_classes
+    for key in ("W_q", "W_k"):
+        np.testing.assert_array_equal(b.editors[key].value, task.start[key])
+    assert "Goal:" in goal_line(b) and "✗ Not yet:" in goal_line(b) and not b.goal_met
+    # The menu leaves out the patterns that already meet the goal at some strength.
+    offered = [key for _label, key in b.pattern_picker.options]
+    assert offered[0] == "start" and ("block" if goal == "05-phrase-blocks" else "previous") not in offered
+    with pytest.raises(ValueError, match="pattern must be one of"):
+        PatternBuilder(goal=goal, pattern="block" if goal == "05-phrase-blocks" else "previous")
+    with b.hold_trait_notifications():
+        for key in ("W_q", "W_k"):
+            b.editors[key].value = task.solution[key]
+    assert b.goal_met and "✓ Goal met:" in goal_line(b) and goal in progress().designs
+    b.editors["W_q"].set_text(0, 0, "abc")  # junk: the last valid weights stay, so does the verdict
+    assert b.goal_met
+    b.pattern = "diagonal"  # loaded to compare; a width other than the task's is said plainly
+    assert not b.goal_met
+    if task.start["W_q"].shape[1] != N:
+        assert f"Not yet: this pattern has d_k = {N}" in goal_line(b)
+    b.pattern = "start"
+    assert not b.goal_met and b.strength_box.disabled
+    np.testing.assert_array_equal(b.editors["W_k"].value, task.start["W_k"])
+
+
+def test_builder_without_a_goal_has_no_goal_line_and_refuses_a_task_it_cannot_show():
+    b = PatternBuilder()
+    assert b.pattern == "diagonal" and b.goal is None and not b.goal_met
+    assert b.goal_html.layout.display == "none" and not b.strength_box.disabled
+    with pytest.raises(ValueError, match="no design task"):
+        PatternBuilder(goal="nope")
+    with pytest.raises(ValueError, match="the pattern builder changes W_q and W_k"):
+        PatternBuilder(goal="01-sat-attends-cat")
+    with pytest.raises(ValueError, match="set on other tokens"):
+        PatternBuilder(goal="05-phrase-blocks", tokens=["a", "b"], phrases=[0, 1])
+
+
+def test_the_goals_of_05_say_how_things_stand():
+    from helpers.exercises.design.goals import attends_previous, attends_within_groups
+
+    labels = ["a", "b", "a"]
+    w = np.array([[1.0, 0.0, 0.0], [0.7, 0.2, 0.1], [0.1, 0.6, 0.3]])
+    assert attends_previous(w, labels, 0.5) == (True, "every token after the first gives the token before it the "
+                                                      "most attention; the least is 'a' (position 2), 0.60 on 'b' "
+                                                      "(next: itself, 0.30).")
+    met, detail = attends_previous(w, labels, 0.65)
+    assert not met and detail.startswith("1 of 2 tokens after the first do; 'a' (position 2) gives 'b' (the token "
+                                         "before it) 0.60 of its attention, and itself 0.30;")
+    with pytest.raises(ValueError, match="at least two tokens"):
+        attends_previous(np.ones((1, 1)), ["a"])
+    blocks = np.array([[0.5, 0.45, 0.05], [0.45, 0.5, 0.05], [0.0, 0.0, 1.0]])
+    met, detail = attends_within_groups(blocks, labels, [0, 0, 1], 0.2, 0.1, word="phrase")
+    assert met and detail.startswith("every token attends within its phrase;")
+    met, detail = attends_within_groups(blocks, labels, [0, 0, 1], 0.2, 0.05, word="phrase")
+    assert not met and detail == ("'a' (position 0) gives 'b' 0.45 (the least within its phrase) and the other phrase "
+                                  "0.05 in all; the goal is at least 0.2 on each token of its own phrase and under "
+                                  "0.05 on the other phrase in all, for every token.")

@@ -1,4 +1,4 @@
-"""The √d_k saturation demo and the overflow demo of notebook 06."""
+"""The √d_k saturation demo and the overflow demo of notebook 06, its data, and its design task's goal."""
 
 import math
 import warnings
@@ -8,10 +8,14 @@ import pytest
 
 from helpers.attention import softmax
 from helpers.demos.pitfalls import OverflowDemo, SaturationDemo, bar_chart_html
+from helpers.exercises import check_design
 from helpers.pitfalls import (
+    MAX_D_K,
     entropy,
     naive_softmax,
     parse_scores,
+    running_example,
+    saturated_query,
     saturation,
     saturation_table,
     softmax_jacobian_norm,
@@ -179,3 +183,51 @@ def test_overflow_demo_names_overflow_and_underflow():
     np.testing.assert_allclose(demo.stable, [1 / (1 + np.exp(-1.0)), np.exp(-1.0) / (1 + np.exp(-1.0))])
     demo.text = "3 1 0"
     assert "flow" not in demo.view.value
+
+
+# --------------------------------------------------------------------------- the notebook's data and its claims
+
+
+def test_running_example_is_the_notebooks_small_integers():
+    tokens, X, W_q, W_k, W_v = running_example()
+    assert tokens == ("the", "cat", "sat", "down")
+    assert X.shape == (4, 4) and W_q.shape == W_k.shape == W_v.shape == (4, 2)
+    for M in (X, W_q, W_k, W_v):
+        np.testing.assert_array_equal(M, np.round(M))
+    np.testing.assert_array_equal(running_example()[1], X)  # seeded
+
+
+def test_saturated_query_is_the_demos_query_as_matrices():
+    q, K = saturated_query()
+    r = saturation(MAX_D_K, scale=False)
+    assert q.shape == (1, MAX_D_K) and K.shape == (8, MAX_D_K)
+    np.testing.assert_allclose((q @ K.T)[0], r.scores)
+
+
+def test_the_table_spread_grows_like_sqrt_dk():
+    for r in saturation_table(d_ks=(1, 64, 512), n_rows=1000, seed=0):
+        assert r["std_raw"] == pytest.approx(math.sqrt(r["d_k"]), rel=0.05)
+
+
+def test_the_numbers_the_notebook_states_about_the_tables_and_the_demo():
+    """06's prose: scaled, the largest weight stays between 0.30 and 0.37 and the gradient size between 0.35 and
+    0.37 at every width; at d_k = 512 the demo's query gives key 3 1.000 unscaled."""
+    table = saturation_table(d_ks=(1, 4, 16, 64, 256, 512), n_rows=1000, n_keys=8, seed=0)
+    assert all(0.295 <= r["max_scaled"] < 0.375 for r in table)
+    assert all(0.345 <= r["grad_scaled"] < 0.375 for r in table)
+    raw = saturation(MAX_D_K, scale=False)
+    assert int(np.argmax(raw.weights)) == 3 and f"{raw.max_weight:.3f}" == "1.000"
+
+
+@pytest.mark.parametrize("factor, met, words", [
+    (1 / math.sqrt(MAX_D_K), True, "the largest weight is 0.49, on 'key 3': between 0.25 and 0.75"),
+    (1 / MAX_D_K, False, "the largest weight is 0.14, on 'key 3'; the goal"),       # ÷ d_k: too flat
+    (1.0, False, "the largest weight is 1.00, on 'key 3'; the goal"),              # not scaled: saturated
+    (-1 / math.sqrt(MAX_D_K), False, "on 'key 7'; the goal is between 0.25 and 0.75, on 'key 3'"),  # order flipped
+    (0.0, False, "the largest weight, 0.12, is shared by 8 keys"),
+])
+def test_the_design_task_wants_a_preference_neither_saturated_nor_flat(factor, met, words, tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_PROGRESS", str(tmp_path / "progress.json"))
+    q, _K = saturated_query()
+    fb = check_design("06-unsaturate", q=factor * q)
+    assert fb.correct is met and words in fb.message, fb.message

@@ -169,3 +169,33 @@ def test_decoding_steps_keep_the_last_step_when_the_toy_cannot_be_computed():
     demo.step = 4
     assert demo.status == "" and demo.status_html.value == ""
     assert demo.cross_weights.shape == (4, 4)
+
+
+@pytest.fixture
+def own_progress(tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_PROGRESS", str(tmp_path / "progress.json"))
+
+
+def test_translation_explorer_with_a_goal_starts_from_the_task_and_judges_every_repair(own_progress):
+    from helpers.exercises.design import design_task
+
+    task = design_task("04-repair-alignment")
+    ex = translation_explorer(goal=task.name)
+    for name, value in {**task.start, **task.given}.items():
+        np.testing.assert_array_equal(ex.editors[name].value, value)
+    assert ex.editors["W_q"].row_labels == INPUT_DIMS and not ex.goal_met
+    assert "'noir' gives 'black' 0.48 and 'cat' 0.48" in ex.goal_feedback.message
+    cat, colour = input_dim("cat", "en"), MEANINGS.index("colour")
+    ex.editors["W_k"].set_text(cat, colour, "0")  # the extra 3 taken out again
+    assert ex.goal_met
+    ex.editors["W_k"].set_text(cat, colour, "3")
+    assert not ex.goal_met
+    # Or "noir" asks for a colour and against an animal: a repair in W^Q counts too.
+    ex.editors["W_q"].set_text(input_dim("noir", "fr"), MEANINGS.index("animal"), "-1")
+    assert ex.goal_met
+    # Moving the 3 of 'cat' to the colour column makes 'noir' read 'cat' and leaves 'chat' with nothing.
+    ex.editors["W_q"].set_text(input_dim("noir", "fr"), MEANINGS.index("animal"), "0")
+    ex.editors["W_k"].set_text(cat, MEANINGS.index("animal"), "0")
+    assert not ex.goal_met and "'chat'" in ex.goal_feedback.message
+    with pytest.raises(ValueError, match="no design task"):
+        translation_explorer(goal="04-nope")

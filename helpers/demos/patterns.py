@@ -1,15 +1,21 @@
 """Notebook 05's pattern builder: pick a pattern, set its strength, edit W^Q and W^K, watch the weights.
 
 The token features, the weights of each pattern and the attention they give are in :mod:`helpers.patterns`;
-:class:`PatternBuilder` shows them and lets the learner change them.
+:class:`PatternBuilder` shows them and lets the learner change them. With ``goal=`` (a design task of
+:mod:`helpers.exercises.design`) it starts from the task's weights and a goal line above the weights says, after
+every valid edit, whether the goal is met and what is still off.
 """
 
 from __future__ import annotations
+
+import html as _html
 
 import ipywidgets as widgets
 import numpy as np
 
 from helpers import theme
+from helpers.exercises.design import check_design, design_task
+from helpers.feedback import Feedback
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.patterns import (
@@ -25,7 +31,10 @@ from helpers.patterns import (
 from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
 
-__all__ = ["PatternBuilder"]
+__all__ = ["PatternBuilder", "START"]
+
+START = "start"  # the pattern menu's entry for a design task's own starting weights
+_STRENGTHS = np.arange(0.0, 6.0 + 0.25, 0.5)  # every strength the strength field can take
 
 
 class PatternBuilder(LiveWidget, widgets.VBox):
@@ -33,9 +42,15 @@ class PatternBuilder(LiveWidget, widgets.VBox):
 
     Parameters
     ----------
-    pattern : str, one of ``PATTERNS``
+    pattern : str or None, one of ``PATTERNS`` (or ``START`` with a goal); None: ``"diagonal"``, or with a goal the
+        task's starting weights
     strength : float, the value of every non-zero weight (0 to 6)
     tokens, phrases : the sentence and its phrase ids (see :func:`helpers.patterns.token_features`)
+    goal : str or None
+        A design task's name whose arrays are ``W_q`` and ``W_k`` (and ``X``, given, equal to these tokens'
+        features). The editors start from the task's weights (``START`` in the menu brings them back); the menu
+        leaves out the patterns whose weights meet the goal at some strength; a goal line above the weights (CSS
+        class ``attn-goal``) states the goal and, after every valid edit, ✓ or ✗ with what is still off.
 
     Attributes
     ----------
@@ -47,25 +62,44 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     status : str, why the weights in the editors cannot be used ('' when they can), e.g.
         scores too large for floating point; shown in ``status_html`` above the views,
         which keep the last valid result.
+    goal : DesignTask or None, the task of ``goal=``
+    goal_feedback : Feedback or None, the verdict on the current weights, as the goal line shows it
+    goal_met : bool, whether the goal is met now (False without a goal)
+    goal_html : ipywidgets.HTML, the goal line (hidden without a goal)
     """
 
-    def __init__(self, pattern: str = "diagonal", strength: float = 3.0, tokens=TOKENS, phrases=PHRASES):
-        if pattern not in PATTERNS:
-            raise ValueError(f"pattern must be one of {list(PATTERNS)}; got {pattern!r}")
+    def __init__(self, pattern: str | None = None, strength: float = 3.0, tokens=TOKENS, phrases=PHRASES,
+                 goal: str | None = None):
+        task = design_task(goal) if goal is not None else None  # an unknown name raises here
         self._live_setup()
         self.tokens, self.phrases = check_tokens(tokens, phrases)
         self.X = token_features(self.tokens, self.phrases)
         self._features = feature_names(len(self.tokens))
+        self.goal = task
+        self.goal_feedback: Feedback | None = None
+        options = [(label, key) for key, label in PATTERNS.items()]
+        if task is not None:
+            self._check_goal(task)
+            options = [("design task: its starting weights", START)] + [
+                (label, key) for label, key in options if not self._meets_at_some_strength(key)]
+        if pattern is None:
+            pattern = START if task is not None else "diagonal"
+        if pattern not in dict((key, label) for label, key in options):
+            raise ValueError(f"pattern must be one of {[key for _label, key in options]}; got {pattern!r}")
         self.pattern_picker = widgets.Dropdown(
-            options=[(label, key) for key, label in PATTERNS.items()],
+            options=options,
             value=pattern,
             description="pattern",
             layout=widgets.Layout(width="460px", max_width="100%"),
         )
         self.strength_box = number_box("strength", strength, 0.0, 6.0, 0.5, label_width="6em", width="13em")
+        self.strength_box.disabled = pattern == START
         self.explain = widgets.HTML()
+        self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
+        self.goal_html.add_class("attn-goal")
+        self.goal_html.layout.display = None if task is not None else "none"
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
-        W_q, W_k = pattern_weights(pattern, len(self.tokens), strength)
+        W_q, W_k = self._weights_for(pattern)
         self.editors = {
             name: MatrixEditor(W, row_labels=self._features, col_labels=self._dims(W), title=f"{title} (d_model × d_k)")
             for name, title, W in (("W_q", "W^Q", W_q), ("W_k", "W^K", W_k))
@@ -74,6 +108,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             [
                 wrap_row([self.pattern_picker, self.strength_box]),
                 self.explain,
+                self.goal_html,
                 self.status_html,
                 wrap_row([self.views["weights"], self.views["Q"], self.views["K"]]),
                 wrap_row([self.editors["W_q"], self.editors["W_k"]]),
@@ -89,7 +124,67 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.watch(self.strength_box, self._on_controls)
 
     def __repr__(self):
-        return f"PatternBuilder(pattern={self.pattern!r}, strength={self.strength:g}, tokens={len(self.tokens)})"
+        goal = f", goal={self.goal.name!r}" if self.goal is not None else ""
+        return (f"PatternBuilder(pattern={self.pattern!r}, strength={self.strength:g}, tokens={len(self.tokens)}"
+                f"{goal})")
+
+    # -- the goal of a design task
+
+    def _check_goal(self, task) -> None:
+        """Refuse a task this builder cannot show: arrays other than W_q, W_k and X, or an X of other tokens."""
+        if not {"W_q", "W_k"} <= set(task.changeable) or not set(task.names) <= {"W_q", "W_k", "X"}:
+            raise ValueError(f"goal {task.name!r} changes {', '.join(task.changeable)}; the pattern builder "
+                             "changes W_q and W_k (with X fixed)")
+        if "X" in task.given and (task.given["X"].shape != self.X.shape or not np.allclose(task.given["X"], self.X)):
+            raise ValueError(f"goal {task.name!r} is set on other tokens: its X is not the features of "
+                             f"{' '.join(self.tokens)}")
+
+    def _arrays(self, W_q, W_k) -> dict:
+        arrays = {"W_q": W_q, "W_k": W_k}
+        if "X" in self.goal.names:
+            arrays["X"] = self.X
+        return arrays
+
+    def _meets_at_some_strength(self, pattern: str) -> bool:
+        """Whether a pattern's own weights meet the goal at some strength of the field (not recorded as met)."""
+        n = len(self.tokens)
+        return any(self.goal.check(**self._arrays(*pattern_weights(pattern, n, s))).correct for s in _STRENGTHS)
+
+    @property
+    def goal_met(self) -> bool:
+        """Whether the current weights meet the goal of ``goal=`` now (False without a goal)."""
+        return self.goal_feedback is not None and self.goal_feedback.correct
+
+    def _judge_goal(self) -> None:
+        """Check the goal on the current weights and show the verdict in the goal line."""
+        task = self.goal
+        W_q, W_k = (self.editors[k].value for k in ("W_q", "W_k"))
+        d_k = self._weights_for(START)[0].shape[1]
+        if W_q.shape[1] != d_k:
+            # A pattern of another width loaded from the menu, to look at: say so rather than "wrong shape".
+            feedback = Feedback(False, f"Not yet: this pattern has d_k = {W_q.shape[1]}; the goal is judged on "
+                                       f"weights with d_k = {d_k}, the task's (the menu's first entry brings them "
+                                       "back).")
+        else:
+            feedback = check_design(task.name, **self._arrays(W_q, W_k))
+        self.goal_feedback = feedback
+        sz = theme.sizes()
+        mark = "✓" if feedback.correct else "✗"
+        hint = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer">Hint</summary>'
+                f"{_html.escape(task.hint)}</details>") if task.hint and not feedback.correct else ""
+        bar = theme.OK_BORDER if feedback.correct else theme.BORDER
+        self.goal_html.value = (
+            f'<div role="status" style="{theme.panel_style()}border-left:4px solid {bar};'
+            f'padding:3px 10px;margin:4px 0;line-height:1.4;max-width:60em">'
+            f"<div><b>Goal:</b> {_html.escape(task.goal)}</div>"
+            f"<div>{mark} {_html.escape(feedback.message)}</div>{hint}</div>")
+
+    def _weights_for(self, pattern: str):
+        """``W_q``, ``W_k`` that the menu entry ``pattern`` loads: a pattern's at the strength, or the task's start."""
+        if pattern == START:
+            task = self.goal
+            return tuple(np.array(task.start[k] if k in task.start else task.given[k]) for k in ("W_q", "W_k"))
+        return pattern_weights(pattern, len(self.tokens), self.strength)
 
     @staticmethod
     def _dims(W):
@@ -101,8 +196,9 @@ class PatternBuilder(LiveWidget, widgets.VBox):
 
     @pattern.setter
     def pattern(self, value: str) -> None:
-        if value not in PATTERNS:
-            raise ValueError(f"pattern must be one of {list(PATTERNS)}; got {value!r}")
+        keys = [key for _label, key in self.pattern_picker.options]
+        if value not in keys:
+            raise ValueError(f"pattern must be one of {keys}; got {value!r}")
         self.pattern_picker.value = value
 
     @property
@@ -118,7 +214,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.strength_box.value = value
 
     def _on_controls(self, _change=None):
-        W_q, W_k = pattern_weights(self.pattern, len(self.tokens), self.strength)
+        self.strength_box.disabled = self.pattern == START  # the task's start has no strength
+        W_q, W_k = self._weights_for(self.pattern)
         # Both editors change shape together: recompute once, after both are loaded,
         # so that no update sees a W_q and a W_k of different widths.
         with self.hold_trait_notifications():
@@ -142,18 +239,22 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.result = r
         d_k = r.Q.shape[1]
         cols = self._dims(r.Q)
-        W_q0, W_k0 = pattern_weights(self.pattern, len(self.tokens), self.strength)
+        W_q0, W_k0 = self._weights_for(self.pattern)
         edited = not (
             W_q0.shape == self.editors["W_q"].value.shape
             and np.array_equal(W_q0, self.editors["W_q"].value)
             and np.array_equal(W_k0, self.editors["W_k"].value)
         )
+        name = "design task: your weights" if self.pattern == START else PATTERNS[self.pattern]
+        reload = ("The pattern menu loads a pattern's weights to compare (those that already meet the goal are left "
+                  "out); its first entry brings back the task's start." if self.goal is not None
+                  else "The strength field and the pattern menu reload that pattern's weights.")
         self.explain.value = (
-            f"<div style='max-width:900px;font-size:{theme.sizes().font}'><b>{PATTERNS[self.pattern]}</b>"
+            f"<div style='max-width:900px;font-size:{theme.sizes().font}'><b>{name}</b>"
             f"{' (weights edited)' if edited else ''}. "
             f"d_model = {r.X.shape[1]}, d_k = {d_k}: weights = softmax(Q K<sup>T</sup> / √{d_k}). "
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> below and leave the cell: the views follow. "
-            "The strength field and the pattern menu reload that pattern's weights.</div>"
+            f"{reload}</div>"
         )
         self.views["weights"].value = attention_weights_html(r.weights, self.tokens, self.tokens)
         self.views["Q"].value = matrix_html(r.Q, row_labels=self.tokens, col_labels=cols, title="Q = X W^Q")
@@ -161,3 +262,5 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.views["X"].value = matrix_html(
             r.X, row_labels=self.tokens, col_labels=self._features, title="X: token features (n × d_model)", digits=0
         )
+        if self.goal is not None:
+            self._judge_goal()

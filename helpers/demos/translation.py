@@ -5,7 +5,10 @@ The toy's words, matrices and cross-attention are in :mod:`helpers.translation`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import ipywidgets as widgets
+import numpy as np
 
 from helpers.arrays import whole_number
 from helpers.layout import choice_buttons, course_box, view_html
@@ -97,19 +100,27 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
         return f"DecodingStepsDemo(step={self.step}, target={len(self.toy.target)}, source={len(self.toy.source)})"
 
 
-def translation_explorer(toy: ToyTranslation | None = None, large: bool = False, compact: bool | None = None):
+def translation_explorer(toy: ToyTranslation | None = None, large: bool = False, compact: bool | None = None,
+                         goal: str | None = None):
     """The toy in a :class:`helpers.widgets.CrossAttentionExplorer`, rows and columns named.
 
     The rows of ``W^Q``, ``W^K``, ``W^V`` are labelled with the input dimensions
     ("en:black", "fr:noir", ...) and their columns with the meanings / French words,
     so the learner can find the entry to edit: to make "noir" look at "cat", move the
     2 in row "fr:noir" of ``W^Q`` from column "colour" to column "animal".
+
+    ``goal`` names a design task of notebook 04 (:mod:`helpers.exercises.design`): the explorer starts from the
+    task's arrays (its start, and its fixed arrays) in place of the toy's own, and shows the goal line.
     """
+    from helpers.exercises.design import design_task
     from helpers.widgets import CrossAttentionExplorer
 
     toy = toy_translation() if toy is None else toy
+    if goal is not None:
+        task = design_task(goal)  # an unknown name raises here
+        toy = replace(toy, **{name: np.array(value) for name, value in {**task.start, **task.given}.items()})
     ex = CrossAttentionExplorer(toy.target, toy.source, toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v,
-                                large=large, compact=compact)
+                                large=large, compact=compact, goal=goal)
     dims = toy.input_dims
     ex.editors["X_dec"].set_labels(row_labels=toy.target, col_labels=dims)
     ex.editors["X_enc"].set_labels(row_labels=toy.source, col_labels=dims)

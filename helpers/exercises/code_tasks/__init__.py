@@ -31,6 +31,9 @@ its reference solution as real code (its skeleton is that solution's signature a
 * ``"softmax_backward"``: ``fn(weights, grad_weights)`` -> grad_scores (the gradient through softmax)
 * ``"self_attention"``: ``fn(X, W_q, W_k, W_v) -> (output, weights)``, the whole pipeline from the token vectors
   (not a "Your turn": the "Find the bug" cells are checked as this task, see :mod:`helpers.exercises.bugs`)
+* ``"split_heads"``: ``fn(X, h)`` -> (..., h, n, d_model // h), head k holding columns ``k*d_k:(k+1)*d_k``, no loop
+* ``"merge_heads"``: ``fn(Xh)`` -> (..., n, h * d_k), the heads side by side in head order (the inverse of
+  ``"split_heads"``)
 
 :data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. A correct check of one of them is recorded
 in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
@@ -42,12 +45,14 @@ from helpers.exercises.code_tasks import (
     attention,
     causal_mask,
     masked_attention,
+    merge_heads,
     multi_head_attention,
     online_softmax,
     project_qkv,
     self_attention,
     softmax,
     softmax_backward,
+    split_heads,
 )
 from helpers.exercises.code_tasks.engine import (
     MUTATES_INPUT,
@@ -65,7 +70,7 @@ __all__ = ["TASKS", "YOUR_TURN_TASKS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NO
 
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
     softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
-    softmax_backward, self_attention)}
+    softmax_backward, self_attention, split_heads, merge_heads)}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
 YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
 

@@ -11,7 +11,7 @@ import numpy as np
 from helpers.attention import project_qkv
 
 __all__ = ["SIX_TOKENS", "X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES",
-           "small_ints", "six_token_qkv", "cross_qkv"]
+           "small_ints", "six_token_qkv", "cross_qkv", "six_token_weights"]
 
 # The six tokens "The cat sat on the mat", (6, 4) (01_intuition, 02_projections, 08_multi_head).
 SIX_TOKENS = ("The", "cat", "sat", "on", "the", "mat")
@@ -55,3 +55,13 @@ def cross_qkv():
     X_dec = rng.integers(-2, 3, size=(6, 4)).astype(float)
     W_q, W_k, W_v = (rng.integers(-1, 2, size=(4, 2)).astype(float) for _ in range(3))
     return X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+
+
+def six_token_weights():
+    """The six tokens' layer: W^Q, W^K, W^V, W^O, each (4, 4), integers in {-1, 0, 1} drawn from seed 18 in that order.
+
+    The first three are 02_projections' live example (the matrices :func:`six_token_qkv` projects with, and the
+    explorer of 02 starts from); 08_multi_head adds W^O.
+    """
+    rng = np.random.default_rng(18)
+    return tuple(rng.integers(-1, 2, size=(4, 4)).astype(float) for _ in range(4))

@@ -1,0 +1,11 @@
+"""The bugs of 08_multi_head's "Find the bug" cells."""
+
+from __future__ import annotations
+
+from helpers.exercises.bugs import Bug
+
+BUGS = [
+    # Multi-head attention for all heads at once, the scores divided by √d_model: it runs, every shape is right, and
+    # with h = 1 it is even right (d_k = d_model); with h heads each score is √h times too small.
+    Bug(name="08-scale-by-d-model", notebook="08_multi_head", task="multi_head_attention", mistake="scale_dmodel"),
+]
