@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present bench clean
+.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present site bench clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
@@ -22,6 +22,8 @@ help:
 	@echo "make lock       after changing the dependencies in pyproject.toml: requirements.txt and binder/requirements.txt"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
+	@echo "make site       the course as a static web site in _site/, from the stored notebooks (not run; seconds):"
+	@echo "                open _site/index.html (launch links: site/site.toml)"
 	@echo "make bench      print the speed figures"
 
 setup: $(STAMP)
@@ -85,6 +87,11 @@ notebooks: $(STAMP)
 
 present: $(STAMP)
 	$(PY) scripts/present.py $(NOTEBOOK) --port=$(PORT)
+
+# The stored notebooks as they are (run `make notebooks` first after editing one): Sphinx, myst-nb and
+# sphinx-book-theme, configured in site/ (scripts/build_site.py says how).
+site: $(STAMP)
+	$(PY) scripts/build_site.py
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
