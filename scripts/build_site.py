@@ -148,6 +148,9 @@ def main(argv=None) -> int:
         return 1
     where = os.path.relpath(args.out.resolve())
     print(f"site: {len(pages)} pages in {where}/ ({time.perf_counter() - start:.1f} s); open {where}/index.html")
+    with open(CONF_DIR / "site.toml", "rb") as f:
+        if tomllib.load(f)["owner"] == "OWNER":
+            print("site: the launch links point at github.com/OWNER/...: set owner, repo and hub in site/site.toml")
     return 0
 
 

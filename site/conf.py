@@ -55,7 +55,7 @@ myst_enable_extensions = ["dollarmath", "amsmath"]
 # A notebook's "## 3. Worked example" heading gets an anchor, so links between sections resolve.
 myst_heading_anchors = 3
 
-# -- MathJax: the local copy, from _static/mathjax (sphinx-mathjax-offline copies it there)
+# -- MathJax: the local copy in _static/mathjax (sphinx-mathjax-offline copies it there and sets this path itself)
 
 mathjax_path = "mathjax/tex-chtml.js"
 
@@ -140,5 +140,7 @@ def setup(app):
     # After myst-nb's own set-up of its configuration (priority 500).
     app.connect("builder-inited", keep_notebook_copies_in_build, priority=600)
     app.connect("html-page-context", add_launch_links)
+    # MathJax on every page, not only on those with formulas of their own: the sidebar's titles have formulas too.
+    app.set_html_assets_policy("always")
     # After Sphinx's own title collector (priority 500) has stored the title.
     app.connect("doctree-read", number_titles, priority=600)
