@@ -276,3 +276,21 @@ def test_search_finds_a_word_offline(site, site_url):
     results.first.wait_for(state="visible")
     assert results.count() >= 3
     assert page.external_requests == [], page.external_requests[:5]
+
+
+@pytest.mark.parametrize("name", ["02_projections", "11_learning"])
+def test_outputs_are_readable_in_the_dark_mode(site, site_page, name):
+    """In the theme's dark mode (the reader's system asks for it), the stored outputs take JupyterLab's dark colours
+    (site/_static/course.css) and axe finds no contrast problem: no light text left on a light panel."""
+    site_page.emulate_media(color_scheme="dark")
+    try:
+        page = site(name)
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        if SHOTS:
+            page.locator(".cell_output .text_html").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(Path(SHOTS) / f"site-dark-{name}.png"))
+        violations = axe_violations(page, "html")
+    finally:
+        site_page.emulate_media(color_scheme="light")
+    blocking = [v for v in violations if v["impact"] in BLOCKING]
+    assert not blocking, f"{name}, dark mode: serious or critical axe findings:\n{describe(blocking)}"
