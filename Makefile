@@ -18,7 +18,7 @@ help:
 	@echo "make test-browser  the notebooks in JupyterLab and the lecture mode in headless Chromium: layout, dark theme,"
 	@echo "                accessibility, interactions (a few minutes; needs Chromium)"
 	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it"
-	@echo "make lint       ruff over helpers, tests, scripts and bench, and the layers of helpers/ (pyproject.toml)"
+	@echo "make lint       ruff over helpers, tests, scripts, bench and site, and the layers of helpers/ (pyproject.toml)"
 	@echo "make lock       after changing the dependencies in pyproject.toml: requirements.txt and binder/requirements.txt"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
@@ -46,7 +46,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 # ruff, then the layers of helpers/ (import-linter; both configured in pyproject.toml).
-LINT := $(VENV)/bin/ruff check helpers tests scripts bench && $(VENV)/bin/lint-imports --no-cache
+LINT := $(VENV)/bin/ruff check helpers tests scripts bench site && $(VENV)/bin/lint-imports --no-cache
 # Two pytest-xdist workers (TEST_WORKERS=auto: one per CPU). Tests that share costly state (one notebook's nbval
 # cells, the modules that run the notebooks in this process, one test module) carry one pytest-xdist group
 # (tests/conftest.py marks them) and run on one worker, the longest groups first.
