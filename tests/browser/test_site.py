@@ -3,12 +3,13 @@ this machine, and every page opened in headless Chromium with every request for 
 refused and recorded.
 
 Each page: nothing requested from outside the machine (scripts, styles, fonts, icons and MathJax all come from the
-site), its formulas typeset by MathJax (no ``\\(`` left in a formula, no ``$...$`` left in the prose), every link
-into the site answered by the local server and every anchor present, the stored HTML outputs shown (a figure as its
-``<img>`` with alt text, never the ``<IPython.core.display.HTML object>`` text beside it), the Binder and class-hub
-links of ``site/site.toml``, the table of contents and the previous / next links in course.toml's order, and no
-serious or critical axe-core finding on the whole page. The search works offline. With ``COURSE_SCREENSHOTS`` set,
-a screenshot of each page at 1400 × 900 goes there.
+site) and everything it asks the site for there answered; its formulas typeset by MathJax (no ``\\(`` left in a
+formula, no ``$...$`` left in the prose); every link into the site answered by the local server and every anchor
+present, the notebooks' ``NN_x.ipynb`` links turned into links between the pages; the stored HTML outputs shown (a
+figure as its ``<img>`` with alt text, never the ``<IPython.core.display.HTML object>`` text beside it); the Binder and
+class-hub links of ``site/site.toml``; the table of contents and the previous / next links in course.toml's order;
+and no serious or critical axe-core finding on the whole page, in the light mode and (two notebooks) the dark one.
+The search works offline. With ``COURSE_SCREENSHOTS`` set, a screenshot of each page at 1400 × 900 goes there.
 """
 
 from __future__ import annotations
@@ -183,6 +184,11 @@ def site_page(browser, site_url):
             route.abort()
 
     context.route("**/*", refuse_outside)
+    # Anything of the site itself that does not load: a style sheet, a script, a font, a figure.
+    page.failed_loads = []
+    page.on("response", lambda r: page.failed_loads.append(f"{r.url}: HTTP {r.status}") if r.status >= 400 else None)
+    page.on("requestfailed", lambda r: page.failed_loads.append(f"{r.url}: {r.failure}") if LOCAL.match(r.url)
+            else None)
     try:
         yield page
     finally:
@@ -196,6 +202,7 @@ def site(request, site_page, site_url):
 
     def open_page(name: str):
         site_page.external_requests.clear()
+        site_page.failed_loads.clear()
         site_page.goto(f"{site_url}{name}.html", wait_until="load")
         # MathJax is on every page (conf.py) and, a deferred script, has run by the load event; its startup promise
         # settles once the page is typeset.
@@ -219,6 +226,7 @@ def test_page_is_offline_typeset_linked_and_accessible(site, site_url, name):
     report = page.evaluate(JS_PAGE_REPORT)
 
     assert page.external_requests == [], f"{name}: requests leaving the machine: {page.external_requests[:5]}"
+    assert page.failed_loads == [], f"{name}: parts of the page that did not load: {page.failed_loads[:5]}"
 
     # Formulas: every one typeset (the sidebar's titles have some on every page), none left as dollars.
     assert report["math"] > 0 and report["typeset"] >= report["math"], report
@@ -235,6 +243,10 @@ def test_page_is_offline_typeset_linked_and_accessible(site, site_url, name):
         elif fragment and fragment not in anchors:
             broken.append(f"{href}: no element with id {fragment!r}")
     assert not broken, f"{name}: broken links:\n" + "\n".join(broken)
+    # The notebooks' navigation lines link NN_x.ipynb: on the site those are links to the pages; the only notebook
+    # files linked are the downloads (_sources/NN_x.ipynb).
+    notebook_files = [h for h in internal_links(report, site_url) if urlsplit(h).path.endswith(".ipynb")]
+    assert all(urlsplit(h).path.startswith("/_sources/") for h in notebook_files), notebook_files
 
     # The table of contents: the site's index, then every notebook, in course.toml's order.
     assert [urlsplit(urljoin(page.url, h)).path.strip("/") for h in report["sidebar"]] == [
