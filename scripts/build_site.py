@@ -45,7 +45,7 @@ nav = _navigation_module()
 
 INTRO = """\
 Interactive Jupyter notebooks that teach self-attention and the Q/K/V computation. This site shows each notebook as
-it was last run: its text, formulas, code and outputs, with each widget as a still picture of what it first shows.
+it was last run: its text, formulas, code and outputs as stored; the widgets come alive only where the notebook runs.
 To change the numbers and watch the attention change, run the notebook: **Launch on Binder** at the top of every page
 builds the course on mybinder.org and opens that notebook in JupyterLab (the first build takes some minutes);
 **Open on the class hub** copies the course into your own folder on your class's JupyterHub. On your own computer:
