@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present student bench clean
+.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present student site bench clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
@@ -19,11 +19,13 @@ help:
 	@echo "                accessibility, interactions (a few minutes; needs Chromium)"
 	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it;"
 	@echo "                and grade the student edition with nbgrader"
-	@echo "make lint       ruff over helpers, tests, scripts and bench, and the layers of helpers/ (pyproject.toml)"
+	@echo "make lint       ruff over helpers, tests, scripts, bench and site, and the layers of helpers/ (pyproject.toml)"
 	@echo "make lock       after changing the dependencies in pyproject.toml: requirements.txt and binder/requirements.txt"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make student    the student edition in student/: the notebooks without solutions, graded with nbgrader"
 	@echo "make present    lecture mode: NOTEBOOK=notebooks/NN_x.ipynb (or NOTEBOOK=notebooks for all), code hidden, widgets live, large text"
+	@echo "make site       the course as a static web site in _site/, from the stored notebooks (not run; seconds):"
+	@echo "                open _site/index.html (launch links: site/site.toml)"
 	@echo "make bench      print the speed figures"
 
 setup: $(STAMP)
@@ -55,7 +57,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 # ruff, then the layers of helpers/ (import-linter; both configured in pyproject.toml).
-LINT := $(VENV)/bin/ruff check helpers tests scripts bench && $(VENV)/bin/lint-imports --no-cache
+LINT := $(VENV)/bin/ruff check helpers tests scripts bench site && $(VENV)/bin/lint-imports --no-cache
 # Two pytest-xdist workers (TEST_WORKERS=auto: one per CPU). Tests that share costly state (one notebook's nbval
 # cells, the modules that run the notebooks in this process, one test module) carry one pytest-xdist group
 # (tests/conftest.py marks them) and run on one worker, the longest groups first.
@@ -101,6 +103,11 @@ present: $(STAMP)
 # metadata on the graded cells (scripts/build_student.py; README: "A student edition, graded with nbgrader").
 student: $(STAMP)
 	$(PY) scripts/build_student.py
+
+# The stored notebooks as they are (run `make notebooks` first after editing one): Sphinx, myst-nb and
+# sphinx-book-theme, configured in site/ (scripts/build_site.py says how).
+site: $(STAMP)
+	$(PY) scripts/build_site.py
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done

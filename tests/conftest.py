@@ -64,29 +64,35 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
 # one ``xdist_group`` marker to one worker. The groups (marked here, from each test's id): each test module (its
 # module fixtures are made once), each notebook's nbval cells (they run in order in one kernel), each notebook's tests
 # that run it in this process (the notebook runs once per worker, so all of them on one), and in ``make
-# test-browser`` the JupyterLab tests (one server, one page, one Run All per notebook) and the lecture-mode tests
-# (their own server). The groups that take longest go first, so that the short ones fill in the end of the run on
-# whichever worker is free.
+# test-browser`` the JupyterLab tests (one server, one page, one Run All per notebook), the lecture-mode tests
+# (their own server) and the site's (its own build and server). The groups that take longest go first, so that the
+# short ones fill in the end of the run on whichever worker is free.
 JUPYTERLAB_GROUP = "tests/browser (JupyterLab)"
 # The lecture mode (Voila) tests: their own server, their own group.
 LECTURE_GROUP = "tests/browser (lecture mode)"
 LECTURE_FILES = ("tests/browser/test_present.py", "tests/browser/test_lecture.py")
+# The static site (make site): its own build, server and page, so its own group; the shortest of the three, it runs on
+# whichever worker is free first.
+SITE_GROUP = "tests/browser (site)"
+SITE_FILES = ("tests/browser/test_site.py",)
 # The modules whose tests run a notebook in this process (``notebook_runner``), parametrized by the notebook.
 IN_PROCESS_FILES = ("tests/test_sweep.py", "tests/test_notebook_files.py")
 IN_PROCESS_PREFIX = "notebook run in this process: "
-LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP)
+LONGEST_FIRST = (JUPYTERLAB_GROUP, LECTURE_GROUP, SITE_GROUP)
 
 
 def xdist_group(nodeid: str) -> str:
     """The pytest-xdist group of the test ``nodeid``: its file, except that a test that runs a notebook in this
-    process joins that notebook's group, every browser test file but the lecture mode's shares the JupyterLab group,
-    and the lecture mode's files share one."""
+    process joins that notebook's group, every browser test file but the lecture mode's and the site's shares the
+    JupyterLab group, and the lecture mode's files share one."""
     path = nodeid.split("::", 1)[0]
     notebook = re.search(r"\[(\d\d_\w+)\]$", nodeid)
     if path in IN_PROCESS_FILES and notebook:
         return IN_PROCESS_PREFIX + notebook[1]
     if path in LECTURE_FILES:
         return LECTURE_GROUP
+    if path in SITE_FILES:
+        return SITE_GROUP
     if path.startswith("tests/browser/"):
         return JUPYTERLAB_GROUP
     return path

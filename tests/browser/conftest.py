@@ -1,4 +1,5 @@
-"""Real-browser tests: the notebooks as a learner sees them in JupyterLab, and the lecture mode in Voila.
+"""Real-browser tests: the notebooks as a learner sees them in JupyterLab, the lecture mode in Voila, and the course's
+static web site (test_site.py, which builds and serves it itself and uses only the browser from here).
 
 ``make test-browser`` runs them (``make test`` leaves them out; CI runs both). They need Chromium: ``apt-get install
 chromium`` (Debian's /usr/bin/chromium) or a Chromium installed by ``playwright install chromium``. Without one they
