@@ -110,9 +110,9 @@ QUESTIONS = {
             "During training the whole target is present at once (teacher forcing), so the future keys exist and "
             "must be masked: every position then sees exactly the context it will have when generating.",
             "When generating, the future tokens do not exist yet. With a key/value cache each step runs only the "
-            "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking "
-            "(notebook 12). A decoder that re-runs the whole text so far at each step still uses the mask: it "
-            "keeps every earlier position's output as it was in training (notebook 04, section 7).",
+            "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking. A "
+            "decoder that re-runs the whole text so far at each step still uses the mask: it keeps every earlier "
+            "position's output as it was in training (notebook 05, section 3; notebook 12 measures the cache).",
         ),
         "lesson_note": "The lesson says that during inference \"the mask naturally prevents looking at "
                        "non-existent tokens\". A token not generated yet cannot be looked at, mask or no mask. "
@@ -125,7 +125,7 @@ QUESTIONS = {
                      "generate.",
              "explanation": "Speed is not the reason: simple implementations compute all n² scores anyway and set "
                             "the blocked ones to −∞ (optimised kernels can skip masked blocks, a bonus, notebook "
-                            "10). The reason is what the model may see."},
+                            "12). The reason is what the model may see."},
             {"key": "b", "correct": False,
              "text": "Without the mask, which multiplies future weights by 0 after the softmax, rows would not "
                      "sum to 1.",
