@@ -31,6 +31,7 @@ import numpy as np
 
 from helpers.arrays import as_matrix
 from helpers.attention import scaled_dot_product_attention
+from helpers.decoding import BOS, TARGET as DECODED, shift_right
 
 __all__ = [
     "SOURCE",
@@ -52,9 +53,9 @@ __all__ = [
 ]
 
 SOURCE = ["the", "black", "cat", "sat"]  # English, read by the encoder
-TARGET = ["le", "chat", "noir", "s'", "est", "assis"]  # French, written by the decoder
-BOS = "<s>"  # the start token: the decoder's first input
-DECODER_INPUT = [BOS, *TARGET[:-1]]  # the target shifted right: position t reads DECODER_INPUT[t], writes TARGET[t]
+TARGET = list(DECODED)  # French, written by the decoder: 05's sentence
+# The target shifted right (05): position t reads DECODER_INPUT[t] and writes TARGET[t].
+DECODER_INPUT = shift_right(TARGET)
 # One coordinate of the embedding per word; "en:" and "fr:" keep the languages apart.
 INPUT_DIMS = [f"en:{w}" for w in SOURCE] + [f"fr:{w}" for w in DECODER_INPUT]
 MEANINGS = ["article", "colour", "animal", "action"]  # the columns of W^Q, W^K
