@@ -385,7 +385,7 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
                 ax.add_patch(Rectangle((fx, fy), fw, fh, fill=False, edgecolor=theme.FIGURE_FG, linewidth=1.0,
                                        linestyle=(0, (4, 3)), zorder=0))
                 count = steps[2].shape.split(" × ")[0]      # the split's "h × (n, d_k)": h, or its number
-                ax.text(fx + fw - 0.06, fy + fh + 0.05, f"in each head i = 1, …, {count}: its own columns of Q, K, V",
+                ax.text(fx + fw - 0.06, fy + fh + 0.05, f"in each of the {count} heads, on its own columns of Q, K, V",
                         ha="right", va="bottom", fontsize=9, fontstyle="italic", color=theme.FIGURE_FG)
 
         arrow = dict(arrowstyle="-|>", color=theme.FIGURE_FG, linewidth=1.3, shrinkA=0, shrinkB=0,

@@ -91,7 +91,7 @@ def test_the_figure_draws_every_step_with_its_title_and_shape(kwargs):
         assert step.title_math in text and step.formula_math in text and step.shape_math in text, step.name
     if kwargs.get("heads"):
         count = {s.name: s.shape for s in steps}["split"].split(" × ")[0]
-        assert f"in each head i = 1, …, {count}" in text
+        assert f"in each of the {count} heads, on its own columns of Q, K, V" in text
 
 
 def test_the_highlighted_step_is_marked_and_named_in_the_title_and_the_alt_text():
