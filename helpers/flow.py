@@ -299,7 +299,7 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
         Draw the mask step between the scaling and the softmax.
     heads : bool
         Draw multi-head attention: the split into heads, each head's steps (a stack of cards, one per head, in a
-        dashed frame), the concatenation, ``W^O`` and the residual ``X + output``.
+        dashed frame: three cards, or h when h is 1 or 2), the concatenation, ``W^O`` and the residual ``X + output``.
     n, d_model, d_k, d_v, h : int or None
         Sizes written into the shapes (``None`` keeps the symbol): see :func:`flow_steps`.
     title : str, optional
@@ -325,6 +325,8 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
     lit = _highlighted(highlight, steps)
     rows = _rows(steps, heads)
     framed = 1 if heads else None              # the row of per-head steps
+    count = steps[2].shape.split(" × ")[0] if heads else "1"   # the split's "h × (n, d_k)": h, or its number
+    behind = 2 if not count.isdigit() else min(int(count), 3) - 1   # cards behind each per-head box
     inset = _FRAME_PAD if heads else 0.0
     cards = 2 * _CARD if heads else 0.0
     widest = max(len(r) for r in rows)
@@ -364,7 +366,7 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
                 x = x0 + c * (_BOX_W + _GAP)
                 on = step.name in lit
                 if r == framed:                # the other heads: cards behind, offset up and to the right
-                    for k in (2, 1):
+                    for k in range(behind, 0, -1):
                         ax.add_patch(FancyBboxPatch((x + k * _CARD, y + k * _CARD), _BOX_W, _BOX_H, boxstyle=_ROUND,
                                                     facecolor=faces[on], edgecolor=edges[on], linewidth=1.0,
                                                     zorder=3 - k))
@@ -384,7 +386,6 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
                 fw, fh = len(row) * _BOX_W + (len(row) - 1) * _GAP + cards + 2 * inset, _BOX_H + cards + 2 * _FRAME_PAD
                 ax.add_patch(Rectangle((fx, fy), fw, fh, fill=False, edgecolor=theme.FIGURE_FG, linewidth=1.0,
                                        linestyle=(0, (4, 3)), zorder=0))
-                count = steps[2].shape.split(" × ")[0]      # the split's "h × (n, d_k)": h, or its number
                 ax.text(fx + fw - 0.06, fy + fh + 0.05, f"in each of the {count} heads, on its own columns of Q, K, V",
                         ha="right", va="bottom", fontsize=9, fontstyle="italic", color=theme.FIGURE_FG)
 

@@ -141,3 +141,16 @@ def test_the_figure_is_drawn_on_the_course_paper():
     assert fig.get_facecolor() == to_rgba(theme.FIGURE_FACE)
     colours = {t.get_color() for ax in fig.axes for t in ax.texts}
     assert colours == {theme.FIGURE_FG}
+
+
+@pytest.mark.parametrize("h, cards", [(None, 3), (1, 1), (2, 2), (3, 3), (12, 3)])
+def test_each_per_head_step_is_a_stack_of_one_card_per_head_up_to_three(h, cards):
+    """The cards behind a per-head box stand for the other heads: as many as there are, drawn up to three in all."""
+    fig = attention_flow(heads=True, d_model=12, h=h) if h else attention_flow(heads=True)
+    per_head = [s.name for s in flow_steps(heads=True) if s.per_head]
+    front = boxes(fig)
+    for name in per_head:
+        x, y = front[name].get_x(), front[name].get_y()
+        stack = [p for ax in fig.axes for p in ax.patches if type(p) is type(front[name])
+                 and 0 <= p.get_x() - x < 0.5 and 0 <= p.get_y() - y < 0.5]
+        assert len(stack) == cards, (name, len(stack))
