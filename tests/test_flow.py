@@ -154,3 +154,91 @@ def test_each_per_head_step_is_a_stack_of_one_card_per_head_up_to_three(h, cards
         stack = [p for ax in fig.axes for p in ax.patches if type(p) is type(front[name])
                  and 0 <= p.get_x() - x < 0.5 and 0 <= p.get_y() - y < 0.5]
         assert len(stack) == cards, (name, len(stack))
+
+
+# --------------------------------------------------------------------------- cross-attention
+
+def test_cross_attention_keeps_the_steps_and_takes_two_lengths():
+    assert names(flow_steps(cross=True)) == ONE_HEAD
+    assert names(flow_steps(masked=True, cross=True)) == ONE_HEAD[:4] + ["masked"] + ONE_HEAD[4:]
+    assert names(flow_steps(heads=True, cross=True)) == HEADS
+    shapes = {s.name: s.shape for s in flow_steps(masked=True, cross=True)}
+    assert shapes == {"X": "X_dec (n_q, d_model); X_enc (n_k, d_model)",
+                      "QKV": "Q (n_q, d_k); K (n_k, d_k); V (n_k, d_v)", "scores": "(n_q, n_k)",
+                      "scaled": "(n_q, n_k)", "masked": "(n_q, n_k)", "weights": "(n_q, n_k)", "output": "(n_q, d_v)"}
+
+
+def test_cross_attention_sizes_are_written_into_the_shapes():
+    """06's first example: 6 decoder positions ask, 4 source tokens answer; scores and weights are 6 × 4."""
+    steps = {s.name: s for s in flow_steps(cross=True, n_q=6, n_k=4, d_model=4, d_k=2)}
+    assert {name: s.shape for name, s in steps.items()} == {
+        "X": "X_dec (6, 4); X_enc (4, 4)", "QKV": "Q (6, 2); K, V (4, 2)", "scores": "(6, 4)", "scaled": "(6, 4)",
+        "weights": "(6, 4)", "output": "(6, 2)"}
+    assert steps["QKV"].formula == "Q = X_dec W^Q, K = X_enc W^K, V = X_enc W^V"
+    assert steps["QKV"].shape_math == "$Q$ $(6, 2)$\n$K, V$ $(4, 2)$"
+    # d_v apart from d_k: V's shape of its own; one length given, the other stays a symbol.
+    assert {s.name: s.shape for s in flow_steps(cross=True, n_q=6, n_k=4, d_k=2, d_v=3)}["QKV"] == \
+        "Q (6, 2); K (4, 2); V (4, 3)"
+    assert {s.name: s.shape for s in flow_steps(cross=True, n_k=4)}["scores"] == "(n_q, 4)"
+    # Equal lengths draw a square, still with each input named.
+    assert {s.name: s.shape for s in flow_steps(cross=True, n_q=3, n_k=3, d_model=4, d_k=2)}["X"] == \
+        "X_dec (3, 4); X_enc (3, 4)"
+
+
+def test_multi_head_cross_attention_splits_both_sides_and_adds_x_dec():
+    steps = {s.name: s for s in flow_steps(heads=True, cross=True, n_q=6, n_k=4, d_model=4, h=2)}
+    assert {name: s.shape for name, s in steps.items()} == {
+        "X": "X_dec (6, 4); X_enc (4, 4)", "QKV": "Q (6, 4); K, V (4, 4)", "split": "Q 2 × (6, 2); K, V 2 × (4, 2)",
+        "scores": "(6, 4)", "scaled": "(6, 4)", "weights": "(6, 4)", "output": "(6, 2)", "concat": "(6, 4)",
+        "W_O": "(6, 4)", "residual": "(6, 4)"}
+    assert steps["residual"].title == "+ X_dec (residual)" and steps["residual"].formula.startswith("X_dec + output")
+
+
+def test_the_cross_attention_figure_draws_its_shapes_and_names_both_inputs():
+    fig = attention_flow("QKV", cross=True, n_q=6, n_k=4, d_model=4, d_k=2)
+    text = drawn_text(fig)
+    for shape in ("$X_{dec}$ $(6, 4)$\n$X_{enc}$ $(4, 4)$", "$Q$ $(6, 2)$\n$K, V$ $(4, 2)$", "$(6, 4)$", "$(6, 2)$"):
+        assert shape in text, shape
+    assert r"$Q = X_{dec}W^Q$" in text and r"$K = X_{enc}W^K$" in text and r"$V = X_{enc}W^V$" in text
+    assert "Cross-attention: $Q$, $K$, $V$" in text
+    marked = {name for name, box in boxes(fig).items() if box.get_edgecolor() == to_rgba(theme.HIGHLIGHT)}
+    assert marked == {"QKV"}
+    assert fig.alt.startswith("Data flow of one cross-attention step. tokens X_dec, X_enc: X_dec the decoder's tokens "
+                              "(queries), X_enc the encoder's (keys and values), shape X_dec (6, 4); X_enc (4, 4) → ")
+    assert "scores: S = QKᵀ, shape (6, 4) →" in fig.alt and "output: AV, shape (6, 2)." in fig.alt
+    assert fig.alt.endswith("Highlighted: Q, K, V (Q = X_dec W^Q, K = X_enc W^K, V = X_enc W^V, shape Q (6, 2); "
+                            "K, V (4, 2)).")
+
+
+@pytest.mark.parametrize("highlight, kwargs", [
+    ("masked", dict(masked=True)), ("split", dict(heads=True, d_model=4, h=2)),
+    (["concat", "residual"], dict(heads=True, masked=True)), (None, {})])
+def test_every_cross_attention_figure_draws_each_step_and_marks_only_the_highlight(highlight, kwargs):
+    fig = attention_flow(highlight, cross=True, n_q=5, n_k=3, **kwargs)
+    steps = flow_steps(cross=True, n_q=5, n_k=3, **kwargs)
+    assert sorted(boxes(fig)) == sorted(names(steps))
+    text = drawn_text(fig)
+    for step in steps:
+        assert step.title_math in text and step.formula_math in text and step.shape_math in text, step.name
+    marked = {name for name, box in boxes(fig).items() if box.get_edgecolor() == to_rgba(theme.HIGHLIGHT)}
+    assert marked == ({highlight} if isinstance(highlight, str) else set(highlight or ()))
+    assert "X_dec" in fig.alt and "X_enc" in fig.alt
+    kind = "multi-head cross-attention" if kwargs.get("heads") else "one cross-attention step"
+    assert fig.alt.startswith(f"Data flow of {kind}.")
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(cross=True, n=4), "n = 4 is the one length of self-attention; with cross=True give n_q"),
+    (dict(cross=True, n=4, n_q=4, n_k=4), "n = 4 is the one length of self-attention"),
+    (dict(n_q=6), "n_q is an argument only with cross=True"),
+    (dict(n_k=4, n=4), "n_k is an argument only with cross=True"),
+    (dict(n_q=6, n_k=4), "n_q and n_k are arguments only with cross=True"),
+    (dict(cross=True, n_q=0), "n_q must be a whole number ≥ 1 or None; got 0"),
+    (dict(cross=True, n_k=2.5), "n_k must be a whole number ≥ 1 or None; got 2.5"),
+    (dict(cross=True, heads=True, d_model=6, h=4), "h = 4 does not divide d_model = 6"),
+])
+def test_cross_attention_sizes_that_contradict_are_refused(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        flow_steps(**kwargs)
+    with pytest.raises(ValueError, match=words):
+        attention_flow(**kwargs)
