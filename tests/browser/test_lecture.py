@@ -16,7 +16,10 @@ from .widget_pages import notebooks_calling
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
 MAX_MEASURE_EM = 50
-HIDDEN_TAGS = ("lecture-hide-output", "lecture-hide-prints")
+# Tags whose cells show nothing in the lecture mode: the notebook's exercises (the audience has no code to write
+# in), their instructions, and the outputs or prints an author hides.
+EXERCISE_TAGS = ("lecture-hide", "your-turn", "find-the-bug", "solution")
+HIDDEN_TAGS = ("lecture-hide-output", "lecture-hide-prints", *EXERCISE_TAGS)
 RUN_THE_CELL = re.compile(r"run the (next )?cells?\b", re.IGNORECASE)
 
 # Width of each visible prose paragraph in em of its own font (computed style: CSS zoom scales both alike).
@@ -79,9 +82,9 @@ def test_lecture_page_reads_well_on_a_projector(projector, jupyter_home, path):
     # A markdown cell for the notebook alone (an exercise's instructions) is not on the page.
     notebook_only = [cell.source.splitlines()[0].lstrip("#* ").rstrip("*. ")
                      for cell in nbformat.read(copy, as_version=4).cells
-                     if cell.cell_type == "markdown" and "lecture-hide" in cell.metadata.get("tags", [])]
+                     if cell.cell_type == "markdown" and set(cell.metadata.get("tags", [])) & set(EXERCISE_TAGS)]
     shown = [line for line in notebook_only if line and line in text]
-    assert not shown, f"a cell tagged lecture-hide is on the lecture page: {shown[:3]}"
+    assert not shown, f"a cell tagged as an exercise is on the lecture page: {shown[:3]}"
 
 
 @pytest.mark.parametrize("path", [p for p in notebook_paths() if p.name.startswith("02_")], ids=lambda p: p.stem)
