@@ -51,6 +51,7 @@ __all__ = [
     "verdict_html",
     "MASKED_BG",
     "MASKED_FG",
+    "MASKED_FILL",
     "FIGURE_FACE",
     "FIGURE_FG",
     "FIGURE_EDGE",
@@ -83,6 +84,11 @@ OK_FG = "color-mix(in srgb, var(--jp-success-color0, #1b5e20) 70%, var(--jp-cont
 # A masked (−∞) matrix cell: a neutral grey of the theme, outside every palette, with the theme's text on it.
 MASKED_BG = "var(--jp-layout-color3, #d9d9d9)"
 MASKED_FG = "var(--jp-ui-font-color1, #333333)"
+# A masked cell is hatched as well as grey, so that it cannot be read as a colour of a scale: thin stripes of the
+# theme's next grey (light: #eeeeee on #bdbdbd; dark: #424242 on #616161). The text on either stays readable
+# (WCAG AA: about 7:1 light, 4.5:1 dark).
+MASKED_FILL = ("repeating-linear-gradient(135deg,var(--jp-layout-color3, #bdbdbd) 0 5px,"
+               "var(--jp-layout-color2, #eeeeee) 5px 7px)")
 # A bad matrix cell: ipywidgets' Text style takes plain colours, not CSS variables.
 BAD_CELL_BG = "#ffd6d6"
 BAD_CELL_FG = "#8b0000"
