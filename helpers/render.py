@@ -978,9 +978,8 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
 
 def _hatch_masked(ax, blocked: np.ndarray) -> None:
     """Hatch the masked cells of a heatmap and say under it what the hatching means."""
-    from matplotlib.patches import Patch, Rectangle
-
     from matplotlib.layout_engine import ConstrainedLayoutEngine
+    from matplotlib.patches import Patch, Rectangle
 
     style = dict(facecolor=_FIG_MASKED_BG, edgecolor=_FIG_MASKED_HATCH, hatch="///", linewidth=0)
     for i, j in zip(*np.nonzero(blocked)):

@@ -9,7 +9,6 @@ from hypothesis.extra.numpy import arrays
 
 from helpers import theme
 from helpers.render import (
-    DIVERGING,
     MASKED_LEGEND,
     PALETTES,
     SEQUENTIAL,
