@@ -803,7 +803,8 @@ def _register_described_figure(cls) -> None:
         from IPython.core.pylabtools import print_figure
         from PIL import Image
 
-        png = print_figure(fig, "png", bbox_inches="tight")
+        density, zoom = theme.figure_resolution()
+        png = print_figure(fig, "png", bbox_inches="tight", dpi=fig.dpi * density)
         # A 256-colour PNG (median cut, no dithering: the same figure gives the same bytes), as scripts/
         # run_notebooks.py stores image/png outputs: it looks the same at a third of the size.
         image = Image.open(io.BytesIO(png)).convert("RGB")
@@ -812,34 +813,53 @@ def _register_described_figure(cls) -> None:
             buffer, format="PNG", optimize=True)
         data = base64.b64encode(buffer.getvalue()).decode("ascii")
         alt = _html.escape(fig.alt or "a figure", quote=True)
-        return f'<img alt="{alt}" src="data:image/png;base64,{data}">'
+        return f'<img alt="{alt}"{_img_width(image.width, density, zoom)} src="data:image/png;base64,{data}">'
 
     # Most specific type wins in IPython's look-up, whatever the inline backend registers for Figure later.
     formatters["text/html"].for_type(cls, as_html)
     formatters["image/png"].for_type(cls, lambda fig: None)
 
 
-def figure_png(fig) -> bytes:
+def _img_width(pixels: int, density: float, zoom: float) -> str:
+    """The ``width`` attribute of an image drawn ``density`` times denser than its figure, shown ``zoom`` times
+    larger: none at (1, 1), where the image is shown at its own size."""
+    if density == 1 and zoom == 1:
+        return ""
+    return f' width="{round(pixels * zoom / density)}"'
+
+
+def figure_png(fig, density: float = 1.0) -> bytes:
     """A matplotlib figure as PNG bytes, with no timestamp in them (the same figure gives the same bytes).
 
     Drawn through its own Agg canvas, not pyplot, so it is safe inside a widget while a cell runs.
+    ``density`` times the figure's dpi (2: twice as many pixels each way, for a HiDPI screen).
     """
     import io
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     buffer = io.BytesIO()
-    FigureCanvasAgg(fig).print_png(buffer, metadata={"Software": None})
+    canvas = FigureCanvasAgg(fig)
+    if density == 1:
+        canvas.print_png(buffer, metadata={"Software": None})
+    else:
+        fig.savefig(buffer, format="png", dpi=fig.dpi * density, metadata={"Software": None})
     return buffer.getvalue()
 
 
 def figure_img_html(fig, alt: str | None = None) -> str:
-    """A figure as an ``<img>`` for an HTML widget, with its alt text: ``alt``, else ``fig.alt``."""
+    """A figure as an ``<img>`` for an HTML widget, with its alt text: ``alt``, else ``fig.alt``.
+
+    In the lecture mode the image is drawn denser and shown larger (:func:`helpers.theme.figure_resolution`).
+    """
     import base64
 
-    data = base64.b64encode(figure_png(fig)).decode("ascii")
+    density, zoom = theme.figure_resolution()
+    png = figure_png(fig, density)
+    data = base64.b64encode(png).decode("ascii")
     alt = _html.escape(alt or getattr(fig, "alt", "") or "a figure", quote=True)
-    return f'<img alt="{alt}" src="data:image/png;base64,{data}" style="max-width:100%">'
+    width = _img_width(int.from_bytes(png[16:20], "big"), density, zoom)  # a PNG's width: bytes 16-19 (IHDR)
+    return f'<img alt="{alt}"{width} src="data:image/png;base64,{data}" style="max-width:100%">'
 
 
 def described_figure(**kwargs):

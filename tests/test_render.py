@@ -501,3 +501,27 @@ def test_matrices_compared_share_one_scale_and_one_legend():
         matrices_html([small, big], titles=["one"])
     with pytest.raises(ValueError, match="at least one matrix"):
         matrices_html([])
+
+
+def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypatch):
+    from helpers.render import described_figure, figure_img_html
+
+    def shown(html):
+        import base64
+        import io
+
+        from PIL import Image
+
+        data = re.search(r'base64,([^"]+)"', html).group(1)
+        width = re.search(r' width="(\d+)"', html)
+        return Image.open(io.BytesIO(base64.b64decode(data))).width, int(width.group(1)) if width else None
+
+    fig = described_figure(figsize=(3, 2))
+    fig.add_subplot().plot([0, 1], [1, 0])
+    monkeypatch.setenv("COURSE_LECTURE", "0")
+    pixels, width = shown(figure_img_html(fig))
+    assert width is None and pixels == 300  # a notebook stores the figure at its own size, 100 dpi
+    monkeypatch.setenv("COURSE_LECTURE", "1")
+    dense, width = shown(figure_img_html(fig))
+    # Shown 1.4 times larger (ticks read from the back of a room), with two image pixels per screen pixel.
+    assert width == 420 and dense == 840
