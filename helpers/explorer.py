@@ -536,7 +536,7 @@ class Explorer(LiveWidget, widgets.VBox):
         if s.causal:
             v["mask"].value = render.matrix_html(
                 res.masked, qt, kt, title="④ masked: scaled + causal mask", col_axis="Keys →", highlight=hl,
-                note="−∞ where a query would see a later token (blocked)", **queries)
+                note="— where a query would see a later token: −∞ added, blocked", **queries)
         else:
             v["mask"].value = self._mask_off_html()
         if self._compact:
@@ -544,12 +544,12 @@ class Explorer(LiveWidget, widgets.VBox):
             # explorer every line counts for keeping X and the weights on one screen.
             v["weights"].value = render.matrix_html(
                 res.weights, qt, kt, title="⑤ weights = softmax(row by row)", row_axis="Queries ↓",
-                col_axis="Keys →", large=large, vmin=0.0, vmax=1.0, highlight=hl, legend=False,
-                extra_column=("row sum", res.weights.sum(axis=1)))
+                col_axis="Keys →", large=large, scale=render.WEIGHTS, highlight=hl, legend=False,
+                extra_column=("row sum", res.weights.sum(axis=1)), mask=res.mask)
         else:
             v["weights"].value = render.attention_weights_html(res.weights, qt, kt,
                                                                title="⑤ weights = softmax(row by row)",
-                                                               large=large, highlight=hl)
+                                                               large=large, highlight=hl, mask=res.mask)
         v["output"].value = render.matrix_html(res.output, qt, s.v_cols, title="⑥ output = weights·V",
                                                col_axis="d_v →", **queries)
         self._draw_trace(hl)

@@ -27,7 +27,6 @@ widget. Three promises, kept in one place:
 from __future__ import annotations
 
 import functools
-import os
 from contextlib import contextmanager
 
 import ipywidgets as widgets
@@ -42,21 +41,9 @@ __all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "animations_on", 
 RUN_TO_SHOW = "a live widget: run this cell to show it"
 
 
-def _flag(name: str) -> bool | None:
-    """An on/off setting from the environment: True, False, or None when it is not set."""
-    value = os.environ.get(name, "").strip().lower()
-    if not value:
-        return None
-    return value not in ("0", "false", "no", "off")
-
-
-def lecture_mode() -> bool:
-    """True in the lecture mode (``make present``): Voila runs each kernel with ``VOILA_KERNEL_ID`` set.
-
-    ``COURSE_LECTURE=1`` (or ``0``) in the environment says so explicitly, e.g. for another front-end on a projector.
-    """
-    flag = _flag("COURSE_LECTURE")
-    return flag if flag is not None else "VOILA_KERNEL_ID" in os.environ
+# The lecture mode is a matter of the look (bigger fonts, sharper figures), so the theme says whether it is on.
+_flag = theme.env_flag
+lecture_mode = theme.lecture_mode
 
 
 def animations_on() -> bool:

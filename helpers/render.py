@@ -5,11 +5,22 @@ attention. The HTML uses inline styles only (no stylesheet, no script, nothing
 fetched from the network), so it looks the same in a notebook, in a static HTML
 export and offline.
 
-Colours come from a colour-blind-safe sequential palette (viridis or cividis),
-interpolated here from a few stops. Every cell carries its own background *and*
-text colour, so the tables read the same in light and dark themes, and every cell
-shows its number, so nothing depends on seeing colour. Everything else (the panel,
-labels, legend, masked cells) takes JupyterLab's theme colours from :mod:`helpers.theme`.
+Colour says what a number means, by the rules of :class:`ColourScale` (the one place for them):
+
+- attention weights on the fixed [0, 1] sequential scale (:data:`WEIGHTS`, viridis), so that a
+  weight of 0.5 has the same colour in every table and figure, whatever the other weights are;
+- signed matrices (X, W^Q, Q, scores, outputs: every other matrix) on a diverging scale centred
+  on 0 (:func:`signed_scale`, PuOr), symmetric from −max|x| to +max|x|: zero is the neutral
+  light grey, the sign is the hue (orange below 0, purple above), and +a and −a mirror each other;
+- masked entries (blocked before the softmax: ``-inf`` scores, weights outside a ``mask``) are not
+  numbers at all: a grey hatched "—" cell, with a legend entry saying what it means;
+- matrices the text compares share one scale (:func:`shared_scale`, :func:`matrices_html`).
+
+All the palettes are colour-blind safe and are interpolated here from a few stops. Every cell
+carries its own background *and* the text colour (black or white) that contrasts more with it,
+so the tables read the same in light and dark themes, and every cell shows its number, so
+nothing depends on seeing colour. Everything else (the panel, labels, legend, masked cells)
+takes JupyterLab's theme colours from :mod:`helpers.theme`.
 
 Numbers: one format per view (:func:`number_format`): a table or a figure writes all
 its numbers as whole numbers or all with the same number of decimals, and never
@@ -29,20 +40,31 @@ from . import theme
 
 __all__ = [
     "PALETTES",
+    "SEQUENTIAL",
+    "DIVERGING",
+    "MASKED_TEXT",
+    "MASKED_LEGEND",
+    "ColourScale",
+    "WEIGHTS",
+    "signed_scale",
+    "shared_scale",
     "colour_for",
     "format_number",
     "fixed_decimals",
     "number_format",
     "matrix_html",
+    "matrices_html",
     "show_matrix",
+    "show_matrices",
     "attention_weights_html",
     "heatmap",
     "figure_png",
     "figure_img_html",
 ]
 
-# Stops sampled from matplotlib's viridis and cividis at 0, 1/8, ..., 1. Both are
-# perceptually uniform and readable with the common colour-vision deficiencies.
+# Stops sampled from matplotlib's colour maps at 0, 1/8, ..., 1. viridis and cividis are perceptually uniform
+# sequential maps, PuOr a diverging one (orange, a neutral light grey at the middle stop, purple); all three
+# stay readable with the common colour-vision deficiencies.
 PALETTES = {
     "viridis": [
         "#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c",
@@ -52,16 +74,30 @@ PALETTES = {
         "#00224e", "#123570", "#3b496c", "#575d6d", "#707173",
         "#8a8779", "#a69d75", "#c4b56c", "#fee838",
     ],
+    "puor": [
+        "#7f3b08", "#be630a", "#ef9e3c", "#fed7a2", "#f7f7f7",  # the middle: ColorBrewer's neutral grey
+        "#cecde4", "#988dbe", "#5d3790", "#2d004b",
+    ],
 }
+SEQUENTIAL = ("viridis", "cividis")  # low to high: attention weights
+DIVERGING = ("puor",)                # below and above a neutral middle: signed numbers, 0 in the middle
+# matplotlib's name for each palette (heatmap draws with matplotlib's own colour map of the same colours).
+_MPL_CMAP = {"viridis": "viridis", "cividis": "cividis", "puor": "PuOr"}
 
-_LEVELS = 256  # colours per palette; quantising the scale keeps rendering a table lookup
+# An odd count, so that the middle of the scale (0 on a signed scale) is a level of its own, the middle stop, and
+# a and −a sit on mirrored levels (k and _LEVELS − 1 − k).
+_LEVELS = 257  # colours per palette; quantising the scale keeps rendering a table lookup
 
-# Masked (-inf) cells: neutral grey, clearly not part of the scale; the theme's grey in HTML, a light
+# A masked entry (blocked before the softmax) is not a number: it shows this, on a grey hatched cell, and the
+# legend says what it means. A screen reader reads the cell's name, "masked".
+MASKED_TEXT = "—"
+MASKED_LEGEND = "masked (blocked before the softmax)"
+# Masked cells: grey and hatched, clearly not part of any scale; the theme's greys in HTML, a light
 # grey on a figure's light paper.
-_MASKED_BG = theme.MASKED_BG
 _MASKED_FG = theme.MASKED_FG
 _FIG_MASKED_BG = theme.FIGURE_MASKED
-_FIG_MASKED_FG = "#4d4d4d"
+_FIG_MASKED_FG = "#333333"
+_FIG_MASKED_HATCH = "#808080"
 # Panel, label and muted text colours, fonts and sizes come from helpers.theme.
 _PANEL_BG = theme.PANEL_BG
 _PANEL_FG = theme.PANEL_FG
@@ -107,6 +143,96 @@ def colour_for(t: float, palette: str = "viridis") -> tuple[str, str]:
     table = _palette_table(palette)
     k = int(round(min(max(float(t), 0.0), 1.0) * (_LEVELS - 1)))
     return table[k]
+
+
+class ColourScale:
+    """Which colour a number gets: a palette and the values at its two ends.
+
+    The course's rules (one place): :data:`WEIGHTS` for attention weights, :func:`signed_scale`
+    for every other matrix, :func:`shared_scale` for matrices compared side by side.
+
+    Parameters
+    ----------
+    palette : str, a key of :data:`PALETTES`
+    lo, hi : float, the values at the palette's first and last stop (``lo <= hi``); a value
+        outside them gets the nearer end's colour. ``lo == hi`` (every entry the same) puts
+        every value at the middle of the palette.
+    """
+
+    __slots__ = ("palette", "lo", "hi")
+
+    def __init__(self, palette: str, lo: float, hi: float):
+        if palette not in PALETTES:
+            raise ValueError(f"palette must be one of {sorted(PALETTES)}; got {palette!r}")
+        lo, hi = float(lo), float(hi)
+        if not (math.isfinite(lo) and math.isfinite(hi)) or hi < lo:
+            raise ValueError(f"a colour scale needs finite ends lo <= hi; got lo={lo}, hi={hi}")
+        self.palette, self.lo, self.hi = palette, lo, hi
+
+    def __repr__(self) -> str:
+        return f"ColourScale({self.palette!r}, {self.lo:g}, {self.hi:g})"
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, ColourScale)
+                and (self.palette, self.lo, self.hi) == (other.palette, other.lo, other.hi))
+
+    def __hash__(self) -> int:
+        return hash((self.palette, self.lo, self.hi))
+
+    @property
+    def constant(self) -> bool:
+        """True when both ends are the same value (a matrix whose entries are all equal)."""
+        return self.hi == self.lo
+
+    def positions(self, values) -> np.ndarray:
+        """Each value's place on the palette, in [0, 1] (``nan`` and a constant scale: the middle)."""
+        A = np.asarray(values, dtype=float)
+        half = self.hi / 2 - self.lo / 2  # halves: ±1e308 has no finite span, but its half-span is finite
+        with np.errstate(invalid="ignore", over="ignore"):
+            t = np.full(A.shape, 0.5) if half <= 0 else (A / 2 - self.lo / 2) / half
+        return np.clip(np.nan_to_num(t, nan=0.5, posinf=1.0, neginf=0.0), 0.0, 1.0)
+
+    def levels(self, values) -> np.ndarray:
+        """Each value's index into the palette's table of :data:`_LEVELS` colours."""
+        return np.rint(self.positions(values) * (_LEVELS - 1)).astype(int)
+
+    def colour(self, x: float) -> tuple[str, str]:
+        """Background and text colour (``#rrggbb``) of the value ``x``."""
+        return _palette_table(self.palette)[int(self.levels(x))]
+
+
+WEIGHTS = ColourScale("viridis", 0.0, 1.0)  # every attention weight, in every view
+
+
+def _max_abs(matrices) -> float:
+    top = 0.0
+    for M in matrices:
+        A = np.asarray(M, dtype=float)
+        finite = np.abs(A[np.isfinite(A)])
+        if finite.size:
+            top = max(top, float(finite.max()))
+    return top
+
+
+def signed_scale(*matrices, palette: str = "puor") -> ColourScale:
+    """The diverging scale centred on 0 for signed numbers: from −m to +m, m the largest finite |entry|.
+
+    0 gets the palette's neutral middle colour and ``a`` and ``−a`` mirrored colours. Every entry 0
+    (or none finite) gives the constant scale at 0. Several matrices: one scale for all of them.
+    """
+    if palette not in DIVERGING:
+        raise ValueError(f"palette must be a diverging palette, one of {list(DIVERGING)}; got {palette!r}")
+    m = _max_abs(matrices)
+    return ColourScale(palette, -m, m)
+
+
+def shared_scale(*matrices, weights: bool = False) -> ColourScale:
+    """One colour scale for matrices that are compared (side by side, in the text): the same number, the same colour.
+
+    ``weights=True``: :data:`WEIGHTS` (attention weights are always on [0, 1]); otherwise the signed
+    scale over the largest finite |entry| of all of them (:func:`signed_scale`).
+    """
+    return WEIGHTS if weights else signed_scale(*matrices)
 
 
 def _palette_table(palette: str):
@@ -246,29 +372,74 @@ def _scale_limits(A: np.ndarray, vmin, vmax) -> tuple[float, float]:
     return lo, hi
 
 
-def _colour_indices(A: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """Palette index per cell (vectorised: one numpy pass instead of a call per cell)."""
-    span = hi - lo
-    with np.errstate(invalid="ignore", over="ignore"):
-        if not np.isfinite(span) or span <= 0:
-            t = np.full(A.shape, 0.5)
-        else:
-            t = (A - lo) / span
-    t = np.nan_to_num(t, nan=0.5, posinf=1.0, neginf=0.0)
-    return np.rint(np.clip(t, 0.0, 1.0) * (_LEVELS - 1)).astype(int)
+def _scale_of(A: np.ndarray, palette, vmin, vmax, scale) -> ColourScale:
+    """The colour scale of one view, by the course's rules (see :class:`ColourScale`).
+
+    ``scale`` given: that one. A diverging ``palette`` (the default): symmetric around 0, from
+    −m to +m with m = max(|vmin|, |vmax|) of those given, else the largest finite |entry|. A
+    sequential one: from ``vmin`` to ``vmax``, each defaulting to the finite minimum or maximum.
+    """
+    if scale is not None:
+        if not isinstance(scale, ColourScale):
+            raise ValueError(f"scale must be a ColourScale (render.WEIGHTS, render.shared_scale(...)); "
+                             f"got {type(scale).__name__}")
+        return scale
+    palette = DIVERGING[0] if palette is None else palette
+    _palette_table(palette)  # an unknown palette is refused before any work
+    if palette in DIVERGING:
+        ends = [abs(float(v)) for v in (vmin, vmax) if v is not None]
+        return ColourScale(palette, -max(ends), max(ends)) if ends else signed_scale(A, palette=palette)
+    return ColourScale(palette, *_scale_limits(A, vmin, vmax))
 
 
-def _legend_html(lo: float, hi: float, palette: str, fmt, sz: theme.Sizes) -> str:
-    stops = ", ".join(PALETTES[palette])
-    return (
-        f'<div style="display:flex;align-items:center;gap:6px;margin-top:4px;font-size:{sz.small};'
-        f'color:{_MUTED_FG}">'
-        f"<span>{_html.escape(fmt(lo))}</span>"
-        f'<span style="display:inline-block;width:7em;height:0.8em;border:1px solid {theme.BORDER};'
-        f'background:linear-gradient(to right, {stops})"></span>'
-        f"<span>{_html.escape(fmt(hi))}</span>"
-        "</div>"
-    )
+def _blocked(A: np.ndarray, mask) -> np.ndarray:
+    """True where an entry is masked: ``-inf`` (a masked score), or False in ``mask`` (True = may attend)."""
+    blocked = A == -np.inf
+    if mask is None:
+        return blocked
+    try:
+        allowed = np.broadcast_to(np.asarray(mask, dtype=bool), A.shape)
+    except ValueError:
+        raise ValueError(f"mask must have the matrix's shape {A.shape} (True = may attend); "
+                         f"got shape {np.shape(mask)}") from None
+    return blocked | ~allowed
+
+
+def _gradient(palette: str, start: float = 0.0, end: float = 1.0) -> str:
+    """A CSS gradient of the palette's stops from position ``start`` to ``end`` of the scale."""
+    stops = PALETTES[palette]
+    k0, k1 = round(start * (len(stops) - 1)), round(end * (len(stops) - 1))
+    return "linear-gradient(to right, " + ", ".join(stops[k0:k1 + 1]) + ")"
+
+
+def _swatch(background: str, width: str, text: str = "") -> str:
+    return (f'<span style="display:inline-block;width:{width};height:0.9em;line-height:0.9em;text-align:center;'
+            f'border:1px solid {theme.BORDER};background:{background};color:{theme.MASKED_FG}">{text}</span>')
+
+
+def _legend_html(scale: ColourScale, fmt, sz: theme.Sizes, colours: bool = True, masked: bool = False) -> str:
+    """The legend under a table: the colour scale's ends (and 0 in the middle of a signed one), and the masked key.
+
+    A constant scale (every entry the same) has no range to show: one swatch and "every entry v".
+    """
+    esc = _html.escape
+    parts = []
+    if colours and scale.constant:
+        parts.append(_swatch(scale.colour(scale.lo)[0], "1.6em") + f"<span>every entry {esc(fmt(scale.lo))}</span>")
+    elif colours and scale.palette in DIVERGING and scale.lo == -scale.hi:
+        parts.append(f"<span>{esc(fmt(scale.lo))}</span>{_swatch(_gradient(scale.palette, 0, 0.5), '3.5em')}"
+                     f"<span>{esc(fmt(0.0))}</span>{_swatch(_gradient(scale.palette, 0.5, 1), '3.5em')}"
+                     f"<span>{esc(fmt(scale.hi))}</span>")
+    elif colours:
+        parts.append(f"<span>{esc(fmt(scale.lo))}</span>{_swatch(_gradient(scale.palette), '7em')}"
+                     f"<span>{esc(fmt(scale.hi))}</span>")
+    if masked:
+        gap = '<span style="width:1em"></span>' if parts else ""
+        parts.append(f'{gap}{_swatch(theme.MASKED_FILL, "1.6em", MASKED_TEXT)}<span>{esc(MASKED_LEGEND)}</span>')
+    if not parts:
+        return ""
+    return (f'<div style="display:flex;flex-wrap:wrap;align-items:center;gap:6px;margin-top:4px;'
+            f'font-size:{sz.small};color:{_MUTED_FG}">{"".join(parts)}</div>')
 
 
 def matrix_html(
@@ -283,19 +454,24 @@ def matrix_html(
     vmin=None,
     vmax=None,
     highlight=None,
-    palette: str = "viridis",
+    palette: str | None = None,
     extra_column=None,
     legend: bool = True,
     note=None,
     fixed: bool | None = None,
     cell_width: str | None = None,
+    scale: ColourScale | None = None,
+    mask=None,
 ) -> str:
     """A matrix as an HTML table: every number printed over a colour scale.
+
+    By default a signed matrix: on the diverging scale centred on 0, from −max|x| to +max|x|
+    (:func:`signed_scale`). Attention weights: ``scale=WEIGHTS`` (or :func:`attention_weights_html`).
 
     Parameters
     ----------
     M : array_like, shape (n_rows, n_cols) (a 1-D array is one row)
-        Finite numbers and ``-inf`` (shown as a grey ``−∞``, a masked entry).
+        Finite numbers and ``-inf`` (a masked score: shown as a grey hatched "—", not a number).
     row_labels, col_labels : sequence of str, optional
         One label per row / column (default ``0, 1, ...``).
     title : str, optional
@@ -310,10 +486,13 @@ def matrix_html(
     large : bool
         Bigger font and cells, for a projector.
     vmin, vmax : float, optional
-        Ends of the colour scale (default: the finite minimum and maximum of ``M``).
+        Ends of the colour scale: on the diverging palette (the default) the scale is ±max(|vmin|,
+        |vmax|), still centred on 0; on a sequential one, from vmin to vmax (default: the finite
+        minimum and maximum of ``M``).
     highlight : (int, int), optional
         Outline this cell.
-    palette : {"viridis", "cividis"}
+    palette : {"puor", "viridis", "cividis"}, optional
+        Default: "puor", diverging.
     extra_column : (str, sequence of float), optional
         A header and one value per row, shown uncoloured after the last column
         (``attention_weights_html`` uses it for the row sums).
@@ -325,6 +504,13 @@ def matrix_html(
         True: ``digits`` decimals even when every value is whole (weights: ``1.00``).
     cell_width : str, optional
         A CSS width for the number columns (default: the theme's, normal or large).
+    scale : ColourScale, optional
+        The colour scale, overriding ``palette``, ``vmin`` and ``vmax``: :data:`WEIGHTS`, or one
+        :func:`shared_scale` for several matrices that are compared.
+    mask : array_like of bool, broadcastable to the matrix's shape, optional
+        True where the query may attend. A blocked entry (False) is shown as a grey hatched
+        "—" (named "masked" for screen readers), not as its number, like a ``-inf`` entry; the
+        legend then says what "—" means (even with ``legend=False``).
 
     Returns
     -------
@@ -334,12 +520,13 @@ def matrix_html(
     n, m = A.shape
     rows = labels_or_default(row_labels, n, "", "row_labels")
     cols = labels_or_default(col_labels, m, "", "col_labels")
-    _palette_table(palette)  # an unknown palette is refused before any work
-    lo, hi = _scale_limits(A, vmin, vmax)
+    colour_scale = _scale_of(A, palette, vmin, vmax, scale)
+    blocked = _blocked(A, mask)
+    lo, hi = colour_scale.lo, colour_scale.hi
     sz = theme.sizes(large)
     extra_vals = list(extra_column[1]) if extra_column is not None else None
     # The format is chosen from every number the view shows: cells, the extra column, the legend's ends.
-    shown = [A.ravel(), [lo, hi] if legend else []]
+    shown = [A[~blocked], [lo, hi] if legend else []]
     if extra_vals is not None:
         shown.append(np.asarray(extra_vals, dtype=float).ravel())
     fmt = number_format(np.concatenate(shown), digits, fixed)
@@ -355,10 +542,9 @@ def matrix_html(
     extra_header = str(extra_column[0]) if extra_column is not None else None
     parts += _header_rows(cols, row_axis, col_axis, extra_header, sz)
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
-    parts += _body_rows(A, rows, _colour_indices(A, lo, hi), palette, fmt, hl, extra_vals, sz)
+    parts += _body_rows(A, rows, colour_scale.levels(A), blocked, colour_scale.palette, fmt, hl, extra_vals, sz)
     parts.append("</table>")
-    if legend:
-        parts.append(_legend_html(lo, hi, palette, fmt, sz))
+    parts.append(_legend_html(colour_scale, fmt, sz, colours=legend, masked=bool(blocked.any())))
     if note:
         note_style = f"margin-top:3px;font-size:{sz.small};color:{_MUTED_FG}"
         parts.append(f'<div style="{note_style}">{_html.escape(str(note))}</div>')
@@ -417,28 +603,28 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     return rows
 
 
-def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, palette: str, fmt, highlight, extra_vals,
-               sz: theme.Sizes) -> list[str]:
-    """One table row per matrix row: its label, each number on its colour (``-inf`` as a grey masked ``−∞``), the
-    ``highlight`` (i, j) cell outlined, and the uncoloured extra value."""
+def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndarray, palette: str, fmt, highlight,
+               extra_vals, sz: theme.Sizes) -> list[str]:
+    """One table row per matrix row: its label, each number on its colour (a ``blocked`` entry as a grey hatched
+    masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value."""
     lab = _label_style(sz)
     opening = _td_openings(palette, sz.pad)
     plain_td = (f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};'
                 f'border-left:2px solid {theme.BORDER}">')
-    masked_td = f'<td style="padding:{sz.pad};background:{_MASKED_BG};color:{_MASKED_FG}" title="masked">'
-    neg_inf = -math.inf
+    masked_td = (f'<td style="padding:{sz.pad};background:{theme.MASKED_FILL};color:{_MASKED_FG};text-align:center" '
+                 f'title="masked" aria-label="masked">{MASKED_TEXT}</td>')
     m = A.shape[1]
     out = []
     for i in range(A.shape[0]):
         row = [f'<tr><th style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
         Ai = A[i].tolist()
         idx_i = idx[i].tolist()
+        blocked_i = blocked[i].tolist()
         for j in range(m):
-            v = Ai[j]
-            if v == neg_inf:
-                row.append(masked_td + "−∞</td>")
+            if blocked_i[j]:
+                row.append(masked_td)
             else:
-                row.append(opening[idx_i[j]] + fmt(v) + "</td>")
+                row.append(opening[idx_i[j]] + fmt(Ai[j]) + "</td>")
         if highlight is not None and highlight[0] == i and 0 <= highlight[1] < m:
             # The traced cell: the same cell with an outline added to its style.
             k = highlight[1] + 1
@@ -457,6 +643,56 @@ def show_matrix(M, *args, **kwargs):
     return HTML(matrix_html(M, *args, **kwargs))
 
 
+def matrices_html(matrices, titles=None, row_labels=None, col_labels=None, weights: bool = False, digits: int = 2,
+                  large: bool = False, legend: bool = True, **kwargs) -> str:
+    """Matrices that are compared, side by side on one colour scale, with one legend under them all.
+
+    The same number has the same colour in every one of them (:func:`shared_scale`): the signed
+    scale over the largest |entry| of all, or the weights' [0, 1] with ``weights=True``. The
+    cards sit in a row (it wraps only when the page is narrower than all of them).
+
+    Parameters
+    ----------
+    matrices : sequence of array_like, each (n_rows, n_cols)
+    titles : sequence of str, one per matrix, optional
+    row_labels, col_labels : sequence of str, optional
+        The same labels for every matrix (they are compared entry by entry).
+    weights : bool
+        Attention weights: the fixed [0, 1] scale, always two decimals.
+    digits, large : as for :func:`matrix_html`; other keyword arguments (``row_axis``, ``mask``, ...) go to it.
+
+    Returns
+    -------
+    str : an HTML fragment with inline styles only.
+    """
+    mats = [_as_matrix(M) for M in matrices]
+    if not mats:
+        raise ValueError("matrices must hold at least one matrix; got none")
+    titles = [None] * len(mats) if titles is None else list(titles)
+    if len(titles) != len(mats):
+        raise ValueError(f"titles has {len(titles)} titles but there are {len(mats)} matrices")
+    scale = shared_scale(*mats, weights=weights)
+    # One number format for them all, the legend's ends included, as in one table: decimals in every card as
+    # soon as one entry needs them.
+    values = np.concatenate([M.ravel() for M in mats])
+    finite = values[np.isfinite(values)]
+    fixed = weights or kwargs.pop("fixed", None) or not bool(np.all(finite == np.round(finite)))
+    fmt = number_format(np.concatenate([values, [scale.lo, scale.hi]]), digits, fixed)
+    cards = "".join(matrix_html(M, row_labels, col_labels, title=t, digits=digits, large=large, scale=scale,
+                                legend=False, fixed=fixed, **kwargs) for M, t in zip(mats, titles))
+    key = _legend_html(scale, fmt, theme.sizes(large)) if legend else ""
+    key = f'<div style="margin:0 3px 3px">{key}</div>' if key else ""
+    return (f'<div role="group" aria-label="{len(mats)} matrices on one colour scale">'
+            f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{cards}</div>{key}</div>')
+
+
+def show_matrices(matrices, *args, **kwargs):
+    """:func:`matrices_html` wrapped for display as a notebook cell's result."""
+    from IPython.display import HTML
+
+    return HTML(matrices_html(matrices, *args, **kwargs))
+
+
 def attention_weights_html(
     weights,
     q_labels,
@@ -469,6 +705,8 @@ def attention_weights_html(
     note=None,
     row_sums: bool = True,
     cell_width: str | None = None,
+    mask=None,
+    legend: bool = True,
 ) -> str:
     """Attention weights as an HTML table, Queries ↓ by Keys →, with a "row sum" column.
 
@@ -485,7 +723,18 @@ def attention_weights_html(
         every row sums to 1).
     cell_width : str, optional
         A CSS width for the number columns, narrower than the theme's to put several tables side by side.
+    palette : {"viridis", "cividis"}
+        A sequential palette, on [0, 1].
+    mask : array_like of bool, broadcastable to (n_q, n_k), optional
+        True where the query may attend: a blocked weight (exactly 0 after the softmax) is shown
+        as a grey hatched "—", not as "0.00", so it is not mistaken for a tiny real weight (e⁻¹⁰
+        still shows as 0.00); the legend says what "—" means.
+    legend : bool
+        Show the colour scale (0.00 to 1.00) under the table (the masked key shows whenever a
+        cell is masked).
     """
+    if palette not in SEQUENTIAL:
+        raise ValueError(f"palette of attention weights must be one of {list(SEQUENTIAL)}; got {palette!r}")
     W = _as_matrix(weights)
     with np.errstate(over="ignore", invalid="ignore"):
         sums = W.sum(axis=1)
@@ -498,14 +747,14 @@ def attention_weights_html(
         col_axis="Keys →",
         digits=digits,
         large=large,
-        vmin=0.0,
-        vmax=1.0,
+        scale=WEIGHTS if palette == WEIGHTS.palette else ColourScale(palette, 0.0, 1.0),
         highlight=highlight,
-        palette=palette,
         extra_column=("row sum", sums) if row_sums else None,
+        legend=legend,
         note=note,
         fixed=True,
         cell_width=cell_width,
+        mask=mask,
     )
 
 
@@ -554,7 +803,8 @@ def _register_described_figure(cls) -> None:
         from IPython.core.pylabtools import print_figure
         from PIL import Image
 
-        png = print_figure(fig, "png", bbox_inches="tight")
+        density, zoom = theme.figure_resolution()
+        png = print_figure(fig, "png", bbox_inches="tight", dpi=fig.dpi * density)
         # A 256-colour PNG (median cut, no dithering: the same figure gives the same bytes), as scripts/
         # run_notebooks.py stores image/png outputs: it looks the same at a third of the size.
         image = Image.open(io.BytesIO(png)).convert("RGB")
@@ -563,34 +813,53 @@ def _register_described_figure(cls) -> None:
             buffer, format="PNG", optimize=True)
         data = base64.b64encode(buffer.getvalue()).decode("ascii")
         alt = _html.escape(fig.alt or "a figure", quote=True)
-        return f'<img alt="{alt}" src="data:image/png;base64,{data}">'
+        return f'<img alt="{alt}"{_img_width(image.width, density, zoom)} src="data:image/png;base64,{data}">'
 
     # Most specific type wins in IPython's look-up, whatever the inline backend registers for Figure later.
     formatters["text/html"].for_type(cls, as_html)
     formatters["image/png"].for_type(cls, lambda fig: None)
 
 
-def figure_png(fig) -> bytes:
+def _img_width(pixels: int, density: float, zoom: float) -> str:
+    """The ``width`` attribute of an image drawn ``density`` times denser than its figure, shown ``zoom`` times
+    larger: none at (1, 1), where the image is shown at its own size."""
+    if density == 1 and zoom == 1:
+        return ""
+    return f' width="{round(pixels * zoom / density)}"'
+
+
+def figure_png(fig, density: float = 1.0) -> bytes:
     """A matplotlib figure as PNG bytes, with no timestamp in them (the same figure gives the same bytes).
 
     Drawn through its own Agg canvas, not pyplot, so it is safe inside a widget while a cell runs.
+    ``density`` times the figure's dpi (2: twice as many pixels each way, for a HiDPI screen).
     """
     import io
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     buffer = io.BytesIO()
-    FigureCanvasAgg(fig).print_png(buffer, metadata={"Software": None})
+    canvas = FigureCanvasAgg(fig)
+    if density == 1:
+        canvas.print_png(buffer, metadata={"Software": None})
+    else:
+        fig.savefig(buffer, format="png", dpi=fig.dpi * density, metadata={"Software": None})
     return buffer.getvalue()
 
 
 def figure_img_html(fig, alt: str | None = None) -> str:
-    """A figure as an ``<img>`` for an HTML widget, with its alt text: ``alt``, else ``fig.alt``."""
+    """A figure as an ``<img>`` for an HTML widget, with its alt text: ``alt``, else ``fig.alt``.
+
+    In the lecture mode the image is drawn denser and shown larger (:func:`helpers.theme.figure_resolution`).
+    """
     import base64
 
-    data = base64.b64encode(figure_png(fig)).decode("ascii")
+    density, zoom = theme.figure_resolution()
+    png = figure_png(fig, density)
+    data = base64.b64encode(png).decode("ascii")
     alt = _html.escape(alt or getattr(fig, "alt", "") or "a figure", quote=True)
-    return f'<img alt="{alt}" src="data:image/png;base64,{data}" style="max-width:100%">'
+    width = _img_width(int.from_bytes(png[16:20], "big"), density, zoom)  # a PNG's width: bytes 16-19 (IHDR)
+    return f'<img alt="{alt}"{width} src="data:image/png;base64,{data}" style="max-width:100%">'
 
 
 def described_figure(**kwargs):
@@ -602,25 +871,33 @@ def described_figure(**kwargs):
     return fig
 
 
-def heatmap_alt(A: np.ndarray, rows, cols, title=None) -> str:
-    """Alt text of a heatmap: what it is, its axes, and where each query puts most of its weight."""
+def heatmap_alt(A: np.ndarray, rows, cols, title=None, blocked=None) -> str:
+    """Alt text of a heatmap: what it is, its axes, where each query puts most of its weight, and what is masked."""
+    blocked = np.zeros(A.shape, dtype=bool) if blocked is None else blocked
     strongest = []
     for i, r in enumerate(rows):
-        row = np.where(np.isfinite(A[i]), A[i], -np.inf)
+        row = np.where(np.isfinite(A[i]) & ~blocked[i], A[i], -np.inf)
+        if np.all(row == -np.inf):
+            strongest.append(f"{r} → every key masked")
+            continue
         j = int(np.argmax(row))
         strongest.append(f"{r} → {cols[j]} {format_number(float(A[i, j]))}")
     head = f"{title}: heatmap" if title else "Heatmap"
+    n_blocked = int(blocked.sum())
+    masked = (f" {n_blocked} {'entry' if n_blocked == 1 else 'entries'} masked (blocked before the softmax)."
+              if n_blocked else "")
     return (f"{head} of {len(rows)} queries ({', '.join(rows)}) by {len(cols)} keys ({', '.join(cols)}). "
-            f"Largest per query: {'; '.join(strongest)}.")
+            f"Largest per query: {'; '.join(strongest)}.{masked}")
 
 
-def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool = True, cmap: str = "viridis",
-            digits: int = 2, vmin=None, vmax=None, scale: str = "weights"):
+def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool = True, cmap: str | None = None,
+            digits: int = 2, vmin=None, vmax=None, scale: str = "weights", mask=None):
     """Attention weights (or, with ``scale="data"``, any matrix) as a matplotlib heatmap with token labels.
 
     Parameters
     ----------
-    weights : array_like, shape (n_q, n_k); ``-inf`` cells are drawn grey and labelled ``−∞``.
+    weights : array_like, shape (n_q, n_k)
+        ``-inf`` entries (masked scores) are masked cells: grey, hatched, labelled "—".
     row_labels : sequence of str, length n_q (queries, down the side)
     col_labels : sequence of str, length n_k (keys, along the top)
     title : str, optional
@@ -632,12 +909,17 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
         Print each number in its cell, in black or white for contrast, all in one format
         (:func:`number_format`; weights always with ``digits`` decimals).
     scale : {"weights", "data"}
-        ``"weights"`` (the default): the colour scale is fixed to [0, 1], as for every
-        view of attention weights in the course, so two heatmaps compare by colour; a
-        finite value outside [0, 1] raises ValueError (it is not a weight). ``"data"``:
-        the scale runs from the matrix's finite minimum to its maximum (scores, inputs).
+        ``"weights"`` (the default): viridis on the fixed [0, 1] scale (:data:`WEIGHTS`), as for
+        every view of attention weights in the course, so two heatmaps compare by colour; a
+        finite value outside [0, 1] raises ValueError (it is not a weight). ``"data"``: a signed
+        matrix (scores, inputs) on the diverging scale centred on 0, from −max|x| to +max|x|.
+    cmap : str, optional
+        A matplotlib colour map instead of the scale's palette.
     vmin, vmax : float, optional
-        Override the ends of the colour scale.
+        Override the ends of the colour scale (two heatmaps compared: pass the same ends).
+    mask : array_like of bool, broadcastable to (n_q, n_k), optional
+        True where the query may attend. A blocked entry is drawn as a masked cell (grey, hatched,
+        "—", not its 0), and a legend under the heatmap says what the hatching means.
 
     Returns
     -------
@@ -654,32 +936,35 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     n, m = A.shape
     rows = labels_or_default(row_labels, n, "", "row_labels")
     cols = labels_or_default(col_labels, m, "", "col_labels")
+    blocked = _blocked(A, mask)
     is_weights = scale == "weights"
     if is_weights:
-        finite = A[np.isfinite(A)]
+        finite = A[np.isfinite(A) & ~blocked]
         if finite.size and (finite.min() < -1e-9 or finite.max() > 1 + 1e-9):
             raise ValueError(
                 f"heatmap draws attention weights on the fixed [0, 1] scale, but the matrix has values from "
                 f"{format_number(finite.min())} to {format_number(finite.max())}; "
                 "pass scale='data' to draw another matrix on its own scale"
             )
-        vmin = 0.0 if vmin is None else vmin
-        vmax = 1.0 if vmax is None else vmax
+        colour_scale = WEIGHTS
+    else:
+        colour_scale = signed_scale(np.where(blocked, np.nan, A))
+    lo = colour_scale.lo if vmin is None else float(vmin)
+    hi = colour_scale.hi if vmax is None else float(vmax)
+    if hi <= lo:  # a constant matrix: its one value in the middle of a scale one unit wide
+        lo, hi = lo - 0.5, hi + 0.5
     with theme.figure_style():
         if ax is None:
-            fig = described_figure(figsize=(max(3.0, 0.6 * m + 2.0), max(2.5, 0.5 * n + 1.5)),
-                                   layout="constrained")
+            # Wide enough for the masked key under the heatmap, when there is one.
+            fig = described_figure(figsize=(max(3.8 if blocked.any() else 3.0, 0.6 * m + 2.0),
+                                            max(2.5, 0.5 * n + 1.5)), layout="constrained")
             ax = fig.add_subplot()
         else:
             fig = ax.figure
             theme.add_border(fig)
             theme.style_axes(ax)
-        cm = colormaps[cmap].with_extremes(bad=_FIG_MASKED_BG)
-        masked = np.ma.masked_invalid(A)
-        lo, hi = _scale_limits(A, vmin, vmax)
-        if hi <= lo:
-            lo, hi = lo - 0.5, hi + 0.5
-        im = ax.imshow(masked, cmap=cm, vmin=lo, vmax=hi, aspect="auto")
+        cm = colormaps[cmap or _MPL_CMAP[colour_scale.palette]].with_extremes(bad=_FIG_MASKED_BG)
+        im = ax.imshow(np.ma.masked_array(A, blocked | ~np.isfinite(A)), cmap=cm, vmin=lo, vmax=hi, aspect="auto")
         ax.set_xticks(range(m), cols, rotation=45 if max((len(c) for c in cols), default=0) > 3 else 0)
         ax.set_yticks(range(n), rows)
         ax.xaxis.set_ticks_position("top")
@@ -691,18 +976,40 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
         # No label on the colour bar: its ticks (0.0 to 1.0 for weights) say the scale, and a rotated label
         # would add about 4 KB to every stored figure.
         fig.colorbar(im, ax=ax)
+        if blocked.any():
+            _hatch_masked(ax, blocked)
         if annotate:
-            fmt = number_format(A, digits, fixed=is_weights)
+            fmt = number_format(A[~blocked], digits, fixed=is_weights)
             for i in range(n):
                 for j in range(m):
                     v = A[i, j]
-                    if np.isfinite(v):
-                        t = 0.5 if hi == lo else (v - lo) / (hi - lo)
-                        colour = _text_for(cm(float(np.clip(t, 0, 1)))[:3])
+                    if blocked[i, j]:
+                        text, colour = MASKED_TEXT, _FIG_MASKED_FG
+                    elif np.isfinite(v):
+                        text, colour = fmt(v), _text_for(cm(float(np.clip((v - lo) / (hi - lo), 0, 1)))[:3])
                     else:
-                        colour = _FIG_MASKED_FG
-                    ax.text(j, i, fmt(v), ha="center", va="center", color=colour, fontsize=9)
+                        text, colour = fmt(v), _FIG_MASKED_FG
+                    ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=9)
     if hasattr(fig, "alt"):
         # Drawn into a described figure (one of several panels, too): the panel adds its own sentence.
-        fig.alt = " ".join(filter(None, [fig.alt, heatmap_alt(A, rows, cols, title)]))
+        fig.alt = " ".join(filter(None, [fig.alt, heatmap_alt(A, rows, cols, title, blocked)]))
     return fig
+
+
+def _hatch_masked(ax, blocked: np.ndarray) -> None:
+    """Hatch the masked cells of a heatmap and say under it what the hatching means."""
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+    from matplotlib.patches import Patch, Rectangle
+
+    style = dict(facecolor=_FIG_MASKED_BG, edgecolor=_FIG_MASKED_HATCH, hatch="///", linewidth=0)
+    for i, j in zip(*np.nonzero(blocked)):
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, **style))
+    key = dict(handles=[Patch(label=f"{MASKED_TEXT} {MASKED_LEGEND}", **style)], frameon=False, fontsize=9,
+               handlelength=1.6)
+    fig = ax.figure
+    if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
+        # One key for the whole figure, under every panel (a figure of several masked heatmaps explains once).
+        if not any(getattr(lg, "get_gid", lambda: None)() == "course-masked-key" for lg in fig.legends):
+            fig.legend(loc="outside lower center", **key).set_gid("course-masked-key")
+    else:
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=0.3, **key)

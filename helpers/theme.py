@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html as _html
 import math
+import os
 import re
 from dataclasses import dataclass
 
@@ -51,6 +52,7 @@ __all__ = [
     "verdict_html",
     "MASKED_BG",
     "MASKED_FG",
+    "MASKED_FILL",
     "FIGURE_FACE",
     "FIGURE_FG",
     "FIGURE_EDGE",
@@ -60,6 +62,10 @@ __all__ = [
     "new_figure",
     "add_border",
     "style_axes",
+    "env_flag",
+    "lecture_mode",
+    "FIGURE_LECTURE_ZOOM",
+    "figure_resolution",
 ]
 
 MONO = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
@@ -83,10 +89,32 @@ OK_FG = "color-mix(in srgb, var(--jp-success-color0, #1b5e20) 70%, var(--jp-cont
 # A masked (−∞) matrix cell: a neutral grey of the theme, outside every palette, with the theme's text on it.
 MASKED_BG = "var(--jp-layout-color3, #d9d9d9)"
 MASKED_FG = "var(--jp-ui-font-color1, #333333)"
+# A masked cell is hatched as well as grey, so that it cannot be read as a colour of a scale: thin stripes of the
+# theme's next grey (light: #eeeeee on #bdbdbd; dark: #424242 on #616161). The text on either stays readable
+# (WCAG AA: about 7:1 light, 4.5:1 dark).
+MASKED_FILL = ("repeating-linear-gradient(135deg,var(--jp-layout-color3, #bdbdbd) 0 5px,"
+               "var(--jp-layout-color2, #eeeeee) 5px 7px)")
 # A bad matrix cell: ipywidgets' Text style takes plain colours, not CSS variables.
 BAD_CELL_BG = "#ffd6d6"
 BAD_CELL_FG = "#8b0000"
 HIGHLIGHT = "#ff2d95"  # magenta outline: distinct from every palette colour
+
+
+def env_flag(name: str) -> bool | None:
+    """An on/off setting from the environment: True, False, or None when it is not set."""
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return None
+    return value not in ("0", "false", "no", "off")
+
+
+def lecture_mode() -> bool:
+    """True in the lecture mode (``make present``): Voila runs each kernel with ``VOILA_KERNEL_ID`` set.
+
+    ``COURSE_LECTURE=1`` (or ``0``) in the environment says so explicitly, e.g. for another front-end on a projector.
+    """
+    flag = env_flag("COURSE_LECTURE")
+    return flag if flag is not None else "VOILA_KERNEL_ID" in os.environ
 
 
 @dataclass(frozen=True)
@@ -265,6 +293,24 @@ FIGURE_RC = {
     "xtick.labelcolor": FIGURE_FG,
     "ytick.labelcolor": FIGURE_FG,
 }
+
+
+# In the lecture mode a figure is shown this much larger than in a notebook (its ticks and labels read from the back
+# of a room), and drawn with twice as many pixels again, so that it stays sharp on a 2x (HiDPI) screen or projector.
+FIGURE_LECTURE_ZOOM = 1.4
+_FIGURE_DENSITY = 2.0
+
+
+def figure_resolution() -> tuple[float, float]:
+    """How a figure becomes an image here: (pixels per figure pixel, CSS pixels per figure pixel).
+
+    In a notebook (1, 1): the figure at its own dpi, stored small. In the lecture mode, which runs
+    live and stores nothing, (2.8, 1.4): shown 1.4 times larger and drawn at twice the pixel density
+    of what is shown, crisp at a device pixel ratio of 2.
+    """
+    if lecture_mode():
+        return FIGURE_LECTURE_ZOOM * _FIGURE_DENSITY, FIGURE_LECTURE_ZOOM
+    return 1.0, 1.0
 
 
 def figure_style():

@@ -83,6 +83,10 @@ def test_padding_demo_causal_switch_adds_the_causal_mask():
     assert (demo.weights[:, upper] == 0).all()
     assert not demo.mask[1][:, 2:].any()
     assert "padding + causal" in demo.views["mask"].value
+    # Blocked weights are masked cells, not "0.00": sentence 0 has 4 tokens, 6 of its 16 weights blocked.
+    weights = demo.views["weights"].value
+    assert weights.count('aria-label="masked">—</td>') == 6 == int((~demo.mask[0]).sum())
+    assert "masked (blocked before the softmax)" in weights
     demo.causal = False
     assert demo.weights[0][0, 3] > 0  # the future is visible again
 

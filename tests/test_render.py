@@ -9,13 +9,20 @@ from hypothesis.extra.numpy import arrays
 
 from helpers import theme
 from helpers.render import (
+    MASKED_LEGEND,
     PALETTES,
+    SEQUENTIAL,
+    WEIGHTS,
     attention_weights_html,
+    colour_for,
     format_number,
     heatmap,
+    matrices_html,
     matrix_html,
     number_format,
+    shared_scale,
     show_matrix,
+    signed_scale,
 )
 
 TD = re.compile(r'<td style="([^"]*)"[^>]*>([^<]*)</td>')
@@ -76,10 +83,10 @@ def test_matrix_html_shows_every_number_and_label():
 def test_a_table_of_whole_numbers_shows_whole_numbers():
     html = matrix_html(np.array([[1.0, -2.0], [0.0, 30.0]]))
     assert [text for _, text in cells(html)] == ["1", "-2", "0", "30"]
-    # The legend's two ends are written in the table's format too.
-    assert re.search(r"<span>-2</span>.*<span>30</span>", html)
+    # The legend's ends (and its middle, 0) are written in the table's format too.
+    assert re.search(r"<span>-30</span>.*<span>0</span>.*<span>30</span>", html)
     # ... and decide it: a scale from 0.5 needs decimals in the cells too.
-    html = matrix_html(np.array([[1.0, 2.0]]), vmin=0.5)
+    html = matrix_html(np.array([[1.0, 2.0]]), vmin=0.5, palette="viridis")
     assert [text for _, text in cells(html)] == ["1.00", "2.00"]
     assert re.search(r"<span>0.50</span>.*<span>2.00</span>", html)
 
@@ -116,8 +123,8 @@ def test_every_cell_sets_its_own_background_and_text_colour():
     assert "var(--jp-layout-color1, #ffffff)" in html
 
 
-@pytest.mark.parametrize("palette", sorted(PALETTES))
-def test_colour_scale_runs_from_first_to_last_stop(palette):
+@pytest.mark.parametrize("palette", SEQUENTIAL)
+def test_a_sequential_scale_runs_from_first_to_last_stop(palette):
     M = np.array([[0.0, 5.0, 10.0]])
     styles = [style_value(s, "background") for s, _ in cells(matrix_html(M, palette=palette))]
     assert styles[0] == PALETTES[palette][0]
@@ -127,23 +134,27 @@ def test_colour_scale_runs_from_first_to_last_stop(palette):
 
 def test_vmin_vmax_fix_the_scale():
     M = np.array([[0.5, 0.5]])
-    free = cells(matrix_html(M))
-    fixed = cells(matrix_html(M, vmin=0.0, vmax=0.5))
+    free = cells(matrix_html(M, palette="viridis"))
+    fixed = cells(matrix_html(M, vmin=0.0, vmax=0.5, palette="viridis"))
     # A constant matrix sits mid-scale on its own, at the top when vmax = 0.5.
     assert style_value(fixed[0][0], "background") == PALETTES["viridis"][-1]
     assert style_value(free[0][0], "background") != PALETTES["viridis"][-1]
 
 
-def test_minus_infinity_is_a_grey_masked_cell_outside_the_scale():
-    M = np.array([[1.0, -np.inf], [2.0, 3.0]])
-    c = cells(matrix_html(M))
-    assert c[1][1] == "−∞"
-    # The theme's grey (a JupyterLab variable, light grey outside JupyterLab) with the theme's text colour.
-    assert style_value(c[1][0], "background") == theme.MASKED_BG == "var(--jp-layout-color3, #d9d9d9)"
+def test_minus_infinity_is_a_grey_hatched_masked_cell_outside_the_scale():
+    M = np.array([[1.0, -np.inf], [2.0, -3.0]])
+    html = matrix_html(M)
+    c = cells(html)
+    # Not a number: a dash, named "masked" for a screen reader, on the theme's grey hatching.
+    assert c[1][1] == "—" and "−∞" not in html
+    assert 'title="masked" aria-label="masked">—</td>' in html
+    assert style_value(c[1][0], "background") == theme.MASKED_FILL
+    assert "repeating-linear-gradient" in theme.MASKED_FILL and "var(--jp-layout-color3" in theme.MASKED_FILL
     assert style_value(c[1][0], "color") == theme.MASKED_FG
-    # The scale is set by the finite entries only: 1 is the bottom, 3 the top.
-    assert style_value(c[0][0], "background") == PALETTES["viridis"][0]
-    assert style_value(c[3][0], "background") == PALETTES["viridis"][-1]
+    # The legend says what the dash means.
+    assert MASKED_LEGEND == "masked (blocked before the softmax)" and f"<span>{MASKED_LEGEND}</span>" in html
+    # The scale is set by the finite entries only: ±3, so -3 is the bottom of the diverging palette.
+    assert style_value(c[3][0], "background") == PALETTES["puor"][0]
 
 
 def test_highlight_outlines_exactly_one_cell():
@@ -224,7 +235,9 @@ def test_heatmap_of_weights_uses_the_fixed_unit_scale():
     assert colour_scale(heatmap(W, list("abc"), list("abc"))) == (0.0, 1.0)
     # Another matrix on its own scale, on request; a matrix that cannot be weights is refused by default.
     S = np.array([[-2.0, 5.0]])
-    assert colour_scale(heatmap(S, ["q"], ["a", "b"], scale="data")) == (-2.0, 5.0)
+    # Signed: symmetric around 0, on the diverging palette.
+    fig = heatmap(S, ["q"], ["a", "b"], scale="data")
+    assert colour_scale(fig) == (-5.0, 5.0) and fig.axes[0].images[0].get_cmap().name.startswith("PuOr")
     with pytest.raises(ValueError, match=r"fixed \[0, 1\] scale.*-2 to 5.*scale='data'"):
         heatmap(S, ["q"], ["a", "b"])
     with pytest.raises(ValueError, match="scale must be"):
@@ -273,7 +286,41 @@ def test_heatmap_without_annotations_and_with_masked_cells():
     fig = heatmap(W, ["a", "b"], ["a", "b"], annotate=False)
     assert len(fig.axes[0].texts) == 0
     fig = heatmap(W, ["a", "b"], ["a", "b"])
-    assert sorted(t.get_text() for t in fig.axes[0].texts) == ["0.50", "0.50", "1.00", "−∞"]
+    assert sorted(t.get_text() for t in fig.axes[0].texts) == ["0.50", "0.50", "1.00", "—"]
+
+
+def masked_patches(ax):
+    return [p for p in ax.patches if p.get_hatch()]
+
+
+def test_heatmap_draws_a_mask_as_hatched_cells_without_numbers_and_explains_them():
+    weights = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [np.exp(-10), 0.5, 0.5 - np.exp(-10)]])
+    mask = np.tril(np.ones((3, 3), dtype=bool))
+    fig = heatmap(weights, list("abc"), list("abc"), mask=mask)
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    # The three blocked weights are dashes; the real tiny weight e⁻¹⁰ is still a number.
+    assert texts.count("—") == 3 and texts[6] == "0.00"
+    assert len(masked_patches(ax)) == 3
+    (key,) = fig.legends
+    assert [t.get_text() for t in key.get_texts()] == [f"— {MASKED_LEGEND}"]
+    assert "3 entries masked (blocked before the softmax)" in fig.alt
+    # Without a mask: no hatching, no key.
+    plain = heatmap(weights, list("abc"), list("abc"))
+    assert not masked_patches(plain.axes[0]) and not plain.legends and "masked" not in plain.alt
+    # Several masked panels in one figure explain the hatching once.
+    host = render_described_figure(figsize=(8, 3), layout="constrained")
+    for k in range(2):
+        heatmap(weights, list("abc"), list("abc"), mask=mask, ax=host.add_subplot(1, 2, k + 1))
+    assert len(host.legends) == 1
+    with pytest.raises(ValueError, match=r"mask must have the matrix's shape \(3, 3\).*\(2, 2\)"):
+        heatmap(weights, list("abc"), list("abc"), mask=np.ones((2, 2), dtype=bool))
+
+
+def render_described_figure(**kwargs):
+    from helpers.render import described_figure
+
+    return described_figure(**kwargs)
 
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
@@ -318,3 +365,163 @@ def test_one_table_has_one_number_format(M):
     plain = [t for t in texts if "e" not in t]
     decimals = {len(t.split(".")[1]) if "." in t else 0 for t in plain}
     assert len(decimals) <= 1, texts
+
+
+# --------------------------------------------------------------------------- the colour rules
+
+
+def backgrounds(html):
+    return [style_value(style, "background") for style, _ in cells(html)]
+
+
+def legend_of(html):
+    """The legend's visible text: the words and numbers of its spans, in order."""
+    tail = html.rsplit("</table>", 1)[1]
+    return re.findall(r"<span[^>]*>([^<]*)</span>", tail)
+
+
+@pytest.mark.parametrize("others", [[0.5], [0.0], [0.25, 0.25], [0.1, 0.2, 0.2]])
+def test_a_weight_of_one_half_has_one_colour_whatever_the_other_weights(others):
+    row = np.array([[0.5, *others]])
+    table = backgrounds(attention_weights_html(row, ["q"], [f"k{j}" for j in range(row.shape[1])]))
+    compact = backgrounds(matrix_html(row, scale=WEIGHTS))
+    # The middle stop of viridis is the colour at 0.5 of the fixed [0, 1] scale.
+    assert table[0] == compact[0] == PALETTES["viridis"][4]
+    fig = heatmap(row, ["q"], [f"k{j}" for j in range(row.shape[1])])
+    assert colour_scale(fig) == (0.0, 1.0)
+
+
+def test_a_signed_matrix_is_centred_on_zero_and_mirrors_its_signs():
+    M = np.array([[-3.0, 3.0, -1.5, 1.5, 0.0]])
+    bg = backgrounds(matrix_html(M))
+    stops = PALETTES["puor"]
+    # ±3 are the ends, ±1.5 a quarter of the way from each end, 0 the middle stop.
+    assert bg == [stops[0], stops[8], stops[2], stops[6], stops[4]]
+    # The middle is a neutral grey (no hue), so zero says "nothing" in both directions.
+    rgb = [int(stops[4][k:k + 2], 16) for k in (1, 3, 5)]
+    assert max(rgb) - min(rgb) <= 2 and min(rgb) > 230
+    # Orange below zero, purple above: the sign is the hue.
+    r, g, b = (int(stops[0][k:k + 2], 16) for k in (1, 3, 5))
+    assert r > b
+    r, g, b = (int(stops[8][k:k + 2], 16) for k in (1, 3, 5))
+    assert b > r
+    # Zero stays neutral on a one-sided matrix too (only the purple half is used).
+    assert backgrounds(matrix_html(np.array([[0.0, 2.0]]))) == [stops[4], stops[8]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)), elements=st.floats(-1e6, 1e6)))
+def test_a_and_minus_a_get_mirrored_colours(M):
+    scale = signed_scale(M)
+    assert scale.lo == -scale.hi
+    t_pos, t_neg = scale.positions(M), scale.positions(-M)
+    assert np.allclose(t_pos + t_neg, 1.0)
+    assert np.array_equal(scale.levels(M) + scale.levels(-M), np.full(M.shape, 256))
+    assert scale.colour(0.0) == colour_for(0.5, "puor") and colour_for(0.5, "puor")[0] == PALETTES["puor"][4]
+
+
+@pytest.mark.parametrize("palette", sorted(PALETTES))
+def test_text_is_readable_on_every_colour_of_every_palette(palette):
+    for t in np.linspace(0, 1, 257):
+        bg, fg = colour_for(t, palette)
+        assert wcag_contrast(bg, fg) >= 4.5, (palette, t, bg, fg)
+
+
+def test_the_signed_legend_shows_both_ends_and_zero():
+    assert legend_of(matrix_html(np.array([[-1.0, 3.0]]))) == ["-3", "", "0", "", "3"]
+    assert legend_of(matrix_html(np.array([[-0.5, 0.25]]))) == ["-0.50", "", "0.00", "", "0.50"]
+
+
+@pytest.mark.parametrize("html", [
+    matrix_html(np.full((2, 3), 0.5)),
+    matrix_html(np.zeros((2, 2))),
+    matrix_html(np.full((2, 2), -4.0), palette="viridis"),
+    matrix_html(np.full((1, 2), 7.0), palette="cividis", vmin=7.0, vmax=7.0),
+    attention_weights_html(np.full((2, 2), 0.5), ["a", "b"], ["a", "b"]),
+    matrices_html([np.zeros((2, 2)), np.zeros((2, 2))]),
+], ids=["half", "zeros", "viridis-constant", "equal-ends", "weights", "shared-zeros"])
+def test_no_legend_has_two_equal_ends(html):
+    legend = [t for t in legend_of(html) if t]
+    numbers = [t for t in legend if re.fullmatch(r"-?[\d.e+]+", t)]
+    assert len(numbers) != 2 or numbers[0] != numbers[1], legend
+    if len(numbers) < 2:  # a constant matrix says so in words, beside a swatch of its one colour
+        assert any(t.startswith("every entry ") for t in legend), legend
+
+
+def test_a_constant_matrix_says_what_its_one_value_is():
+    assert legend_of(matrix_html(np.zeros((2, 2))))[-1] == "every entry 0"
+    assert legend_of(matrix_html(np.full((2, 2), 0.5)))[-3:] == ["-0.50", "", "0.00", "", "0.50"][-3:]
+    # Weights keep the fixed [0, 1] legend even when every weight is the same.
+    assert legend_of(attention_weights_html(np.full((2, 2), 0.5), None, None))[:3] == ["0.00", "", "1.00"]
+
+
+def test_masked_weights_are_not_numbers_and_the_legend_says_why():
+    mask = np.tril(np.ones((3, 3), dtype=bool))
+    tiny = np.exp(-10)
+    W = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [tiny, 0.5, 0.5 - tiny]])
+    html = attention_weights_html(W, list("abc"), list("abc"), mask=mask)
+    texts = [t for _, t in cells(html)]
+    # Row by row: the weights (a dash where blocked), then the row sum.
+    assert texts == ["1.00", "—", "—", "1.00", "0.50", "0.50", "—", "1.00", "0.00", "0.50", "0.50", "1.00"]
+    assert html.count('aria-label="masked"') == 3
+    assert legend_of(html)[-2:] == ["—", MASKED_LEGEND]
+    # No mask: every weight is a number, 0.00 included, and no masked key.
+    plain = attention_weights_html(W, list("abc"), list("abc"))
+    assert "—" not in [t for _, t in cells(plain)] and MASKED_LEGEND not in plain
+    # The key shows even where the colour legend is left out (the compact explorer).
+    assert MASKED_LEGEND in attention_weights_html(W, None, None, mask=mask, legend=False)
+    with pytest.raises(ValueError, match=r"mask must have the matrix's shape \(3, 3\)"):
+        attention_weights_html(W, None, None, mask=np.ones(4, dtype=bool))
+
+
+def test_weights_cannot_take_a_diverging_palette():
+    with pytest.raises(ValueError, match="palette of attention weights"):
+        attention_weights_html(np.eye(2), None, None, palette="puor")
+    with pytest.raises(ValueError, match="diverging"):
+        signed_scale(np.eye(2), palette="viridis")
+
+
+def test_matrices_compared_share_one_scale_and_one_legend():
+    small, big = np.array([[1.0, -0.5]]), np.array([[4.0, -2.0]])
+    html = matrices_html([small, big], titles=["W^Q", "W^K"], col_labels=["d1", "d2"])
+    bg = backgrounds(html)
+    # On its own, 1 would be the top of its scale; beside 4 it is a quarter of the way from the middle.
+    assert backgrounds(matrix_html(small))[0] == PALETTES["puor"][8]
+    assert bg[0] == colour_for(0.625, "puor")[0] and bg[2] == PALETTES["puor"][8]
+    assert shared_scale(small, big) == signed_scale(small, big) and shared_scale(small, weights=True) == WEIGHTS
+    # One legend under both cards (the cards have none), one number format in all of them.
+    assert html.count("linear-gradient(to right") == 2  # the two halves of the one signed legend
+    assert legend_of(html) == ["-4.00", "", "0.00", "", "4.00"]
+    # (decimals in the card of whole numbers too, because the other card needs them)
+    assert [t for _, t in cells(html)] == ["1.00", "-0.50", "4.00", "-2.00"]
+    assert "W<sup>Q</sup>" in html and "W<sup>K</sup>" in html
+    # Side by side: the cards sit in one flex row.
+    assert re.search(r'display:flex;flex-wrap:wrap[^>]*>(<div style="display:inline-block)', html)
+    with pytest.raises(ValueError, match="titles has 1 titles but there are 2 matrices"):
+        matrices_html([small, big], titles=["one"])
+    with pytest.raises(ValueError, match="at least one matrix"):
+        matrices_html([])
+
+
+def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypatch):
+    from helpers.render import described_figure, figure_img_html
+
+    def shown(html):
+        import base64
+        import io
+
+        from PIL import Image
+
+        data = re.search(r'base64,([^"]+)"', html).group(1)
+        width = re.search(r' width="(\d+)"', html)
+        return Image.open(io.BytesIO(base64.b64decode(data))).width, int(width.group(1)) if width else None
+
+    fig = described_figure(figsize=(3, 2))
+    fig.add_subplot().plot([0, 1], [1, 0])
+    monkeypatch.setenv("COURSE_LECTURE", "0")
+    pixels, width = shown(figure_img_html(fig))
+    assert width is None and pixels == 300  # a notebook stores the figure at its own size, 100 dpi
+    monkeypatch.setenv("COURSE_LECTURE", "1")
+    dense, width = shown(figure_img_html(fig))
+    # Shown 1.4 times larger (ticks read from the back of a room), with two image pixels per screen pixel.
+    assert width == 420 and dense == 840

@@ -406,7 +406,7 @@ def test_step_numbers_do_not_jump_when_the_mask_is_off(ex):
 
 
 def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
-    assert "−∞" not in ex.views["mask"].value
+    assert "masked" not in ex.views["mask"].value
     part(ex, "attn-causal").value = True
     assert ex.causal
     w = ex.result.weights
@@ -414,11 +414,58 @@ def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
     assert_result_matches(ex.result, self_ref(ex))
     assert np.array_equal(ex.result.mask, np.tril(np.ones((4, 4), dtype=bool)))
     assert ex.views["mask"].layout.display != "none"
-    assert ex.views["mask"].value.count(">−∞</td>") == 6
+    # The six blocked scores are masked cells, not numbers.
+    assert ex.views["mask"].value.count('aria-label="masked">—</td>') == 6
     ex.causal = False
     assert not part(ex, "attn-causal").value
     assert ex.result.weights[0, 3] > 0
-    assert "−∞" not in ex.views["mask"].value and "mask: off" in ex.views["mask"].value
+    assert "masked" not in ex.views["mask"].value and "mask: off" in ex.views["mask"].value
+
+
+MASKED_CELL = re.compile(r'<td [^>]*aria-label="masked"[^>]*>([^<]*)</td>')
+NUMBER_CELL = re.compile(r'<td style="[^"]*background:#[0-9a-f]{6};[^"]*">([^<]*)</td>')
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_causal_weights_panel_shows_blocked_weights_as_masked_not_as_numbers(compact):
+    ex = AttentionExplorer(TOKENS, X0, WQ, WK, WV, causal=True, compact=compact)
+    weights = ex.views["weights"].value
+    # Six weights above the diagonal are blocked: a dash each, no number, and the key says what it means.
+    assert MASKED_CELL.findall(weights) == ["—"] * 6
+    assert "masked (blocked before the softmax)" in weights
+    # The ten weights the queries may see are numbers on the weights' colour scale.
+    assert len(NUMBER_CELL.findall(weights)) == 10
+    # Mask off: nothing is blocked, every weight is a number again.
+    ex.causal = False
+    assert not MASKED_CELL.findall(ex.views["weights"].value)
+    assert "masked (blocked" not in ex.views["weights"].value
+    ex.close_all()
+
+
+def test_a_real_tiny_weight_is_a_number_beside_masked_ones():
+    # Key 0 scores -20 below key 1 for query 1: its weight is e^-20 / (1 + e^-20), tiny but not blocked.
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    W_q, W_k = np.array([[0.0], [20.0]]), np.array([[-1.0], [0.0]])
+    ex = AttentionExplorer(["a", "b"], X, W_q, W_k, np.eye(2), causal=True, scale=False)
+    assert 0 < ex.weights[1, 0] < 1e-8
+    texts = NUMBER_CELL.findall(ex.views["weights"].value)
+    assert texts[:3] == ["1.00", "0.00", "1.00"]  # row a: its weight; row b: the tiny weight and its own
+    assert MASKED_CELL.findall(ex.views["weights"].value) == ["—"]
+    ex.close_all()
+
+
+def test_signed_stages_are_on_the_diverging_scale_and_weights_on_viridis(ex):
+    from helpers.render import PALETTES
+
+    def colours(view):
+        return set(re.findall(r"background:(#[0-9a-f]{6})", ex.views[view].value))
+
+    puor = set(PALETTES["puor"])
+    for view in ("Q", "K", "V", "scores", "output"):
+        # Each signed view's legend runs from −m to m through 0 (the diverging palette's two halves).
+        assert colours(view) and not colours(view) & set(PALETTES["viridis"]) - puor, view
+        assert "linear-gradient(to right, #7f3b08" in ex.views[view].value, view
+    assert "linear-gradient(to right, #440154" in ex.views["weights"].value
 
 
 def test_scale_toggle(ex):

@@ -260,6 +260,9 @@ class FlashStepper(LiveWidget, widgets.VBox):
             self.views["check"].value = ""
 
 
+_SIDE_BY_SIDE = dict(row_sums=False, cell_width="3em")
+
+
 class LoraDemo(LiveWidget, widgets.VBox):
     """A frozen head plus a rank-r update of W^Q (the best rank-r part of a full update): pick r, see the pattern.
 
@@ -285,8 +288,10 @@ class LoraDemo(LiveWidget, widgets.VBox):
         self.views = {k: view_html() for k in ("params", "frozen", "adapted")}
         self.frozen_weights = self.example.weights(0)
         tokens = self.example.tokens
+        # The two heads are compared: side by side (narrow cells, no row sums: every row sums to 1) on the
+        # weights' one fixed scale.
         self.views["frozen"].value = attention_weights_html(self.frozen_weights, tokens, tokens,
-                                                            title="frozen head (r = 0)")
+                                                            title="frozen head (r = 0)", **_SIDE_BY_SIDE)
         super().__init__([self.rank_picker, self.status_html, self.views["params"],
                           wrap_row([self.views["frozen"], self.views["adapted"]])])
         course_box(self)
@@ -326,7 +331,7 @@ class LoraDemo(LiveWidget, widgets.VBox):
             caption=f"ΔW = B A for W^Q and W^V: B is d × {r}, A is {r} × d")
         tokens = self.example.tokens
         self.views["adapted"].value = attention_weights_html(
-            self.weights, tokens, tokens, title=f"adapted head (r = {r})",
+            self.weights, tokens, tokens, title=f"adapted head (r = {r})", **_SIDE_BY_SIDE,
             note=f"mean weight on the previous token: {self.previous_token_weight:.2f} "
                  f"(frozen: {previous_token_share(self.frozen_weights):.2f})")
 

@@ -138,12 +138,12 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         self.views["mask"].value = matrix_html(
             additive_mask(self.mask[b]), row_labels=labels, col_labels=labels,
             title=f"Additive mask of sentence {b} ({kind})", row_axis="Queries ↓", col_axis="Keys →",
-            legend=False, note="0 = may attend, −∞ = blocked",
+            legend=False, note="0 = may attend, — = −∞, blocked",
         )
         blocked = int((~self.mask[b]).sum())
         self.views["weights"].value = attention_weights_html(
-            self.weights[b], labels, labels, title=f"Attention weights of sentence {b}",
-            note=f"{blocked} of {n * n} entries blocked; every blocked weight is exactly 0",
+            self.weights[b], labels, labels, title=f"Attention weights of sentence {b}", mask=self.mask[b],
+            note=f"{blocked} of {n * n} entries blocked (—); every blocked weight is exactly 0",
         )
 
     def _batch_html(self) -> str:
