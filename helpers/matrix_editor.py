@@ -23,16 +23,23 @@ from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 from . import explain, render, theme
 from .layout import overlay_html, text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue
+from .numbers import significant
 from .parsing import ParseError, parse_number
 
 __all__ = ["MatrixEditor", "Labels", "cell_text", "small_values"]
 
 def cell_text(v: float) -> str:
-    """The text a cell shows for a number: short, and read back by :func:`parse_number`."""
+    """The text a cell shows for a number: short, and read back by :func:`parse_number`.
+
+    The shorter of the whole number and six significant digits: ``3``, ``0.5``, ``123456``, ``1e+15``
+    (never 16 digits in a cell a few characters wide).
+    """
     v = float(v)
-    if v == int(v) and abs(v) < 1e15:
-        return str(int(v))
-    return f"{v:.6g}"
+    short = significant(v, 6)
+    if v == int(v):
+        whole = str(int(v))
+        return whole if len(whole) <= len(short) else short
+    return short
 
 
 def small_values(seed, shape) -> np.ndarray:
@@ -469,6 +476,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     def _cell_changed(self, i, j, text):
         cell = self._cells[i][j]
+        if (i, j) not in self._errors and text == cell_text(self._cells_val[i, j]):
+            # The editor's own text for the number the cell holds (a value set in code may lie beyond what a
+            # learner may type, 1e200: the cell shows it, and it stays).
+            return
         try:
             v = parse_number(text)
         except ParseError as err:
