@@ -934,14 +934,30 @@ def test_compact_explorer_hides_the_editor_buttons_and_is_the_lecture_default(mo
     assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV).editors.values())
 
 
-def test_a_bad_token_name_is_shown_over_the_editors_without_pushing_them(ex):
+def test_a_bad_token_name_is_shown_under_the_names_box_in_the_flow(ex):
     names, message = part(ex, "attn-token-names"), part(ex, "attn-token-names-message")
     names.value = ""  # what typing nothing and leaving the box does
     assert "Token names" in message.value and ex.tokens == TOKENS
-    # The message takes no room of its own (drawn over what follows), so the editors below do not move.
-    assert message.layout.height == "0px" and "position:absolute" in message.value
+    # In the flow under the box (it pushes what follows down), never drawn over another control.
+    assert message.layout.height is None and "position:absolute" not in message.value
     names.value = "a, b, c, d"
     assert message.value == "" and ex.tokens == ["a", "b", "c", "d"]
+
+
+def test_fewer_token_names_say_which_rows_of_x_were_dropped(ex):
+    names, message = part(ex, "attn-token-names"), part(ex, "attn-token-names-message")
+    kept = ex.editors["X"].value[:2].copy()
+    names.value = "a, b"
+    assert ex.tokens == ["a", "b"] and ex.editors["X"].shape[0] == 2
+    np.testing.assert_array_equal(ex.editors["X"].value, kept)
+    said = html.unescape(message.value)
+    assert f"dropped its last {len(TOKENS) - 2} rows" in said
+    assert all(f"'{t}'" in said for t in TOKENS[2:])
+    assert ex.status == ""  # a note, not an error: the views show the two tokens
+    names.value = "a, b, c"  # one row more: nothing dropped, the note goes
+    assert message.value == "" and ex.editors["X"].shape[0] == 3
+    part(ex, "attn-tokens").value = 1  # the count box drops rows too, and says so
+    assert "dropped its last 2 rows ('b', 'c')" in html.unescape(message.value)
 
 
 def test_compact_weights_keep_the_fixed_scale_and_the_row_sums():
