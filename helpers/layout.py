@@ -30,7 +30,7 @@ TEXT_CSS = ("<style>.course-widget .widget-html > .widget-html-content,"
             ".course-widget .course-choice .widget-radio-box{max-width:100%;margin-bottom:0}"
             ".course-widget .course-choice .widget-radio-box label{display:flex;align-items:flex-start;height:auto;"
             "line-height:1.4;white-space:normal;padding:2px 0;cursor:pointer}"
-            ".course-widget .course-choice .widget-radio-box input{float:none;flex:none;height:1.4em;"
+            ".course-widget .course-choice .widget-radio-box input{float:none;flex:none;order:-1;height:1.4em;"
             "margin:0 0.5em 0 1px}</style>")
 
 

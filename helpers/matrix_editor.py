@@ -172,7 +172,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self._title_html = widgets.HTML("")
         self._grid = widgets.GridBox()
         # In the flow, between the grid and the buttons: a message pushes the buttons down rather than cover them.
-        self._message_html = widgets.HTML("", layout=widgets.Layout(width="100%"))
+        # As wide as the editor and no wider (width 0, at least 100%): a long message wraps under its grid
+        # instead of widening the editor and pushing its neighbours aside.
+        self._message_html = widgets.HTML("", layout=widgets.Layout(width="0px", min_width="100%"))
         btn_layout = widgets.Layout(width="auto")
         self._reset_btn = widgets.Button(description="Reset", tooltip="back to the starting values", layout=btn_layout)
         self._rand_btn = widgets.Button(description="Randomize", tooltip="small integers -2..2 (seeded)",

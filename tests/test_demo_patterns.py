@@ -284,3 +284,10 @@ def test_the_goals_of_05_say_how_things_stand():
     assert not met and detail == ("'a' (position 0) gives 'b' 0.45 (the least within its phrase) and the other phrase "
                                   "0.05 in all; the goal is at least 0.2 on each token of its own phrase and under "
                                   "0.05 on the other phrase in all, for every token.")
+
+
+def test_the_strength_field_says_its_range_before_anything_is_typed():
+    # The browser keeps a bounded field within its range (1e5 becomes 6): the label says so beforehand.
+    b = PatternBuilder(pattern="diagonal")
+    box = b.strength_box
+    assert box.description == f"strength ({box.min:g} to {box.max:g})" == "strength (0 to 6)"
