@@ -147,10 +147,11 @@ class TokenSide:
     def tokens(self) -> list[str]:
         return self.editor.row_labels
 
-    def set_tokens(self, tokens) -> None:
+    def set_tokens(self, tokens, say_dropped: bool = False) -> None:
         """New tokens: the matrix keeps the rows it has, new rows get seeded small values.
 
-        Fewer tokens drop the last rows of the matrix: the note under the names box says which, as it happens.
+        Fewer tokens drop the last rows of the matrix; with ``say_dropped`` (names typed into the names box, where
+        that is a side effect, unlike lowering the count) the note under the names box says which, as it happens.
         """
         tokens = check_tokens(tokens, self.spec.tokens_arg)
         n, d = len(tokens), self.editor.shape[1]
@@ -158,7 +159,7 @@ class TokenSide:
         with self.explorer.hold_trait_notifications():
             self.editor.resize((n, d), seed=_SEED + self.spec.seed_offset + n, row_labels=tokens)
             self._changed()
-        if dropped:
+        if dropped and say_dropped:
             rows = ", ".join(f"'{t}'" for t in dropped)
             self.names_message.value = theme.notice_html(
                 f"{n} token{'s' if n > 1 else ''}: {self.spec.editor} dropped its last {len(dropped)} "
@@ -188,7 +189,7 @@ class TokenSide:
             self.names_box.value = ", ".join(tokens)
             self.explorer.clear_problem(self._names_where)
             return
-        self.set_tokens(tokens)
+        self.set_tokens(tokens, say_dropped=True)
 
     def matrix(self) -> np.ndarray:
         """The editor's last valid matrix, checked against the explorer's token limit."""

@@ -956,8 +956,10 @@ def test_fewer_token_names_say_which_rows_of_x_were_dropped(ex):
     assert ex.status == ""  # a note, not an error: the views show the two tokens
     names.value = "a, b, c"  # one row more: nothing dropped, the note goes
     assert message.value == "" and ex.editors["X"].shape[0] == 3
-    part(ex, "attn-tokens").value = 1  # the count box drops rows too, and says so
+    names.value = "a"
     assert "dropped its last 2 rows ('b', 'c')" in html.unescape(message.value)
+    part(ex, "attn-tokens").value = 3  # the count box is the number of rows itself: the note goes
+    assert message.value == ""
 
 
 def test_compact_weights_keep_the_fixed_scale_and_the_row_sums():
