@@ -12,6 +12,8 @@ import math
 
 import numpy as np
 
+from .numbers import number_text
+
 __all__ = [
     "fmt",
     "format_matrix",
@@ -26,19 +28,9 @@ __all__ = [
 
 
 def fmt(x, digits: int = 4) -> str:
-    """A number as a learner would write it: ``2`` not ``2.0``, ``0.5``, ``-1.25``, ``-inf``."""
-    x = float(x)
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    if math.isnan(x):
-        return "nan"
-    r = round(x, digits)
-    if r == 0:
-        return "0"
-    if r == int(r) and abs(r) < 1e15:
-        return str(int(r))
-    text = f"{r:.{digits}f}".rstrip("0").rstrip(".")
-    return text
+    """A number as a learner would write it: ``2`` not ``2.0``, ``0.5``, ``-1.25``, ``−∞``; from 10⁵ up with
+    significant digits, ``1e+200`` (:func:`helpers.numbers.number_text`), never a run of dozens of digits."""
+    return number_text(x, digits)
 
 
 def shape_text(shape) -> str:

@@ -31,7 +31,7 @@ from . import attention as att, explain, render, theme
 from .arrays import whole_number
 from .exercises.design import check_design, design_task
 from .feedback import Feedback
-from .layout import OverlayMessage, text_style_widget
+from .layout import text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
@@ -133,8 +133,7 @@ class TokenSide:
                                       description=spec.names_label, style=style,
                                       layout=widgets.Layout(width="22em"))
         self.names_message = widgets.HTML("", layout=widgets.Layout(width="22em"))
-        # Drawn over the editors below instead of pushing them down while the learner types a name.
-        self._names_where = OverlayMessage(self.names_message)
+        self._names_where = self.names_message  # under the box, in the flow: it covers nothing
         self.count_box.add_class(spec.count_class)
         self.names_box.add_class(spec.names_class)
         self.names_message.add_class(f"{spec.names_class}-message")
@@ -148,13 +147,24 @@ class TokenSide:
     def tokens(self) -> list[str]:
         return self.editor.row_labels
 
-    def set_tokens(self, tokens) -> None:
-        """New tokens: the matrix keeps the rows it has, new rows get seeded small values."""
+    def set_tokens(self, tokens, say_dropped: bool = False) -> None:
+        """New tokens: the matrix keeps the rows it has, new rows get seeded small values.
+
+        Fewer tokens drop the last rows of the matrix; with ``say_dropped`` (names typed into the names box, where
+        that is a side effect, unlike lowering the count) the note under the names box says which, as it happens.
+        """
         tokens = check_tokens(tokens, self.spec.tokens_arg)
         n, d = len(tokens), self.editor.shape[1]
+        dropped = self.tokens[n:]
         with self.explorer.hold_trait_notifications():
             self.editor.resize((n, d), seed=_SEED + self.spec.seed_offset + n, row_labels=tokens)
             self._changed()
+        if dropped and say_dropped:
+            rows = ", ".join(f"'{t}'" for t in dropped)
+            self.names_message.value = theme.notice_html(
+                f"{n} token{'s' if n > 1 else ''}: {self.spec.editor} dropped its last {len(dropped)} "
+                f"row{'s' if len(dropped) > 1 else ''} ({rows}). More names add rows back, with new values.",
+                self.explorer._large)
 
     def _changed(self) -> None:
         """Bring the boxes and the explorer in line with the editor's rows, and redraw once."""
@@ -179,7 +189,7 @@ class TokenSide:
             self.names_box.value = ", ".join(tokens)
             self.explorer.clear_problem(self._names_where)
             return
-        self.set_tokens(tokens)
+        self.set_tokens(tokens, say_dropped=True)
 
     def matrix(self) -> np.ndarray:
         """The editor's last valid matrix, checked against the explorer's token limit."""
@@ -328,9 +338,9 @@ class Explorer(LiveWidget, widgets.VBox):
 
         box = dict(indent=False, layout=widgets.Layout(width="auto", margin="0 16px 0 0"))
         self._causal_box = widgets.Checkbox(value=bool(causal), description="causal mask", **box)
-        # Why ticking it was refused, drawn over what follows (it takes no room of its own).
+        # Why ticking it was refused, under the box, in the flow.
         self._causal_message = widgets.HTML("", layout=widgets.Layout(width="22em"))
-        self._causal_where = OverlayMessage(self._causal_message)
+        self._causal_where = self._causal_message
         self._scale_box = widgets.Checkbox(value=bool(scale), description="scale by 1/√d_k", **box)
         self._dk_box = widgets.BoundedIntText(value=d_k, min=1, max=MAX_DK, description="d_k",
                                               layout=widgets.Layout(width="7.5em"),

@@ -1,8 +1,8 @@
-"""Widget layout shared by every course widget: rows that wrap, tables that scroll, messages that do not push.
+"""Widget layout shared by every course widget: rows that wrap, tables that scroll, messages beside their field.
 
-Nothing here is wider than the notebook: rows wrap (:func:`wrap_row`), a rendered table wider than the page scrolls
-inside its own view (:func:`view_html`), and a message that appears while the learner types is drawn over what
-follows instead of moving it (:class:`OverlayMessage`). :func:`course_box` gives wrapped text a normal line height.
+Nothing here is wider than the notebook: rows wrap (:func:`wrap_row`), and a rendered table wider than the page
+scrolls inside its own view (:func:`view_html`). A message sits in the flow next to its field and never over another
+control. :func:`course_box` gives wrapped text a normal line height.
 """
 
 from __future__ import annotations
@@ -10,16 +10,28 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 __all__ = [
-    "TEXT_CSS", "text_style_widget", "overlay_html", "OverlayMessage", "course_box", "wrap_row", "view_html",
-    "number_box", "choice_buttons",
+    "TEXT_CSS", "text_style_widget", "course_box", "wrap_row", "view_html",
+    "number_box", "choice_list", "choice_buttons",
 ]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
 # one-line label sits on the baseline of the inputs beside it; any text that wraps inside such a widget is then
 # double-spaced. Widgets of the course carry the class ``course-widget`` and one copy of this rule (a hidden HTML
 # widget, see :func:`text_style_widget`), which sets a normal line height inside them only.
+# The same copy carries the look of :func:`choice_list`: the question above its options, one option per line, each
+# option's text wrapping beside its button (ipywidgets gives radio options one fixed line of height, so a long option
+# ran into the next one, and a group 300 px wide, so short options wrapped over their buttons).
 TEXT_CSS = ("<style>.course-widget .widget-html > .widget-html-content,"
-            ".course-widget .jupyter-widget-html > .jupyter-widget-html-content{line-height:1.4}</style>")
+            ".course-widget .jupyter-widget-html > .jupyter-widget-html-content{line-height:1.4}"
+            ".course-widget .course-choice{flex-direction:column;align-items:flex-start;width:auto;max-width:100%;"
+            "height:auto;line-height:1.4}"
+            ".course-widget .course-choice > .widget-label{width:auto;max-width:100%;white-space:normal;"
+            "text-align:left;line-height:1.4;margin-bottom:2px}"
+            ".course-widget .course-choice .widget-radio-box{max-width:100%;margin-bottom:0}"
+            ".course-widget .course-choice .widget-radio-box label{display:flex;align-items:flex-start;height:auto;"
+            "line-height:1.4;white-space:normal;padding:2px 0;cursor:pointer}"
+            ".course-widget .course-choice .widget-radio-box input{float:none;flex:none;order:-1;height:1.4em;"
+            "margin:0 0.5em 0 1px}</style>")
 
 
 def text_style_widget() -> widgets.HTML:
@@ -27,18 +39,6 @@ def text_style_widget() -> widgets.HTML:
     w = widgets.HTML(TEXT_CSS, layout=widgets.Layout(display="none"))
     w.add_class("course-text-style")
     return w
-
-
-def overlay_html(inner: str) -> str:
-    """``inner`` (an error box) drawn over what follows instead of pushing it down.
-
-    The message widget that shows it has zero height (see :class:`OverlayMessage`), so a message that
-    appears while the learner types never moves the grid or the editors below it.
-    """
-    if not inner:
-        return ""
-    return (f'<div style="position:absolute;left:0;top:0;z-index:20;width:max-content;max-width:100%;'
-            f'min-width:16em;box-shadow:0 2px 6px rgba(0,0,0,0.25)">{inner}</div>')
 
 
 def course_box(box):
@@ -62,16 +62,34 @@ def view_html() -> widgets.HTML:
 
 def number_box(description: str, value, low, high, step, integer: bool = False,
                label_width: str = "6em", width: str = "14em") -> widgets.Widget:
-    """A named number field with up/down steps, in place of a slider.
+    """A named number field with up/down steps, in place of a slider; its label says its range.
 
     ipywidgets' sliders draw their handle with noUiSlider and leave it without an accessible name (a screen reader
     says only "slider, 0.5"), and nothing a notebook can set reaches that element. A number field is an ``<input>``
     tied to its visible ``<label>``; its arrows and the keyboard's up/down keys step it like a slider, and the value
-    is typed exactly. The field keeps the value within ``[low, high]``.
+    is typed exactly. The field keeps the value within ``[low, high]`` (the browser puts 1e5 back to ``high``), so
+    its label says so before anything is typed: ``strength (0 to 6)``.
+
+    ``label_width`` and ``width`` are the least room for the label and the whole field; both grow with the label.
     """
+    label = f"{description} ({low:g} to {high:g})"
+    label_em = max(float(label_width.rstrip("em")), 0.55 * len(label) + 0.5)
+    field_em = max(float(width.rstrip("em")) - float(label_width.rstrip("em")), 5.0)
     cls = widgets.BoundedIntText if integer else widgets.BoundedFloatText
-    return cls(value=value, min=low, max=high, step=step, description=description, continuous_update=True,
-               style={"description_width": label_width}, layout=widgets.Layout(width=width))
+    return cls(value=value, min=low, max=high, step=step, description=label, continuous_update=True,
+               style={"description_width": f"{label_em:.1f}em"},
+               layout=widgets.Layout(width=f"{label_em + field_em:.1f}em", max_width="100%"))
+
+
+def choice_list(description: str, options, value=None) -> widgets.RadioButtons:
+    """Options as a vertical list of radio buttons under ``description``: each ``(text, value)`` of ``options`` is one
+    line whose whole text is the clickable label (a long text wraps beside its button). Put it in a widget made by
+    :func:`course_box`, which carries its look (:data:`TEXT_CSS`)."""
+    w = widgets.RadioButtons(options=list(options), value=value, description=description,
+                             style={"description_width": "initial"}, layout=widgets.Layout(width="auto",
+                                                                                          max_width="100%"))
+    w.add_class("course-choice")
+    return w
 
 
 def choice_buttons(description: str, options, value, tooltips=None) -> widgets.ToggleButtons:
@@ -80,21 +98,3 @@ def choice_buttons(description: str, options, value, tooltips=None) -> widgets.T
     return widgets.ToggleButtons(options=options, value=value, description=description,
                                  tooltips=list(tooltips or []), style={"button_width": "auto"},
                                  layout=widgets.Layout(max_width="100%", flex_flow="row wrap"))
-
-
-class OverlayMessage:
-    """Stands for an ``HTML`` widget as the ``where`` of :meth:`LiveWidget.show_problem`: what is set on
-    ``.value`` is shown as an overlay (:func:`overlay_html`), so the message takes no room of its own."""
-
-    def __init__(self, html: widgets.HTML):
-        self.html = html
-        html.layout.height = "0px"
-        html.layout.overflow = "visible"
-
-    @property
-    def value(self) -> str:
-        return self.html.value
-
-    @value.setter
-    def value(self, inner: str) -> None:
-        self.html.value = overlay_html(inner)

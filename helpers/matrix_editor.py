@@ -21,18 +21,25 @@ import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from . import explain, render, theme
-from .layout import overlay_html, text_style_widget
+from .layout import text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue
+from .numbers import significant
 from .parsing import ParseError, parse_number
 
 __all__ = ["MatrixEditor", "Labels", "cell_text", "small_values"]
 
 def cell_text(v: float) -> str:
-    """The text a cell shows for a number: short, and read back by :func:`parse_number`."""
+    """The text a cell shows for a number: short, and read back by :func:`parse_number`.
+
+    The shorter of the whole number and six significant digits: ``3``, ``0.5``, ``123456``, ``1e+15``
+    (never 16 digits in a cell a few characters wide).
+    """
     v = float(v)
-    if v == int(v) and abs(v) < 1e15:
-        return str(int(v))
-    return f"{v:.6g}"
+    short = significant(v, 6)
+    if v == int(v):
+        whole = str(int(v))
+        return whole if len(whole) <= len(short) else short
+    return short
 
 
 def small_values(seed, shape) -> np.ndarray:
@@ -114,7 +121,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     The columns share one width, which shrinks (down to about three characters) when the
     notebook is narrow, so a wide matrix fits the page instead of being cut off. A message
-    about a bad cell is drawn over the buttons under the grid, so it never moves the grid.
+    about a bad cell sits under the grid, above the buttons (it never covers them).
 
     CSS classes (stable, for tests and custom styles): ``matrix-editor`` on the whole
     editor, ``matrix-editor-title``, ``matrix-editor-grid``, ``matrix-editor-message``,
@@ -164,9 +171,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
         self._title_html = widgets.HTML("")
         self._grid = widgets.GridBox()
-        # Zero height, drawn over what follows: a message never moves the grid (see overlay_html).
-        self._message_html = widgets.HTML("", layout=widgets.Layout(height="0px", overflow="visible",
-                                                                    width="100%"))
+        # In the flow, between the grid and the buttons: a message pushes the buttons down rather than cover them.
+        # As wide as the editor and no wider (width 0, at least 100%): a long message wraps under its grid
+        # instead of widening the editor and pushing its neighbours aside.
+        self._message_html = widgets.HTML("", layout=widgets.Layout(width="0px", min_width="100%"))
         btn_layout = widgets.Layout(width="auto")
         self._reset_btn = widgets.Button(description="Reset", tooltip="back to the starting values", layout=btn_layout)
         self._rand_btn = widgets.Button(description="Randomize", tooltip="small integers -2..2 (seeded)",
@@ -203,8 +211,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         super().__init__(
             children=[self._title_html, self._grid, self._message_html, self._button_box, self._literal,
                       text_style_widget(), cell_label_css],
-            # May shrink below its natural width (the columns narrow) rather than overflow the page; the
-            # message overlay may reach past the editor's box.
+            # May shrink below its natural width (the columns narrow) rather than overflow the page.
             layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start", flex="0 1 auto",
                                   min_width="0", max_width="100%", overflow="visible"),
         )
@@ -469,6 +476,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     def _cell_changed(self, i, j, text):
         cell = self._cells[i][j]
+        if (i, j) not in self._errors and text == cell_text(self._cells_val[i, j]):
+            # The editor's own text for the number the cell holds (a value set in code may lie beyond what a
+            # learner may type, 1e200: the cell shows it, and it stays).
+            return
         try:
             v = parse_number(text)
         except ParseError as err:
@@ -506,7 +517,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
                     f"{'this cell is' if len(self._errors) == 1 else 'these cells are'} fixed.")
         else:
             note = None
-        self._message_html.value = overlay_html(theme.error_html("\n".join(lines), self._large, note=note))
+        self._message_html.value = theme.error_html("\n".join(lines), self._large, note=note)
 
     def _on_randomize_click(self, _b):
         self._rand_clicks += 1

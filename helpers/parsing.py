@@ -8,7 +8,8 @@ Accepted number forms (``ACCEPTED_EXAMPLES``): ``3 -2.5 .5 1/2 1e-3 +2 −1`` (t
 typographic minus ``−`` and its look-alikes are read as ``-``), with spaces around.
 A count (:func:`parse_count`) also accepts thousands grouped as ``10,000``,
 ``10 000`` or ``10_000``. Text is matched with regular expressions and converted with
-``float``: it is never evaluated as code.
+``float``: it is never evaluated as code. Every number a field takes lies within
+``±MAX_MAGNITUDE`` (``1e15``); a refusal beyond it names that limit.
 
 Every refusal is a :class:`ParseError` (a ``ValueError``) whose message quotes the
 text and says what to type instead; callers put the field's name in front
@@ -24,6 +25,8 @@ import numpy as np
 
 __all__ = [
     "ACCEPTED_EXAMPLES",
+    "MAX_MAGNITUDE",
+    "MAX_TEXT",
     "ParseError",
     "parse_number",
     "parse_count",
@@ -38,7 +41,13 @@ __all__ = [
 ACCEPTED_EXAMPLES = "3, -2.5, 1/2, 1e-3"
 MAX_NUMBER_LENGTH = 40
 MAX_MATRIX_LENGTH = 4000
-MAX_COUNT = 10**15  # beyond any count the course asks for; keeps a typo like 1e300 from becoming a huge int
+# The largest magnitude any field or matrix cell takes. Every whole number up to it is exact in float64, and what
+# the course computes from such entries stays finite: a product of two is 1e30, a sum of such products over any d
+# the widgets allow, and the scores made of them (about 1e63 with d = 16), are far below float64's 1.8e308, and the
+# softmax subtracts the row's maximum first. Beyond it (1e200 in W^K) the scores overflow or every digit a view
+# shows is noise; it also keeps a typo like 1e300 from becoming a huge count.
+MAX_MAGNITUDE = 1e15
+MAX_TEXT = "1e15"  # how the limit is written in messages (and typed: the largest number accepted)
 
 
 class ParseError(ValueError):
@@ -80,7 +89,15 @@ def _normalise(text) -> tuple[str, str]:
 
 def _finite(value: float, raw: str) -> float:
     if not math.isfinite(value):
-        raise ParseError(f"{quote(raw)} is too large")
+        raise ParseError(f"{quote(raw)} is too large: the limit is {MAX_TEXT} (and -{MAX_TEXT})")
+    return value
+
+
+def _within_limit(value: float, raw: str) -> float:
+    """``value`` if its magnitude is at most :data:`MAX_MAGNITUDE`; else the refusal that names the limit."""
+    _finite(value, raw)
+    if abs(value) > MAX_MAGNITUDE:
+        raise ParseError(f"{quote(raw)} is too large: the limit is {MAX_TEXT} (and -{MAX_TEXT})")
     return value
 
 
@@ -94,13 +111,13 @@ def parse_number(text: str) -> float:
 
     Returns
     -------
-    float, always finite.
+    float, always finite, of magnitude at most :data:`MAX_MAGNITUDE` (``1e15``).
 
     Raises
     ------
     ParseError
         Quoting the text: empty, too long, not a number, a calculation, a decimal comma,
-        not finite (``nan``, ``inf``), too large (``1e999``) or a division by zero.
+        not finite (``nan``, ``inf``), too large (beyond ``1e15``, saying so) or a division by zero.
     """
     raw, text = _normalise(text)
     if not text:
@@ -108,7 +125,7 @@ def parse_number(text: str) -> float:
     if len(text) > MAX_NUMBER_LENGTH:
         raise ParseError(f"{quote(raw)} is too long for a number")
     if _NUMBER.fullmatch(text):
-        return _finite(float(text), raw)
+        return _within_limit(float(text), raw)
     frac = _FRACTION.fullmatch(text)
     if frac:
         # Each side as a float (never Fraction: "1e999999999" would build a huge integer).
@@ -116,7 +133,7 @@ def parse_number(text: str) -> float:
         num, den = _finite(float(frac.group(1)), raw), _finite(float(frac.group(2)), raw)
         if den == 0:
             raise ParseError(f"{quote(raw)} divides by zero")
-        return _finite(num / den, raw)
+        return _within_limit(num / den, raw)
     if _NON_FINITE.fullmatch(text):
         raise ParseError(f"{quote(raw)} is not a finite number")
     if _GROUPED.fullmatch(text) and "," in text:
@@ -144,8 +161,6 @@ def parse_count(text: str) -> int:
     value = parse_number(text)
     if value != int(value):
         raise ParseError(f"{quote(raw)} is not a whole number")
-    if abs(value) > MAX_COUNT:
-        raise ParseError(f"{quote(raw)} is too large for a count")
     return int(value)
 
 
@@ -258,7 +273,10 @@ def parse_names(text: str, what: str = "names", max_count: int | None = None) ->
 
 
 def parse_shape(text: str) -> tuple[int, ...]:
-    """A shape: ``"(8, 12, 20, 64)"``, ``"8 12 20 64"`` or as printed, ``"8×12×20×64"``, ``"8 x 12"``.
+    """A shape: ``"(8, 12, 20, 64)"``, ``"8,12,20,64"``, ``"8 12 20 64"`` or as printed, ``"8×12×20×64"``.
+
+    With or without brackets every comma separates two sizes, as in Python's tuples (a size is whole, so a
+    comma in a shape is never a decimal comma).
 
     Returns
     -------
@@ -270,4 +288,7 @@ def parse_shape(text: str) -> tuple[int, ...]:
         ``"entry 2: ..."`` naming the first entry that is not a whole number.
     """
     raw, _ = _normalise(text)
-    return tuple(parse_counts(_TIMES_BETWEEN_SIZES.sub(", ", raw), "entry"))
+    sizes = _TIMES_BETWEEN_SIZES.sub(", ", raw)
+    if sizes[:1] not in "([{":
+        sizes = f"({sizes})"  # read as the bracketed form: every comma separates
+    return tuple(parse_counts(sizes, "entry"))

@@ -37,6 +37,7 @@ import math
 import numpy as np
 
 from . import theme
+from .numbers import number_text
 
 __all__ = [
     "PALETTES",
@@ -243,48 +244,19 @@ def _palette_table(palette: str):
 
 
 def format_number(x: float, digits: int = 2) -> str:
-    """A number for a table cell: ``2``, ``0.5``, ``-1.25``, ``−∞``.
+    """A number for a table cell: ``2``, ``0.5``, ``-1.25``, ``−∞``, ``1.23e+05``.
 
-    Like :func:`helpers.explain.fmt` (trailing zeros dropped) with two differences that
-    matter in a table: a value that is not zero but rounds to zero shows as ``0.00``,
-    whatever its sign (so it is not mistaken for an exact, masked 0, and never reads
-    ``-0.00``), and very large or very small
-    magnitudes switch to exponent notation so that the cell stays narrow.
+    :func:`helpers.numbers.number_text` with trailing zeros dropped, and a value that is not zero but rounds to
+    zero shown as ``0.00``, whatever its sign (so it is not mistaken for an exact, masked 0, and never reads
+    ``-0.00``); from 10⁵ up, significant digits and an exponent, so that the cell stays narrow.
     """
-    x = float(x)
-    if -1e5 < x < 1e5:
-        # Fast path (most cells): format once, then drop trailing zeros. f-string
-        # rounding is the same correctly rounded decimal conversion as round().
-        if x == 0:
-            return "0"
-        text = f"{x:.{digits}f}"
-        if digits > 0:
-            short = text.rstrip("0").rstrip(".")
-            if short not in ("0", "-0"):
-                return short
-            # Not zero but rounds to zero: "0.00" says so; a sign in front ("-0.00") would only puzzle.
-            return text.lstrip("-")
-        return "0" if text in ("0", "-0") else text
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    return f"{x:.{max(digits, 1)}e}"
+    return number_text(x, digits, mark_tiny=True)
 
 
 def fixed_decimals(x: float, digits: int) -> str:
     """``x`` with exactly ``digits`` decimals (``0.50``); a value that rounds to zero loses its sign; ``±∞`` as ``∞`` /
-    ``−∞``; magnitudes from 10⁵ up in exponent notation, so that a cell stays narrow."""
-    if -1e5 < x < 1e5:
-        text = f"{x:.{digits}f}"
-        if text[0] == "-" and not text.strip("-0."):
-            return text[1:]  # "-0.00" would only puzzle
-        return text
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    return f"{x:.{max(digits, 1)}e}"
+    ``−∞``; magnitudes from 10⁵ up with significant digits and an exponent, so that a cell stays narrow."""
+    return number_text(x, digits, trim=False)
 
 
 def number_format(values, digits: int = 2, fixed: bool | None = None):
@@ -298,7 +270,7 @@ def number_format(values, digits: int = 2, fixed: bool | None = None):
     - otherwise exactly ``digits`` decimals for every number (``0.50``, ``1.00``, ``-1.25``).
 
     A value that rounds to zero is written without a sign (never ``-0.00``); ``±∞`` as
-    ``∞`` / ``−∞``; magnitudes from 10⁵ up in exponent notation, so a cell stays narrow.
+    ``∞`` / ``−∞``; magnitudes from 10⁵ up with significant digits and an exponent (``1e+200``), so a cell stays narrow.
 
     Parameters
     ----------

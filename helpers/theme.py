@@ -50,6 +50,7 @@ __all__ = [
     "bar_style",
     "OK_BORDER",
     "verdict_html",
+    "notice_html",
     "MASKED_BG",
     "MASKED_FG",
     "MASKED_FILL",
@@ -265,6 +266,17 @@ def verdict_html(message: str, correct: bool, large: bool = False) -> str:
     bar = OK_BORDER if correct else ERROR_BORDER
     return (f'<div role="status" style="border-left:4px solid {bar};padding:2px 8px;margin:2px 0;'
             f'color:{PANEL_FG};font-size:{sizes(large).font};line-height:1.45">{lines}</div>')
+
+
+def notice_html(message: str, large: bool = False) -> str:
+    """A change the learner should know of, said as it happens (rows dropped, a value put back in range): the
+    panel's text with a bar in the theme's warning colour. Empty ``message`` gives ``''``."""
+    if not message:
+        return ""
+    bar = "var(--jp-warn-color1, #f57c00)"
+    return (f'<div role="status" class="course-notice" style="border-left:4px solid {bar};padding:2px 8px;'
+            f'margin:2px 0;color:{PANEL_FG};font-size:{sizes(large).small};line-height:1.4">'
+            f"{_html.escape(message)}</div>")
 
 
 # --------------------------------------------------------------------------- matplotlib figures

@@ -18,7 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.parsing import MAX_TEXT
+
 LONG_NUMBER = "1" * 10_000
+LARGEST = MAX_TEXT  # the largest number a field or cell takes; one more order of magnitude is refused
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,8 @@ KINDS = (
     Kind("empty", "empty", ("", "\n", " ", "   ", "\t")),
     Kind("words", "not a number", ("abc", "None", "banana", "True")),
     Kind("not finite", "not a finite number", ("nan", "inf", "-inf", "NaN", "Infinity", "∞")),
-    Kind("too large", "too large", ("1e999", "-1e999", "1e308/1e-308")),
+    # Past the one limit of every field (helpers.parsing.MAX_MAGNITUDE): just past it, far past it, not even a float.
+    Kind("too large", "too large", ("1e999", "1e200", "-1e16", "1e308/1e-308", "1e300", "-1e300")),
     Kind("division by zero", "divides by zero", ("1/0", "3 / 0", "0/0")),
     Kind("calculation", "calculation", ("2+3", "100^2", "2**3", "2*3", "2^3", "1/2/3")),
     Kind("decimal comma", "decimals with a point", ("1,5", "10,00", "10,000")),
@@ -48,8 +52,8 @@ KINDS = (
     Kind("other scripts and symbols", "not a number", ("٣", "\x00", "🙂", "１", "💥", "\u202e1")),
     Kind("almost a number", "not a number", ("0x10", "1_000", "3.4.5", "e5", "1e", ".", "1j")),
     Kind("too long", "too long", (LONG_NUMBER, "x" * 10_000, "1" * 400, "word " * 600, "9" * 60)),
-    # Numbers, but extreme: junk for a field that wants something else, or a sum that overflows.
-    Kind("extreme numbers", None, ("1e300", "-1e300", "1e-400")),
+    # Numbers, but extreme: the limit itself (the largest a field takes), and one too small for a float (read as 0).
+    Kind("extreme numbers", None, (LARGEST, f"-{LARGEST}", "1e-400")),
 )
 
 TEXT = [text for kind in KINDS for text in kind.texts]

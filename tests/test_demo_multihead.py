@@ -202,10 +202,12 @@ def test_numbers_too_large_get_a_message_and_the_views_stay():
     X, W = example()
     ex = MultiHeadExplorer(TOKENS, X, *W, h=2)
     before = html_text(ex.views["output"])
-    ex.editors["X"].set_text(0, 0, "1e300")
+    ex.editors["X"].set_text(0, 0, "1e300")  # refused by the cell, with the limit
+    assert "the limit is 1e15" in ex.editors["X"].message and ex.status == ""
+    ex.editors["X"].value = np.full(X.shape, 1e300)  # in code: the math cannot use it
     assert "too large" in ex.status and "too large" in html_text(ex.status_html)
     assert html_text(ex.views["output"]) == before
-    ex.editors["X"].set_text(0, 0, str(X[0, 0]))
+    ex.editors["X"].value = X
     assert ex.status == ""
 
 

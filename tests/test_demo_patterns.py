@@ -142,20 +142,26 @@ def every_cell(editor):
     return [(i, j) for i in range(n) for j in range(m)]
 
 
+def test_a_cell_refuses_1e300_and_names_the_limit():
+    b = PatternBuilder(pattern="diagonal", strength=3.0)
+    before = b.result.weights.copy()
+    b.editors["W_k"].set_text(0, 0, "1e300")
+    assert "the limit is 1e15" in b.editors["W_k"].message
+    np.testing.assert_array_equal(b.result.weights, before)
+
+
 def test_builder_with_every_weight_at_1e300_says_so_and_recovers():
     b = PatternBuilder(pattern="diagonal", strength=3.0)
     typed = {name: {c: ed.cell_text(*c) for c in every_cell(ed)} for name, ed in b.editors.items()}
     for ed in b.editors.values():
-        for c in every_cell(ed):
-            ed.set_text(*c, "1e300")  # each a valid number: the editors take them
-    assert b.editors["W_q"].message == "" and b.editors["W_k"].message == ""
+        ed.value = np.full(ed.value.shape, 1e300)  # in code: a cell would refuse it (the limit is 1e15)
     assert b.last_unexpected is None
     # Q·K would be about 1e600: the builder says so instead of freezing
     assert "too large" in b.status and "W^Q and W^K" in b.status
     assert html.escape(b.status) in b.status_html.value
     shown = (b.result.weights.copy(), b.views["weights"].value, b.views["Q"].value)
     assert np.isfinite(shown[0]).all()  # the last valid result
-    b.editors["W_k"].set_text(0, 0, "2e300")  # still too large: nothing moves
+    b.editors["W_k"].value = np.full(b.editors["W_k"].value.shape, 2e300)  # still too large: nothing moves
     assert (b.result.weights.tolist(), b.views["weights"].value, b.views["Q"].value) == (
         shown[0].tolist(), shown[1], shown[2])
     assert b.status
@@ -169,8 +175,7 @@ def test_builder_with_every_weight_at_1e300_says_so_and_recovers():
 def test_builder_status_clears_when_a_pattern_is_loaded_over_huge_weights():
     b = PatternBuilder(pattern="long_range")
     for ed in b.editors.values():
-        for c in every_cell(ed):
-            ed.set_text(*c, "1e300")
+        ed.value = np.full(ed.value.shape, 1e300)
     assert b.status
     b.pattern = "block"  # the menu reloads sane weights
     assert b.status == ""
@@ -279,3 +284,10 @@ def test_the_goals_of_05_say_how_things_stand():
     assert not met and detail == ("'a' (position 0) gives 'b' 0.45 (the least within its phrase) and the other phrase "
                                   "0.05 in all; the goal is at least 0.2 on each token of its own phrase and under "
                                   "0.05 on the other phrase in all, for every token.")
+
+
+def test_the_strength_field_says_its_range_before_anything_is_typed():
+    # The browser keeps a bounded field within its range (1e5 becomes 6): the label says so beforehand.
+    b = PatternBuilder(pattern="diagonal")
+    box = b.strength_box
+    assert box.description == f"strength ({box.min:g} to {box.max:g})" == "strength (0 to 6)"

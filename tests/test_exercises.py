@@ -620,9 +620,10 @@ def test_grouped_thousands_only_where_a_count_is_asked():
     assert check("q7", "10 000").correct
     # d_k is a number, not a count: "6,4" is a decimal comma there, refused rather than guessed.
     assert not check("q2", ("32", "6,4")).correct
-    # Shapes are lists of counts: "8,12,20,64" without spaces or brackets is refused like "1,5".
-    fb = check("q1", {**RIGHT["q1"], "Q": "8,12,20,64"})
-    assert "5 of 6 right" in fb.message and "✗ Q: entry 1:" in fb.message
+    # A shape is read as Python reads a tuple, brackets or not: every comma separates two sizes.
+    assert check("q1", {**RIGHT["q1"], "Q": "8,12,20,64", "output": "(8,20,768)"}).correct
+    fb = check("q1", {**RIGHT["q1"], "Q": "8,12,20,6,4"})
+    assert "5 of 6 right" in fb.message and "✗ Q" in fb.message
 
 
 @settings(max_examples=200, deadline=None)

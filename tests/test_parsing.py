@@ -55,7 +55,9 @@ CATALOGUE = [
     (parse_number, "2.", 2.0),
     (parse_number, "1E3", 1000.0),
     (parse_number, "0", 0.0),
-    (parse_number, "1e300", 1e300),
+    (parse_number, "1e15", 1e15),  # the limit itself
+    (parse_number, "-1e15", -1e15),
+    (parse_number, "1e20/1e10", 1e10),  # the limit is on the number typed, not on its parts
     # -- numbers: refused, each with the reason
     (parse_number, "", Refused("empty")),
     (parse_number, "   ", Refused("empty")),
@@ -68,6 +70,9 @@ CATALOGUE = [
     (parse_number, "1e999", Refused("'1e999'", "too large")),
     (parse_number, "-1e999", Refused("'-1e999'", "too large")),
     (parse_number, "1e999/2", Refused("too large")),
+    (parse_number, "1e200", Refused("'1e200'", "too large", "the limit is 1e15")),
+    (parse_number, "-1.5e15", Refused("'-1.5e15'", "too large", "1e15")),
+    (parse_number, "1e30/1e10", Refused("too large", "1e15")),
     (parse_number, "1/0", Refused("'1/0'", "divides by zero")),
     (parse_number, "2+3", Refused("'2+3'", "calculation")),
     (parse_number, "100^2", Refused("'100^2'", "calculation")),
@@ -96,7 +101,7 @@ CATALOGUE = [
     (parse_count, "ten", Refused("'ten'", "not a number")),
     (parse_count, "1e999", Refused("too large")),
     (parse_count, "100^2", Refused("calculation")),
-    (parse_count, "1e300", Refused("'1e300'", "too large for a count")),
+    (parse_count, "1e300", Refused("'1e300'", "too large", "1e15")),
     (parse_count, "768/12", 64),
     # -- lists of numbers
     (parse_numbers, "1000, 999, 998", [1000.0, 999.0, 998.0]),
@@ -120,6 +125,10 @@ CATALOGUE = [
     (parse_shape, "(8, 12, 20, 64)", (8, 12, 20, 64)),
     (parse_shape, "8×12×20×64", (8, 12, 20, 64)),
     (parse_shape, "8 x 12", (8, 12)),
+    (parse_shape, "8,20,768", (8, 20, 768)),  # without brackets, every comma separates, as with them
+    (parse_shape, "(8,20,768)", (8, 20, 768)),
+    (parse_shape, "8, 20, 768", (8, 20, 768)),
+    (parse_shape, "8 20 768", (8, 20, 768)),
     (parse_shape, "[32, 64]", (32, 64)),
     (parse_shape, "8 x 2.5", Refused("entry 2", "whole")),
     (parse_shape, "", Refused("empty")),

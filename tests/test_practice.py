@@ -426,9 +426,11 @@ def test_every_word_of_a_question_comes_from_the_data_and_is_shown(sess, qid):
     for line in words["solution"]:
         assert line in solution
     assert words.get("lesson_note", "") in solution
-    options = html.unescape(_with_class(w, "practice-answer")[0].children[0].value) if "choices" in words else ""
+    options = [label for choice in _with_class(w, "course-choice") for label, _ in choice.options]
     for c in words.get("choices", ()):
-        assert c["text"] in options and c["explanation"] in solution
+        # Each option once, its whole text the label of its radio button (clicking the text picks it).
+        assert [label for label in options if c["text"] in label] == [f"{c['key']}) {c['text']}"]
+        assert c["explanation"] in solution
 
 
 @pytest.mark.parametrize("qid", list(QUESTIONS))
@@ -442,7 +444,11 @@ def test_answer_fields_are_the_questions_fields(sess, qid):
             assert (shown.value.shape, shown.row_labels, shown.col_labels) == (
                 f.shape, list(f.row_labels), list(f.col_labels))
         elif f.widget == "choice":
-            assert list(shown.options) == [key for key, _ in f.options]
+            # One line per option, its whole text the label (the letter in front), its key the value.
+            assert [value for _, value in shown.options] == [key for key, _ in f.options]
+            for (label, _), (key, text) in zip(shown.options, f.options):
+                assert label.startswith(key) and label.endswith(text)
+            assert "course-choice" in shown._dom_classes
         else:
             assert shown.description == f.label
 
@@ -540,9 +546,9 @@ def test_heatmap_problem_shows_a_labelled_heatmap_and_four_questions(sess):
     assert labels == {"pattern": "Which pattern is it?", "mask": "Which mask produced it?",
                       "attention": "One sequence on both axes (self) or two (cross)?",
                       "strongest": f"Which key does the query «{p.inputs['query']}» read most?"}
-    assert list(g.answer_widgets["pattern"].options) == ["diagonal", "previous-token", "vertical", "block",
-                                                         "long-range"]
-    assert list(g.answer_widgets["strongest"].options) == [k for k in p.inputs["keys"] if k != "[PAD]"]
+    assert list(g.answer_widgets["pattern"].options) == [(k, k) for k in ("diagonal", "previous-token", "vertical",
+                                                                          "block", "long-range")]
+    assert [v for _, v in g.answer_widgets["strongest"].options] == [k for k in p.inputs["keys"] if k != "[PAD]"]
     # No lettered option list: each option is its own name.
     assert not any("<li" in c.value for c in g.answer_box.children if type(c).__name__ == "HTML")
 
@@ -551,7 +557,7 @@ def test_heatmap_widget_wrong_then_right(sess):
     g = sess.generator("heatmap", "easy", 5)
     p = g.problem
     a = g.answer_widgets
-    wrong_pattern = next(o for o in a["pattern"].options if o != p.answer["pattern"])
+    wrong_pattern = next(v for _, v in a["pattern"].options if v != p.answer["pattern"])
     a["pattern"].value = wrong_pattern
     a["mask"].value = p.answer["mask"]
     g.check_button.click()

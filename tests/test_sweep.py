@@ -6,11 +6,11 @@ followed by the field's original text. ipywidgets calls observers synchronously,
 lets out comes out of the ``field.value = ...`` assignment: that is an *escape* (in the browser the views would
 freeze without a word). After the original text is back, everything the widget shows (HTML, labels, other
 fields, images, outputs) must be as before: a message the junk caused is gone, the views show the same state.
-Finally every number cell of a widget goes to 1e300 at once, and back.
+Finally every number cell of a widget goes to the largest number a cell takes (1e15) at once, and back.
 
 To stay fast (the whole sweep takes well under 20 s), the full catalogue goes to every field that is not a
 number cell and to the first and last cell of each grid; the cells between get the parser's main refusals
-(``junk.CELL``), and all of them the 1e300 round. Numeric text boxes (IntText, BoundedIntText, ...) get what a
+(``junk.CELL``), and all of them the 1e15 round. Numeric text boxes (IntText, BoundedIntText, ...) get what a
 browser can send them, numbers clamped into their bounds: those are valid values, so the box need not bring
 the old state back (a shorter token list forgets names), only raise nothing and leave no message behind.
 
@@ -45,7 +45,7 @@ from conftest import (
 # The junk comes from the one catalogue (tests/junk.py): every kind of junk (its first texts) for each field that is
 # not a number cell and for the first and last cell of each grid; the parser's main refusals for the cells between.
 FULL_JUNK = junk.sample()
-HUGE = "1e300"
+HUGE = junk.LARGEST  # the largest number a cell takes: every view must still show it
 # The words of the message a guarded handler shows for an exception nobody expected.
 UNEXPECTED_WORDS = unexpected_message(RuntimeError("x")).split("(")[0].strip()
 

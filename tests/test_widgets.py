@@ -581,11 +581,18 @@ def test_trace_of_a_blocked_key_says_so(ex):
     assert "down: masked, exp(−∞) = 0" in ex.trace_text
 
 
+def put(editor, i, j, v):
+    """Entry (i, j) of the editor's matrix set to ``v`` in code (a cell refuses more than 1e15)."""
+    A = editor.value.copy()
+    A[i, j] = v
+    editor.value = A
+
+
 def test_overflowing_numbers_keep_the_last_result_with_a_message(ex):
-    ex.editors["W_k"].set_text(0, 0, "1e200")
+    put(ex.editors["W_k"], 0, 0, 1e200)
     before = snapshot(ex)
-    ex.editors["W_q"].set_text(0, 0, "1e200")  # q·k for 'the' is now about 1e400
-    assert ex.editors["W_q"].message == ""  # a valid number ...
+    put(ex.editors["W_q"], 0, 0, 1e200)  # q·k for 'the' is now about 1e400
+    assert ex.editors["W_q"].message == ""  # a valid matrix ...
     assert "overflow" in ex.status  # ... that the math cannot use
     assert "overflow" in ex.status_html.value and "last valid result" in ex.status_html.value
     res, views, _ = snapshot(ex)
@@ -903,21 +910,29 @@ def _cells_of(editors):
     return [(name, i, j) for name, ed in editors.items() for i in range(ed.shape[0]) for j in range(ed.shape[1])]
 
 
+LONG_DIGITS = re.compile(r"[0-9]{12,}")
+
+
 @pytest.mark.parametrize("which", ["self", "cross"])
-def test_every_cell_at_1e300_keeps_the_views_and_recovers_with_the_original_text(ex, cross, which):
+def test_every_cell_at_the_limit_is_computed_and_shown_in_compact_form(ex, cross, which):
     explorer = ex if which == "self" else cross
     cells = _cells_of(explorer.editors)
     original = {(name, i, j): explorer.editors[name].cell_text(i, j) for name, i, j in cells}
     before = snapshot(explorer)
-    for name, i, j in cells[:-1]:
-        explorer.editors[name].set_text(i, j, "1e300")  # nothing raises
-    # Part-way some inputs may still be computable (1e300 - 1e300 = 0); with every cell at 1e300 none is.
-    last_valid = snapshot(explorer)
+    for name, i, j in cells:
+        explorer.editors[name].set_text(i, j, junk.LARGEST)
+    # The largest number a cell takes, everywhere: the math stays finite and every view shows it.
+    assert explorer.status == "" and np.isfinite(explorer.result.weights).all()
+    assert all(explorer.editors[name].value[i, j] == 1e15 for name, i, j in cells)
+    shown = [v.value for v in explorer.views.values()] + [explorer.trace_text]
+    assert not [m.group() for text in shown for m in LONG_DIGITS.finditer(text)], "a run of a dozen digits"
+    assert "e+" in explorer.trace_text
+    # One order of magnitude more is refused at the cell, naming the limit; the views stay.
+    at_limit = snapshot(explorer)
     name, i, j = cells[-1]
-    explorer.editors[name].set_text(i, j, "1e300")
-    assert "overflow" in explorer.status and "use smaller entries" in explorer.status
-    assert "overflow" in explorer.status_html.value
-    assert_same_state(explorer, (last_valid[0], last_valid[1], snapshot(explorer)[2]))
+    explorer.editors[name].set_text(i, j, "1e16")
+    assert "'1e16' is too large: the limit is 1e15" in explorer.editors[name].message
+    assert_same_state(explorer, at_limit)
     for (name, i, j), text in original.items():
         explorer.editors[name].set_text(i, j, text)
     assert explorer.status == "" and explorer.status_html.value == ""
@@ -966,14 +981,32 @@ def test_compact_explorer_hides_the_editor_buttons_and_is_the_lecture_default(mo
     assert all(ed.buttons for ed in AttentionExplorer(TOKENS, X0, WQ, WK, WV).editors.values())
 
 
-def test_a_bad_token_name_is_shown_over_the_editors_without_pushing_them(ex):
+def test_a_bad_token_name_is_shown_under_the_names_box_in_the_flow(ex):
     names, message = part(ex, "attn-token-names"), part(ex, "attn-token-names-message")
     names.value = ""  # what typing nothing and leaving the box does
     assert "Token names" in message.value and ex.tokens == TOKENS
-    # The message takes no room of its own (drawn over what follows), so the editors below do not move.
-    assert message.layout.height == "0px" and "position:absolute" in message.value
+    # In the flow under the box (it pushes what follows down), never drawn over another control.
+    assert message.layout.height is None and "position:absolute" not in message.value
     names.value = "a, b, c, d"
     assert message.value == "" and ex.tokens == ["a", "b", "c", "d"]
+
+
+def test_fewer_token_names_say_which_rows_of_x_were_dropped(ex):
+    names, message = part(ex, "attn-token-names"), part(ex, "attn-token-names-message")
+    kept = ex.editors["X"].value[:2].copy()
+    names.value = "a, b"
+    assert ex.tokens == ["a", "b"] and ex.editors["X"].shape[0] == 2
+    np.testing.assert_array_equal(ex.editors["X"].value, kept)
+    said = html.unescape(message.value)
+    assert f"dropped its last {len(TOKENS) - 2} rows" in said
+    assert all(f"'{t}'" in said for t in TOKENS[2:])
+    assert ex.status == ""  # a note, not an error: the views show the two tokens
+    names.value = "a, b, c"  # one row more: nothing dropped, the note goes
+    assert message.value == "" and ex.editors["X"].shape[0] == 3
+    names.value = "a"
+    assert "dropped its last 2 rows ('b', 'c')" in html.unescape(message.value)
+    part(ex, "attn-tokens").value = 3  # the count box is the number of rows itself: the note goes
+    assert message.value == ""
 
 
 def test_compact_weights_keep_the_fixed_scale_and_the_row_sums():
@@ -1133,9 +1166,9 @@ def test_observing_weights_and_output_sees_every_valid_change(ex):
     np.testing.assert_array_equal(output2, ex.result.output)
     ex.editors["W_k"].set_text(0, 0, "oops")  # invalid: nobody is told
     assert len(seen) == 2
-    ex.editors["W_k"].set_text(0, 0, "1e200")
+    put(ex.editors["W_k"], 0, 0, 1e200)
     assert len(seen) == 4
-    ex.editors["W_q"].set_text(0, 0, "1e200")  # a valid number the math cannot use: nobody is told either
+    put(ex.editors["W_q"], 0, 0, 1e200)  # a valid matrix the math cannot use: nobody is told either
     assert "overflow" in ex.status and len(seen) == 4
     np.testing.assert_array_equal(ex.weights, seen[2][1])
     with pytest.raises(traitlets.TraitError, match="read-only"):

@@ -34,7 +34,7 @@ import numpy as np
 
 from helpers import theme
 from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, HeatmapGiven, Problem, generate, kinds
-from helpers.layout import course_box, wrap_row
+from helpers.layout import choice_list, course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.parsing import ParseError, parse_count, quote
 from helpers.render import figure_img_html, heatmap, matrix_html
@@ -103,10 +103,10 @@ def _grid_pending(field: Field, editor: MatrixEditor) -> list[str]:
 
 
 def _choice(field: Field, aligned: bool, large: bool) -> widgets.RadioButtons:
-    # Options that are their own text (a heatmap problem's "diagonal", "causal", a token) are picked by name;
-    # lettered ones (a) ... d)) are listed with their text above the buttons (:func:`_options_html`).
-    return widgets.RadioButtons(options=[key for key, _ in field.options], value=None, orientation="horizontal",
-                                description=field.label or "Your answer:", style={"description_width": "initial"})
+    # One option per line, its whole text the clickable label: "diagonal", or "a) Bidirectional attention ...".
+    # The value is the option's key either way.
+    options = [(key if text == key else f"{key}) {text}", key) for key, text in field.options]
+    return choice_list(field.label or "Your answer:", options)
 
 
 FIELD_WIDGETS: dict[str, _FieldWidget] = {
@@ -115,16 +115,6 @@ FIELD_WIDGETS: dict[str, _FieldWidget] = {
     "matrix": _FieldWidget(_grid, lambda ed: ed.value, _grid_pending, row=True),
     "choice": _FieldWidget(_choice, lambda w: w.value),
 }
-
-
-def _options_html(fields, large: bool) -> str:
-    """The options of choice fields, each with its letter."""
-    items = "".join(f"<li style='margin:2px 0'><b>{_html.escape(key)})</b> {_html.escape(option)}</li>"
-                    for f in fields for key, option in f.options if option != key)
-    if not items:
-        return ""
-    return (f"<ul style='list-style:none;padding-left:4px;margin:4px 0;font-size:{theme.sizes(large).font}'>"
-            f"{items}</ul>")
 
 
 def _heatmap_img(g: HeatmapGiven, large: bool) -> str:
@@ -226,9 +216,6 @@ class _AnswerPanel(LiveWidget):
         parts = []
         if grids:
             parts.append(wrap_row(grids))
-        options = _options_html(fields, self._live_large)
-        if options:
-            parts.append(widgets.HTML(options))
         parts += [self.answer_widgets[f.name] for f in typed]
         old = list(box.children)
         box.children = parts

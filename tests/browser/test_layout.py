@@ -1,5 +1,5 @@
 """Layout as a learner sees it in JupyterLab with the file browser open: an edit and its effect on one screen, nothing
-wider than the notebook, and error messages that do not move the editors.
+wider than the notebook, and error messages that do not move the grid being typed into or the weights.
 
 Two window sizes: 1400 × 900 (a laptop) and 1024 × 768 (a small screen or a projector). Each size has its own page,
 opened once for this module, with the file browser showing, as a learner's JupyterLab usually has it. Set
@@ -171,8 +171,13 @@ def test_no_output_is_wider_than_the_notebook_at_1024(pages, path):
     assert not too_wide, "wider than the notebook at 1024 px with the file browser open:\n" + "\n".join(too_wide)
 
 
+JS_NOTEBOOK_AREA = """
+(ex) => { const s = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
+          const r = s.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; }
+"""
+
 JS_BOXES = """
-(ex) => [...ex.querySelectorAll('.matrix-editor-grid, .attn-view-weights')].map(e => {
+(ex) => [...ex.querySelectorAll('.attn-editor-X > .matrix-editor-grid, .attn-view-weights')].map(e => {
   const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(v => Math.round(v));
 })
 """
@@ -180,7 +185,10 @@ JS_BOXES = """
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
-def test_an_error_message_does_not_move_the_editors(pages, path, size):
+def test_an_error_message_keeps_the_grid_in_place_and_the_weights_on_screen(pages, path, size):
+    """The message sits in the flow under the grid it concerns (it covers no button: test_overlap.py): it moves what
+    lies below that editor, never the grid being typed into, and the weights stay on screen (beside X they do not
+    move at all; under X, on a narrow page, they move down by the message's height)."""
     lab = pages(size)
     run(lab, path)
     ex = explorer(lab.notebook, "self")
@@ -191,10 +199,17 @@ def test_an_error_message_does_not_move_the_editors(pages, path, size):
 
     type_into_cell(x_editor, 0, 0, "two")
     expect(editor_message(x_editor)).to_contain_text("two")
-    expect(editor_message(x_editor).locator("[role=alert]")).to_be_visible()  # drawn over the buttons
+    expect(editor_message(x_editor).locator("[role=alert]")).to_be_visible()
     shot(lab, f"error-message-{path.stem}-{size}")
-    assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message appeared"
+    (grid, weights), (grid_before, weights_before) = ex.evaluate(JS_BOXES), before
+    assert grid == grid_before, "the X grid moved when the message appeared"
+    beside = weights_before[1] < grid_before[1] + grid_before[3]
+    assert weights == weights_before or not beside, "the weights beside X moved when the message appeared"
+    area = ex.evaluate(JS_NOTEBOOK_AREA)
+    assert weights[1] + weights[3] <= area["bottom"] + 1, (
+        f"with the message shown the weights end at {weights[1] + weights[3]} px, below the notebook's "
+        f"{area['bottom']:.0f} px")
 
     type_into_cell(x_editor, 0, 0, old)
     expect(editor_message(x_editor)).to_have_text("")
-    assert ex.evaluate(JS_BOXES) == before, "the grids or the weights moved when the message went away"
+    assert ex.evaluate(JS_BOXES) == before, "the X grid or the weights did not come back when the message went away"

@@ -1,0 +1,67 @@
+"""How the course writes a number: one formatter for table cells, traces, editor cells and messages.
+
+Below :data:`EXPONENT_FROM` a number is written with a fixed number of decimals (``0.25``, ``-1.5``, ``3``);
+from there up it is written with significant digits and an exponent (``1.23e+05``, ``1e+200``), so that no view
+ever shows a run of dozens of digits. ``±∞`` is written ``∞`` / ``−∞``, and a value that rounds to zero never
+carries a sign (``-0.00`` would only puzzle). The wrappers that views call (:func:`helpers.render.format_number`,
+:func:`helpers.render.number_format`, :func:`helpers.explain.fmt`, :func:`helpers.matrix_editor.cell_text`) choose
+only the decimals and whether trailing zeros stay.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["EXPONENT_FROM", "number_text", "significant"]
+
+# From this magnitude up, significant digits and an exponent: 99999 still reads at a glance, 100000 in a narrow
+# table cell already does not.
+EXPONENT_FROM = 1e5
+
+
+def significant(x: float, digits: int) -> str:
+    """``x`` with at most ``digits`` significant digits, trailing zeros dropped: ``1e+200``, ``1.23e+05``, ``0.333``."""
+    return f"{float(x):.{max(int(digits), 1)}g}"
+
+
+def number_text(x, decimals: int = 2, *, trim: bool = True, sig: int | None = None,
+                mark_tiny: bool = False) -> str:
+    """A number as the course writes it.
+
+    Parameters
+    ----------
+    x : float
+    decimals : int
+        Decimals below :data:`EXPONENT_FROM`.
+    trim : bool
+        Drop trailing zeros (``0.5``, ``2``); False keeps exactly ``decimals`` (``0.50``, ``2.00``), so that a
+        column of numbers lines up.
+    sig : int, optional
+        Significant digits from :data:`EXPONENT_FROM` up; default ``decimals + 1`` (at least 2).
+    mark_tiny : bool
+        A value that is not zero but rounds to zero shows as ``0.00`` (``decimals`` zeros, no sign) rather than
+        ``0``, so that it is not mistaken for an exact zero; with ``trim`` only.
+
+    Returns
+    -------
+    str
+    """
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    if abs(x) >= EXPONENT_FROM:
+        return significant(x, sig if sig is not None else max(decimals + 1, 2))
+    if x == 0:
+        return "0" if trim else f"{0:.{decimals}f}"
+    # f-string rounding is the same correctly rounded decimal conversion as round().
+    text = f"{x:.{max(decimals, 0)}f}"
+    if text[0] == "-" and not text.strip("-0."):
+        text = text[1:]  # rounds to zero: no sign
+    if not trim or decimals <= 0:
+        return text
+    short = text.rstrip("0").rstrip(".")
+    if short == "0" and mark_tiny:
+        return text  # "0.00": not zero, too small to show
+    return short

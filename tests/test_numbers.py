@@ -1,0 +1,75 @@
+"""One number format everywhere: significant digits from 10⁵ up, never a run of dozens of digits; and one limit for
+what a learner may type, which keeps everything computed from it finite."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from helpers import explain, render
+from helpers.attention import attention_stages
+from helpers.matrix_editor import MatrixEditor, cell_text
+from helpers.numbers import number_text
+from helpers.parsing import MAX_MAGNITUDE, ParseError, parse_number
+
+import junk
+
+
+@pytest.mark.parametrize(("x", "shown"), [
+    (1e200, "1e+200"), (-1e200, "-1e+200"), (1e15, "1e+15"), (123456.0, "1.235e+05"), (99999.0, "99999"),
+    (0.5, "0.5"), (2.0, "2"), (-0.00001, "0"), (float("inf"), "∞"), (-float("inf"), "−∞"),
+])
+def test_the_trace_format_writes_huge_numbers_with_significant_digits(x, shown):
+    assert explain.fmt(x, 3) == shown
+
+
+@pytest.mark.parametrize(("x", "cell", "fixed"), [
+    (1e200, "1e+200", "1e+200"), (123456.0, "1.23e+05", "1.23e+05"), (0.001, "0.00", "0.00"), (-0.001, "0.00", "0.00"),
+    (0.25, "0.25", "0.25"), (1.0, "1", "1.00"), (0.0, "0", "0.00"),
+])
+def test_table_cells_use_the_same_format(x, cell, fixed):
+    assert render.format_number(x) == cell
+    assert render.fixed_decimals(x, 2) == fixed
+
+
+@pytest.mark.parametrize("x", [0.0, 3.0, -2.5, 1 / 3, 123456.0, 1e15, -1e15, 1e-7, 1e200])
+def test_a_cell_shows_a_short_text_that_reads_back_as_the_number(x):
+    text = cell_text(x)
+    assert len(text) <= 9, text
+    if abs(x) <= MAX_MAGNITUDE:
+        assert parse_number(text) == pytest.approx(x, rel=1e-5)
+
+
+def test_no_formatter_writes_a_run_of_digits():
+    for x in [1e15 + 1, 1e100, 1e300, 123456789012.5]:
+        for text in (explain.fmt(x), render.format_number(x), render.fixed_decimals(x, 2), cell_text(x),
+                     number_text(x, 6)):
+            assert not re.search(r"[0-9]{10}", text), text
+
+
+def test_the_limit_is_typed_as_junk_knows_it_and_one_more_order_is_refused():
+    assert parse_number(junk.LARGEST) == MAX_MAGNITUDE
+    with pytest.raises(ParseError, match=r"'1e16' is too large: the limit is 1e15"):
+        parse_number("1e16")
+    refused = dict(junk.REFUSED_AS_NUMBER)
+    assert refused["1e200"] == "too large"
+
+
+def test_entries_at_the_limit_keep_every_stage_finite():
+    # The largest entries the course's widgets take: d_model and d_k up to 16, every entry at the limit.
+    X = np.full((24, 16), MAX_MAGNITUDE)
+    W = np.full((16, 16), -MAX_MAGNITUDE)
+    res = attention_stages(X, X, W, W, W, mask="causal", scale=False)
+    for stage in (res.Q, res.scores, res.weights, res.output):
+        assert np.isfinite(stage).all()
+
+
+def test_an_editor_refuses_1e200_naming_the_limit_and_keeps_its_value():
+    ed = MatrixEditor(np.eye(2))
+    ed.set_text(0, 1, "1e200")
+    assert "'1e200' is too large: the limit is 1e15" in ed.message
+    np.testing.assert_array_equal(ed.value, np.eye(2))
+    ed.set_text(0, 1, "1e15")
+    assert ed.message == "" and ed.value[0, 1] == 1e15
