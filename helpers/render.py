@@ -289,6 +289,7 @@ def matrix_html(
     note=None,
     fixed: bool | None = None,
     cell_width: str | None = None,
+    focusable: bool = False,
 ) -> str:
     """A matrix as an HTML table: every number printed over a colour scale.
 
@@ -325,10 +326,14 @@ def matrix_html(
         True: ``digits`` decimals even when every value is whole (weights: ``1.00``).
     cell_width : str, optional
         A CSS width for the number columns (default: the theme's, normal or large).
+    focusable : bool
+        Every number and row label can take the keyboard focus (``tabindex="0"``), so that a stylesheet can
+        highlight what it is linked to on focus as on hover (:mod:`helpers.highlight`).
 
     Returns
     -------
-    str : an HTML fragment with inline styles only.
+    str : an HTML fragment with inline styles only. Each body row carries ``data-row="i"`` and each number and
+    column label ``data-col="j"`` (from 0), so that a stylesheet can address a row or a column.
     """
     A = _as_matrix(M)
     n, m = A.shape
@@ -355,7 +360,7 @@ def matrix_html(
     extra_header = str(extra_column[0]) if extra_column is not None else None
     parts += _header_rows(cols, row_axis, col_axis, extra_header, sz)
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
-    parts += _body_rows(A, rows, _colour_indices(A, lo, hi), palette, fmt, hl, extra_vals, sz)
+    parts += _body_rows(A, rows, _colour_indices(A, lo, hi), palette, fmt, hl, extra_vals, sz, focusable)
     parts.append("</table>")
     if legend:
         parts.append(_legend_html(lo, hi, palette, fmt, sz))
@@ -408,7 +413,7 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     corner = esc(str(row_axis)) if row_axis else ""
     head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
             f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
-    head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
+    head.extend(f'<th data-col="{j}" style="{lab}text-align:center">{esc(c)}</th>' for j, c in enumerate(cols))
     if extra_header is not None:
         head.append(f'<th style="{lab}text-align:center;border-left:2px solid {theme.BORDER}">'
                     f'{esc(extra_header)}</th>')
@@ -418,9 +423,10 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
 
 
 def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, palette: str, fmt, highlight, extra_vals,
-               sz: theme.Sizes) -> list[str]:
+               sz: theme.Sizes, focusable: bool = False) -> list[str]:
     """One table row per matrix row: its label, each number on its colour (``-inf`` as a grey masked ``−∞``), the
-    ``highlight`` (i, j) cell outlined, and the uncoloured extra value."""
+    ``highlight`` (i, j) cell outlined, and the uncoloured extra value. Rows are marked ``data-row``, numbers
+    ``data-col`` (and ``tabindex`` when ``focusable``)."""
     lab = _label_style(sz)
     opening = _td_openings(palette, sz.pad)
     plain_td = (f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};'
@@ -429,16 +435,19 @@ def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, palette: str, fm
     neg_inf = -math.inf
     m = A.shape[1]
     out = []
+    tab = ' tabindex="0"' if focusable else ""
+    # The attributes that link a cell to its row and column, put into each cell's opening tag (which ends in '>').
+    marks = [f' data-col="{j}"{tab}>' for j in range(m)]
     for i in range(A.shape[0]):
-        row = [f'<tr><th style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
+        row = [f'<tr data-row="{i}"><th{tab} style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
         Ai = A[i].tolist()
         idx_i = idx[i].tolist()
         for j in range(m):
             v = Ai[j]
             if v == neg_inf:
-                row.append(masked_td + "−∞</td>")
+                row.append(masked_td[:-1] + marks[j] + "−∞</td>")
             else:
-                row.append(opening[idx_i[j]] + fmt(v) + "</td>")
+                row.append(opening[idx_i[j]][:-1] + marks[j] + fmt(v) + "</td>")
         if highlight is not None and highlight[0] == i and 0 <= highlight[1] < m:
             # The traced cell: the same cell with an outline added to its style.
             k = highlight[1] + 1
@@ -469,6 +478,7 @@ def attention_weights_html(
     note=None,
     row_sums: bool = True,
     cell_width: str | None = None,
+    focusable: bool = False,
 ) -> str:
     """Attention weights as an HTML table, Queries ↓ by Keys →, with a "row sum" column.
 
@@ -485,6 +495,8 @@ def attention_weights_html(
         every row sums to 1).
     cell_width : str, optional
         A CSS width for the number columns, narrower than the theme's to put several tables side by side.
+    focusable : bool
+        Each weight and query label takes the keyboard focus (see :func:`matrix_html`).
     """
     W = _as_matrix(weights)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -506,6 +518,7 @@ def attention_weights_html(
         note=note,
         fixed=True,
         cell_width=cell_width,
+        focusable=focusable,
     )
 
 
