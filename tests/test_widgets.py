@@ -1194,3 +1194,17 @@ def test_a_live_widget_pauses_with_trait_holds_and_contains_its_observers():
     toy.observe(lambda change: 1 / 0, names="n")
     toy.n = 3  # nothing escapes; the failure is shown
     assert seen == [2, 3] and "Something went wrong (ZeroDivisionError" in toy.status
+
+
+def test_the_linked_highlighting_covers_every_token_and_follows_new_ones():
+    ex = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    links = part(ex, "attn-links")
+    n = len(TOKENS)
+    assert f'data-row="{n - 1}"' in links.value and f'data-row="{n}"' not in links.value
+    # A weight's row lights the query's rows, its column the key's rows in K and V.
+    assert "attn-query-rows" in " ".join(ex.views["Q"]._dom_classes)
+    assert "attn-key-rows" in " ".join(ex.views["K"]._dom_classes) and "attn-key-cols" in " ".join(
+        ex.views["weights"]._dom_classes)
+    ex.set_tokens(TOKENS + ["x", "y"])
+    assert f'data-row="{n + 1}"' in links.value
+    assert 'tabindex="0"' in ex.views["weights"].value

@@ -133,9 +133,9 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             [
                 wrap_row([self.pattern_picker, self.strength_box]),
                 self.explain,
+                self.goal_html,
                 self.views["X"],
                 strip,
-                self.goal_html,
                 self.status_html,
                 self.views["weights"],
                 legend,

@@ -36,15 +36,17 @@ JS_EDIT_AND_EFFECT = """
 (ex, which) => {
   const scroller = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
   const x = ex.querySelector(which || '.attn-editor-X, .attn-editor-X_dec, .mh-editor-X');
-  // The weights: one view in the attention explorers, one heatmap per head in the heads explorer.
+  // The weights: one view in the attention explorers and the pattern builder, one heatmap per head in the heads
+  // explorer.
   const weights = () => {
     const heads = [...ex.querySelectorAll('.mh-view-head')].map(v => v.getBoundingClientRect());
     return heads.length ? {top: Math.min(...heads.map(b => b.top)), bottom: Math.max(...heads.map(b => b.bottom))}
-                        : ex.querySelector('.attn-view-weights').getBoundingClientRect();
+                        : ex.querySelector('.attn-view-weights, .pattern-view-weights').getBoundingClientRect();
   };
   x.scrollIntoView({block: 'start'});
-  const w0 = weights();
-  if (w0.top < x.getBoundingClientRect().top) ex.querySelector('.attn-view-weights').scrollIntoView({block: 'start'});
+  if (weights().top < x.getBoundingClientRect().top) {
+    ex.querySelector('.attn-view-weights, .pattern-view-weights').scrollIntoView({block: 'start'});
+  }
   const area = scroller.getBoundingClientRect();
   const r = x.getBoundingClientRect();
   const w = weights();
@@ -200,6 +202,21 @@ def test_typing_into_any_editor_keeps_the_weights_in_view(pages, path, size):
     assert fully_shown(box), f"typing into W^K at {size} left the weights out of view: {box}"
     type_into_cell(w_k, 0, 0, old)
     expect(view_table(ex, "weights")).to_have_text(before, use_inner_text=True)
+
+
+@pytest.mark.parametrize("path", notebooks_calling(r"PatternBuilder\("), ids=lambda p: p.stem)
+def test_the_pattern_builders_weights_stay_in_view_while_editing_w(pages, path):
+    """At 1400 × 900. (At 1024 × 768 its 11-row editors and the 7 × 7 weights need about 20 px more than the
+    notebook shows.)"""
+    size = "1400x900"
+    lab = pages(size)
+    run(lab, path)
+    builder = lab.notebook.locator(".pattern-builder").first
+    for name in ("W_q", "W_k"):
+        box = builder.evaluate(JS_EDIT_AND_EFFECT, f".pattern-editor-{name}")
+        shot(lab, f"layout-pattern-{name}-{path.stem}-{size}")
+        assert box["x_top"] >= box["area_top"] - 1 and box["x_bottom"] <= box["area_bottom"] + 1 and fully_shown(
+            box), f"{name} and the weights do not fit on one screen at {size}: {box}"
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -1,4 +1,4 @@
-"""Linked highlighting, as a learner meets it in JupyterLab: pointing at a weight, or moving the keyboard focus onto one,
+"""Linked highlighting, as a learner meets it in JupyterLab: pointing at a weight, or moving the keyboard focus onto it,
 outlines its query's row in Q, its key's row in K and its row of the output; rows that are not linked stay as they
 were. Read from the computed style of the cells the learner sees, after a real hover and a real Tab key press.
 """
