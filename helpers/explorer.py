@@ -227,7 +227,7 @@ class Explorer(LiveWidget, widgets.VBox):
         lecture mode (:func:`helpers.live.lecture_mode`), not elsewhere.
     steps : bool
         Show the intermediate stages (Q, K, V, scores, scaled, mask) from the start; by default they are
-        folded behind the "show the steps" button, and the weights and the output sit beside the editors.
+        folded behind the "show the steps" button, and the weights and the output sit right under the editors.
     title : str
     kind : str, "self" or "cross" (the CSS class ``attn-explorer-<kind>``)
     goal : str or None
@@ -713,16 +713,19 @@ class AttentionExplorer(Explorer):
         Narrower editor cells, no Reset / Randomize buttons, so that an edit and its effect fit a
         projector at 1024 × 768. None (the default): compact in the lecture mode (``make present``) only.
     steps : bool
-        Show the intermediate stages (① Q, K, V, ② scores, ③ scaled, ④ mask) from the start; by default
+        Show the intermediate stages (① Q, ② K, ③ V, ④ scores, ⑤ scaled, ⑥ mask) from the start; by default
         they are folded behind the "show the steps" button (:attr:`steps` says which).
     goal : str or None
         A design task's name (``"01-sat-attends-cat"``, see :func:`helpers.exercises.design.design_tasks`): a
         goal line above the weights states the goal and, on every valid change, ✓ or ✗ with what is still off
         (the task's arrays are the explorer's X, W_q, W_k, W_v, by name).
 
-    Layout: the weights ⑤ and the output ⑥ come right after X, beside it on a wide page and under it on
-    a narrow one, so an edit and its effect are on one screen; then W^Q, W^K, W^V; then the folded steps
-    and the trace. The stages keep their numbers ①–⑥ whether the mask is on or off.
+    Layout, the data flow down the page: the inputs X, W^Q, W^K, W^V in one strip (CSS class ``attn-inputs``), the
+    folded steps ①–⑥, the weights ⑦ and the output ⑧ right under the strip, so that any editor and the weights are
+    on one screen; then the legend of the outlines (``attn-legend``) and the trace, whose steps carry the numbers of
+    the views they compute. The stages keep their numbers whether the mask is on or off. Pointing at a weight or
+    focusing it (each weight takes the keyboard focus) outlines its query's row in Q, the scores and the output and
+    its key's row in K and V (a stylesheet, CSS class ``attn-links``).
 
     Attributes
     ----------

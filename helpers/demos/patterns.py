@@ -126,6 +126,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
                             layout=widgets.Layout(display="flex", flex_flow="row nowrap", align_items="flex-end",
                                                   max_width="100%", overflow="auto"))
         strip.add_class("pattern-inputs")
+        for item in strip.children:
+            item.layout.flex = "0 0 auto"  # each at its full width: on a narrow page the strip scrolls sideways
         linked = ("the rows linked to the cell under the pointer or the keyboard focus: its query's row in X and Q, "
                   "its key's row in X and K")
         legend = widgets.HTML(highlight.legend_html([(highlight.LINKED_STYLE, linked)]))
