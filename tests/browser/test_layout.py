@@ -45,7 +45,7 @@ JS_EDIT_AND_EFFECT = """
   };
   x.scrollIntoView({block: 'start'});
   if (weights().top < x.getBoundingClientRect().top) {
-    ex.querySelector('.attn-view-weights, .pattern-view-weights').scrollIntoView({block: 'start'});
+    ex.querySelector('.mh-view-head, .attn-view-weights, .pattern-view-weights').scrollIntoView({block: 'start'});
   }
   const area = scroller.getBoundingClientRect();
   const r = x.getBoundingClientRect();
