@@ -27,7 +27,7 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from . import attention as att, explain, render, theme
+from . import attention as att, explain, highlight, render, theme
 from .arrays import whole_number
 from .exercises.design import check_design, design_task
 from .feedback import Feedback
@@ -43,6 +43,9 @@ MAX_TOKENS = 24
 MAX_DK = 16
 _SEED = 20240  # seeds the values of new rows and columns, so growing is reproducible
 _STAGES = ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "trace")
+# Each stage's number, in the order the views are laid out (the data flow: X and the W's, then Q, K, V, the scores,
+# the weights, the output); the trace's steps name the stages they compute.
+STEP = dict(zip(_STAGES[:-1], "①②③④⑤⑥⑦⑧"))
 # How the goal line names a setting a design task's goal assumes: (the words for False, for True).
 _SETTING_WORDS = {"causal": ("without the causal mask", "with the causal mask"),
                   "scale": ("without the 1/√d_k scaling", "with the scores scaled by 1/√d_k")}
@@ -234,7 +237,7 @@ class Explorer(LiveWidget, widgets.VBox):
         lecture mode (:func:`helpers.live.lecture_mode`), not elsewhere.
     steps : bool
         Show the intermediate stages (Q, K, V, scores, scaled, mask) from the start; by default they are
-        folded behind the "show the steps" button, and the weights and the output sit beside the editors.
+        folded behind the "show the steps" button, and the weights and the output sit right under the editors.
     title : str
     kind : str, "self" or "cross" (the CSS class ``attn-explorer-<kind>``)
     goal : str or None
@@ -305,6 +308,9 @@ class Explorer(LiveWidget, widgets.VBox):
         self.result = None
         self.trace_text = ""
         self.views = {k: widgets.HTML("") for k in _STAGES}
+        # The stylesheet of the linked highlighting, for the number of tokens shown (redrawn with the views).
+        self._links = widgets.HTML("", layout=widgets.Layout(display="none"))
+        self._links.add_class("attn-links")
         self.goal = task
         self.goal_feedback: Feedback | None = None
         self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
@@ -405,7 +411,9 @@ class Explorer(LiveWidget, widgets.VBox):
         return self._steps_button.value
 
     def _show_steps(self, shown: bool) -> None:
-        self._steps_button.description = "▾ hide the steps" if shown else "▸ show the steps (① Q, K, V … ④ mask)"
+        first, last = STEP["Q"], STEP["mask"]
+        self._steps_button.description = (f"▾ hide the steps {first}–{last}" if shown
+                                          else f"▸ show the steps {first}–{last} (Q, K, V, scores, scaled, mask)")
         self._steps_box.layout.display = None if shown else "none"
 
     # -- the two sides
@@ -528,62 +536,90 @@ class Explorer(LiveWidget, widgets.VBox):
         qsrc, ksrc = self._query_side.spec.editor, self._key_side.spec.editor
         v = self.views
         queries, keys = dict(row_axis="Queries ↓", large=large), dict(row_axis="Keys ↓", large=large)
-        v["Q"].value = render.matrix_html(res.Q, qt, s.q_cols, title=f"① Q = {qsrc}·W^Q", col_axis="d_k →",
-                                          **queries)
-        v["K"].value = render.matrix_html(res.K, kt, s.k_cols, title=f"① K = {ksrc}·W^K", col_axis="d_k →", **keys)
-        v["V"].value = render.matrix_html(res.V, kt, s.v_cols, title=f"① V = {ksrc}·W^V", col_axis="d_v →", **keys)
-        v["scores"].value = render.matrix_html(res.scores, qt, kt, title="② scores = Q·K^T", col_axis="Keys →",
-                                               highlight=hl, **queries)
+        v["Q"].value = render.matrix_html(res.Q, qt, s.q_cols, title=f"{STEP['Q']} Q = {qsrc}·W^Q",
+                                          col_axis="d_k →", **queries)
+        v["K"].value = render.matrix_html(res.K, kt, s.k_cols, title=f"{STEP['K']} K = {ksrc}·W^K", col_axis="d_k →",
+                                          **keys)
+        v["V"].value = render.matrix_html(res.V, kt, s.v_cols, title=f"{STEP['V']} V = {ksrc}·W^V", col_axis="d_v →",
+                                          **keys)
+        v["scores"].value = render.matrix_html(res.scores, qt, kt, title=f"{STEP['scores']} scores = Q·K^T",
+                                               col_axis="Keys →", highlight=hl, **queries)
         if s.scale:
-            scaled_title = f"③ scaled = scores ÷ √d_k (÷ √{d_k} = ÷ {explain.fmt(np.sqrt(d_k), 3)})"
+            scaled_title = (f"{STEP['scaled']} scaled = scores ÷ √d_k "
+                            f"(÷ √{d_k} = ÷ {explain.fmt(np.sqrt(d_k), 3)})")
             note = None
         else:
-            scaled_title = "③ scaled (scaling off: the scores as they are)"
+            scaled_title = f"{STEP['scaled']} scaled (scaling off: the scores as they are)"
             note = "scaling is off: nothing divided"
         v["scaled"].value = render.matrix_html(res.scaled, qt, kt, title=scaled_title, col_axis="Keys →",
                                                highlight=hl, note=note, **queries)
-        # The mask is step ④ whether it is on or off, so that the numbers never jump.
+        # The mask is a step whether it is on or off, so that the numbers never jump.
         if s.causal:
             v["mask"].value = render.matrix_html(
-                res.masked, qt, kt, title="④ masked: scaled + causal mask", col_axis="Keys →", highlight=hl,
-                note="— where a query would see a later token: −∞ added, blocked", **queries)
+                res.masked, qt, kt, title=f"{STEP['mask']} masked: scaled + causal mask", col_axis="Keys →",
+                highlight=hl, note="— where a query would see a later token: −∞ added, blocked", **queries)
         else:
             v["mask"].value = self._mask_off_html()
+        weights_title = f"{STEP['weights']} weights = softmax(row by row)"
         if self._compact:
             # As attention_weights_html (fixed [0, 1] scale, row sums) without the colour legend: in a compact
             # explorer every line counts for keeping X and the weights on one screen.
             v["weights"].value = render.matrix_html(
-                res.weights, qt, kt, title="⑤ weights = softmax(row by row)", row_axis="Queries ↓",
-                col_axis="Keys →", large=large, scale=render.WEIGHTS, highlight=hl, legend=False,
+                res.weights, qt, kt, title=weights_title, row_axis="Queries ↓",
+                col_axis="Keys →", large=large, scale=render.WEIGHTS, highlight=hl, legend=False, focusable=True,
                 extra_column=("row sum", res.weights.sum(axis=1)), mask=res.mask)
         else:
-            v["weights"].value = render.attention_weights_html(res.weights, qt, kt,
-                                                               title="⑤ weights = softmax(row by row)",
-                                                               large=large, highlight=hl, mask=res.mask)
-        v["output"].value = render.matrix_html(res.output, qt, s.v_cols, title="⑥ output = weights·V",
+            v["weights"].value = render.attention_weights_html(res.weights, qt, kt, title=weights_title, large=large,
+                                                               highlight=hl, focusable=True, mask=res.mask)
+        v["output"].value = render.matrix_html(res.output, qt, s.v_cols, title=f"{STEP['output']} output = weights·V",
                                                col_axis="d_v →", **queries)
+        self._links.value = highlight.link_style_html("attn-explorer", self._link_parts(), max(len(qt), len(kt)))
         self._draw_trace(hl)
+
+    # The views by what their rows and columns are: a query's rows, a key's rows, a key's columns (CSS classes given
+    # in _layout), for the linked highlighting.
+    _QUERY_ROWS = ("Q", "scores", "scaled", "mask", "weights", "output")
+    _KEY_ROWS = ("K", "V")
+    _KEY_COLS = ("scores", "scaled", "mask", "weights")
+
+    def _link_parts(self):
+        """What lights up with what: a query's row in every view of queries; a key's row in K and V and its column
+        in the score tables; in self-attention a token's label lights all of that token's rows and columns."""
+        queries, key_rows = highlight.rows("attn-query-rows"), highlight.rows("attn-key-rows")
+        key_cols = highlight.cols("attn-key-cols")
+        links = [([queries], [queries]), ([key_cols, key_rows], [key_rows, key_cols])]
+        if self._key_side is self._query_side:
+            links.append(([highlight.labels("attn-query-rows", "attn-key-rows")], [queries, key_rows, key_cols]))
+        return links
+
+    def _legend_html(self) -> str:
+        return highlight.legend_html([
+            (highlight.TRACED_STYLE, "the query and key traced below"),
+            (highlight.LINKED_STYLE, "what the cell under the pointer or the keyboard focus comes from and feeds: "
+                                     "its query's row, its key's row, its row of the output"),
+        ], self._large)
 
     def _mask_off_html(self) -> str:
         sz = theme.sizes(self._large)
         return (f'<div style="{theme.panel_style(self._large)}padding:6px 10px;margin:3px;max-width:16em">'
-                f'<div style="font-weight:700;font-size:{sz.title}">④ mask: off</div>'
-                f'<div style="font-size:{sz.small}">nothing is blocked: the scaled scores ③ go to the softmax ⑤ '
-                "as they are</div></div>")
+                f'<div style="font-weight:700;font-size:{sz.title}">{STEP["mask"]} mask: off</div>'
+                f'<div style="font-size:{sz.small}">nothing is blocked: the scaled scores {STEP["scaled"]} go to the '
+                f'softmax {STEP["weights"]} as they are</div></div>')
 
     def _draw_trace(self, pair) -> None:
         s = self._shown
         res, qt, kt = s.result, s.q_tokens, s.k_tokens
         i, j = pair
         lines = [f"Query '{qt[i]}' (row {i}) and key '{kt[j]}' (column {j})", ""]
-        lines.append("① score of this pair: q·k term by term" + (", then ÷ √d_k" if s.scale else ""))
+        lines.append(f"{STEP['scores']}{STEP['scaled'] if s.scale else ''} score of this pair: q·k term by term"
+                     + (", then ÷ √d_k" if s.scale else ""))
         lines += ["   " + t for t in explain.attention_entry_lines(res.Q, res.K, i, j, scale=s.scale)]
         if not res.mask[i, j]:
             lines.append(f"   the causal mask blocks key '{kt[j]}' for query '{qt[i]}' (a later token): "
                          "score → −∞, weight 0")
-        lines += ["", f"② softmax over row '{qt[i]}' (every key of this query)"]
+        lines += ["", f"{STEP['weights']} softmax over row '{qt[i]}' (every key of this query)"]
         lines += ["   " + t for t in explain.softmax_lines(res.masked[i], labels=kt)]
-        lines += ["", f"③ output row '{qt[i]}': the weighted sum of the rows of V"]
+        lines += ["", f"{STEP['output']} output row '{qt[i]}': the weighted sum of the rows of V"]
         v_names = [f"v({t})" for t in kt]
         lines += ["   " + t for t in explain.weighted_sum_lines(res.weights[i], res.V, value_labels=v_names,
                                                                  name=f"out({qt[i]})")]
@@ -599,8 +635,8 @@ class Explorer(LiveWidget, widgets.VBox):
     def _layout(self, title: str, kind: str, sides: list[TokenSide]) -> None:
         def row(items, **extra):
             # Rows wrap and never grow wider than the notebook.
-            return widgets.Box(items, layout=widgets.Layout(display="flex", flex_flow="row wrap",
-                                                            align_items="flex-start", max_width="100%", **extra))
+            style = dict(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
+            return widgets.Box(items, layout=widgets.Layout(**{**style, **extra}))
 
         v = self.views
         for view in v.values():
@@ -620,6 +656,10 @@ class Explorer(LiveWidget, widgets.VBox):
             ed.add_class(f"attn-editor-{name}")
         for name, view in v.items():
             view.add_class("attn-trace" if name == "trace" else f"attn-view-{name}")
+        for names, cls in ((self._QUERY_ROWS, "attn-query-rows"), (self._KEY_ROWS, "attn-key-rows"),
+                           (self._KEY_COLS, "attn-key-cols")):
+            for name in names:
+                v[name].add_class(cls)
         for w, cls in ((self._causal_box, "attn-causal"), (self._causal_message, "attn-causal-message"),
                        (self._scale_box, "attn-scale"), (self._dk_box, "attn-dk"),
                        (self.status_html, "attn-status"), (self._q_drop, "attn-trace-query"),
@@ -628,29 +668,38 @@ class Explorer(LiveWidget, widgets.VBox):
             w.add_class(cls)
         causal_field = widgets.VBox([self._causal_box, self._causal_message])
         controls = ([causal_field, self._scale_box] + [s.count_box for s in sides] + [self._dk_box]
-                    + [s.names_field for s in sides])
-        # Edit and effect on one screen: the weights and the output (what the learner watches) come right
-        # after the query side's X, so they sit beside it on a wide page and right under it on a narrow one;
-        # the key side's X and the weight matrices follow. The intermediate stages fold away.
-        results = widgets.VBox([v["weights"], v["output"]],
-                               layout=widgets.Layout(flex="0 1 auto", min_width="0", max_width="100%",
-                                                     margin="0 12px 0 0"))
+                    + [s.names_field for s in sides] + [self._steps_button])
+        # The data flow, down the page: the inputs (X and the W's), the steps (folded), the weights and the output.
+        # Edit and effect on one screen: the inputs are one strip, one editor high, right above the weights, so that
+        # any editor (X as well as W^V) and the weights fit in one screen together. The editors narrow to share the
+        # strip (their buttons wrap); where they cannot narrow enough (a small screen, a wide X), the strip scrolls
+        # sideways instead of growing taller. The folded steps open between the inputs and the weights.
+        editors = [s.editor for s in sides] + [self.editors[k] for k in ("W_q", "W_k", "W_v")]
+        for ed in editors:
+            ed.layout.min_width = "min-content"  # narrowed, never so far that the grid spills out of it
+        # Bottoms aligned: every editor ends right above the weights, however tall the others are.
+        inputs = widgets.Box(editors, layout=widgets.Layout(display="flex", flex_flow="row nowrap",
+                                                            align_items="flex-end", max_width="100%",
+                                                            overflow="auto"))
+        inputs.add_class("attn-inputs")
+        legend = widgets.HTML(self._legend_html())
+        legend.add_class("attn-legend")
+        results = row([v["weights"], v["output"]], overflow="visible")
         results.add_class("attn-results")
-        body = row([sides[0].editor, results] + [s.editor for s in sides[1:]]
-                   + [self.editors[k] for k in ("W_q", "W_k", "W_v")], overflow="visible")
+        body = widgets.VBox([inputs, self._steps_box, results], layout=widgets.Layout(max_width="100%"))
         body.add_class("attn-body")
         self._steps_box.children = [row([v["Q"], v["K"], v["V"]]), row([v["scores"], v["scaled"], v["mask"]])]
         self.children = [
             header,
-            row(controls, overflow="visible"),
+            row(controls, overflow="visible", align_items="center"),
             self.goal_html,
             body,
             self.status_html,
-            self._steps_button,
-            self._steps_box,
+            legend,
             trace_heading,
             row([self._q_drop, self._k_drop]),
             v["trace"],
+            self._links,
             text_style_widget(),
         ]
 
@@ -674,16 +723,19 @@ class AttentionExplorer(Explorer):
         Narrower editor cells, no Reset / Randomize buttons, so that an edit and its effect fit a
         projector at 1024 × 768. None (the default): compact in the lecture mode (``make present``) only.
     steps : bool
-        Show the intermediate stages (① Q, K, V, ② scores, ③ scaled, ④ mask) from the start; by default
+        Show the intermediate stages (① Q, ② K, ③ V, ④ scores, ⑤ scaled, ⑥ mask) from the start; by default
         they are folded behind the "show the steps" button (:attr:`steps` says which).
     goal : str or None
         A design task's name (``"01-sat-attends-cat"``, see :func:`helpers.exercises.design.design_tasks`): a
         goal line above the weights states the goal and, on every valid change, ✓ or ✗ with what is still off
         (the task's arrays are the explorer's X, W_q, W_k, W_v, by name).
 
-    Layout: the weights ⑤ and the output ⑥ come right after X, beside it on a wide page and under it on
-    a narrow one, so an edit and its effect are on one screen; then W^Q, W^K, W^V; then the folded steps
-    and the trace. The stages keep their numbers ①–⑥ whether the mask is on or off.
+    Layout, the data flow down the page: the inputs X, W^Q, W^K, W^V in one strip (CSS class ``attn-inputs``), the
+    folded steps ①–⑥, the weights ⑦ and the output ⑧ right under the strip, so that any editor and the weights are
+    on one screen; then the legend of the outlines (``attn-legend``) and the trace, whose steps carry the numbers of
+    the views they compute. The stages keep their numbers whether the mask is on or off. Pointing at a weight or
+    focusing it (each weight takes the keyboard focus) outlines its query's row in Q, the scores and the output and
+    its key's row in K and V (a stylesheet, CSS class ``attn-links``).
 
     Attributes
     ----------

@@ -434,6 +434,7 @@ def matrix_html(
     cell_width: str | None = None,
     scale: ColourScale | None = None,
     mask=None,
+    focusable: bool = False,
 ) -> str:
     """A matrix as an HTML table: every number printed over a colour scale.
 
@@ -483,10 +484,14 @@ def matrix_html(
         True where the query may attend. A blocked entry (False) is shown as a grey hatched
         "—" (named "masked" for screen readers), not as its number, like a ``-inf`` entry; the
         legend then says what "—" means (even with ``legend=False``).
+    focusable : bool
+        Every number and row label can take the keyboard focus (``tabindex="0"``), so that a stylesheet can
+        highlight what it is linked to on focus as on hover (:mod:`helpers.highlight`).
 
     Returns
     -------
-    str : an HTML fragment with inline styles only.
+    str : an HTML fragment with inline styles only. Each body row carries ``data-row="i"`` and each number and
+    column label ``data-col="j"`` (from 0), so that a stylesheet can address a row or a column.
     """
     A = _as_matrix(M)
     n, m = A.shape
@@ -514,7 +519,8 @@ def matrix_html(
     extra_header = str(extra_column[0]) if extra_column is not None else None
     parts += _header_rows(cols, row_axis, col_axis, extra_header, sz)
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
-    parts += _body_rows(A, rows, colour_scale.levels(A), blocked, colour_scale.palette, fmt, hl, extra_vals, sz)
+    parts += _body_rows(A, rows, colour_scale.levels(A), blocked, colour_scale.palette, fmt, hl, extra_vals, sz,
+                        focusable)
     parts.append("</table>")
     parts.append(_legend_html(colour_scale, fmt, sz, colours=legend, masked=bool(blocked.any())))
     if note:
@@ -566,7 +572,7 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     corner = esc(str(row_axis)) if row_axis else ""
     head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
             f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
-    head.extend(f'<th style="{lab}text-align:center">{esc(c)}</th>' for c in cols)
+    head.extend(f'<th data-col="{j}" style="{lab}text-align:center">{esc(c)}</th>' for j, c in enumerate(cols))
     if extra_header is not None:
         head.append(f'<th style="{lab}text-align:center;border-left:2px solid {theme.BORDER}">'
                     f'{esc(extra_header)}</th>')
@@ -576,9 +582,10 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
 
 
 def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndarray, palette: str, fmt, highlight,
-               extra_vals, sz: theme.Sizes) -> list[str]:
+               extra_vals, sz: theme.Sizes, focusable: bool = False) -> list[str]:
     """One table row per matrix row: its label, each number on its colour (a ``blocked`` entry as a grey hatched
-    masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value."""
+    masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value. Rows are marked
+    ``data-row``, cells ``data-col`` (and ``tabindex`` when ``focusable``)."""
     lab = _label_style(sz)
     opening = _td_openings(palette, sz.pad)
     plain_td = (f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};'
@@ -587,16 +594,20 @@ def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndar
                  f'title="masked" aria-label="masked">{MASKED_TEXT}</td>')
     m = A.shape[1]
     out = []
+    tab = ' tabindex="0"' if focusable else ""
+    # The attributes that link a cell to its row and column, put into each cell's opening tag (which ends in '>').
+    col_attrs = [f' data-col="{j}"{tab}' for j in range(m)]
+    marks = [attrs + ">" for attrs in col_attrs]
     for i in range(A.shape[0]):
-        row = [f'<tr><th style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
+        row = [f'<tr data-row="{i}"><th{tab} style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
         Ai = A[i].tolist()
         idx_i = idx[i].tolist()
         blocked_i = blocked[i].tolist()
         for j in range(m):
             if blocked_i[j]:
-                row.append(masked_td)
+                row.append(masked_td.replace(" title=", col_attrs[j] + " title=", 1))
             else:
-                row.append(opening[idx_i[j]] + fmt(Ai[j]) + "</td>")
+                row.append(opening[idx_i[j]][:-1] + marks[j] + fmt(Ai[j]) + "</td>")
         if highlight is not None and highlight[0] == i and 0 <= highlight[1] < m:
             # The traced cell: the same cell with an outline added to its style.
             k = highlight[1] + 1
@@ -679,6 +690,7 @@ def attention_weights_html(
     cell_width: str | None = None,
     mask=None,
     legend: bool = True,
+    focusable: bool = False,
 ) -> str:
     """Attention weights as an HTML table, Queries ↓ by Keys →, with a "row sum" column.
 
@@ -704,6 +716,8 @@ def attention_weights_html(
     legend : bool
         Show the colour scale (0.00 to 1.00) under the table (the masked key shows whenever a
         cell is masked).
+    focusable : bool
+        Each weight and query label takes the keyboard focus (see :func:`matrix_html`).
     """
     if palette not in SEQUENTIAL:
         raise ValueError(f"palette of attention weights must be one of {list(SEQUENTIAL)}; got {palette!r}")
@@ -727,6 +741,7 @@ def attention_weights_html(
         fixed=True,
         cell_width=cell_width,
         mask=mask,
+        focusable=focusable,
     )
 
 

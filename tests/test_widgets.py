@@ -361,22 +361,41 @@ def test_views_show_the_new_numbers_after_an_edit():
     assert f"= {s00:g}" in ex.trace_text
 
 
+CIRCLED = "①②③④⑤⑥⑦⑧⑨"
+
+
+def step_number(html: str) -> int:
+    """The circled number in a view's title (① is 1)."""
+    return next(CIRCLED.index(c) + 1 for c in html if c in CIRCLED)
+
+
 def test_every_view_is_labelled_in_order(ex):
     v = ex.views
-    assert "① Q = X·W<sup>Q</sup>" in v["Q"].value and "Queries ↓" in v["Q"].value
-    assert "① K = X·W<sup>K</sup>" in v["K"].value and "① V = X·W<sup>V</sup>" in v["V"].value
-    assert "② scores = Q·K<sup>T</sup>" in v["scores"].value
-    assert "③ scaled = scores ÷ √d_k" in v["scaled"].value
-    assert "⑤ weights" in v["weights"].value and ">row sum</th>" in v["weights"].value
-    assert "⑥ output = weights·V" in v["output"].value
+    assert "Q = X·W<sup>Q</sup>" in v["Q"].value and "Queries ↓" in v["Q"].value
+    assert "K = X·W<sup>K</sup>" in v["K"].value and "V = X·W<sup>V</sup>" in v["V"].value
+    assert "scores = Q·K<sup>T</sup>" in v["scores"].value
+    assert "scaled = scores ÷ √d_k" in v["scaled"].value
+    assert "weights" in v["weights"].value and ">row sum</th>" in v["weights"].value
+    assert "output = weights·V" in v["output"].value
     for name in ("scores", "scaled", "weights"):
         assert "Queries ↓" in v[name].value and "Keys →" in v[name].value
         for tok in TOKENS:
             assert f">{tok}</th>" in v[name].value
-    # Edit and effect together: the weights and the output come right after X, before W^Q; the steps follow.
-    shown = [w for w in widgets_below(ex) if any(w is view for view in v.values()) or w is ex.editors["W_q"]]
-    assert shown == [v["weights"], v["output"], ex.editors["W_q"]] + [
-        v[k] for k in ("Q", "K", "V", "scores", "scaled", "mask", "trace")]
+    # The data flow down the page: the inputs (X, then the W's), the folded steps, the weights, the output, the trace.
+    editors = [ex.editors[k] for k in ("X", "W_q", "W_k", "W_v")]
+    shown = [w for w in widgets_below(ex) if any(w is view for view in v.values()) or any(w is e for e in editors)]
+    stages = ["Q", "K", "V", "scores", "scaled", "mask", "weights", "output"]
+    assert shown == editors + [v[k] for k in stages] + [v["trace"]]
+    # One sequence of step numbers, one number per view, in the order on the page: ① ② ③ ...
+    assert [step_number(v[k].value) for k in stages] == list(range(1, len(stages) + 1))
+
+
+def test_the_trace_numbers_its_steps_as_the_views_it_computes(ex):
+    titles = {k: CIRCLED[step_number(ex.views[k].value) - 1] for k in ("scores", "scaled", "weights", "output")}
+    lines = [line for line in ex.trace_text.splitlines() if line and line[0] in CIRCLED]
+    assert [line.split()[0] for line in lines] == [titles["scores"] + titles["scaled"], titles["weights"],
+                                                   titles["output"]]
+    assert "softmax" in lines[1] and "output" in lines[2]
 
 
 def test_steps_fold_away_by_default_and_open_on_request():
@@ -397,12 +416,15 @@ def test_steps_fold_away_by_default_and_open_on_request():
 
 def test_step_numbers_do_not_jump_when_the_mask_is_off(ex):
     order = ("Q", "scores", "scaled", "mask", "weights", "output")
+    numbers = {}
     for causal in (False, True):
         ex.causal = causal
-        numbers = [next(c for c in ex.views[k].value if "①" <= c <= "⑥") for k in order]
-        assert numbers == ["①", "②", "③", "④", "⑤", "⑥"], (causal, numbers)
+        numbers[causal] = [step_number(ex.views[k].value) for k in order]
+        assert numbers[causal] == sorted(set(numbers[causal])), (causal, numbers)
+    assert numbers[False] == numbers[True]
     ex.causal = False
-    assert "④ mask: off" in ex.views["mask"].value and ex.views["mask"].layout.display != "none"
+    mask = CIRCLED[numbers[False][3] - 1]
+    assert f"{mask} mask: off" in ex.views["mask"].value and ex.views["mask"].layout.display != "none"
 
 
 def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
@@ -423,7 +445,7 @@ def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
 
 
 MASKED_CELL = re.compile(r'<td [^>]*aria-label="masked"[^>]*>([^<]*)</td>')
-NUMBER_CELL = re.compile(r'<td style="[^"]*background:#[0-9a-f]{6};[^"]*">([^<]*)</td>')
+NUMBER_CELL = re.compile(r'<td [^>]*style="[^"]*background:#[0-9a-f]{6};[^"]*"[^>]*>([^<]*)</td>')
 
 
 @pytest.mark.parametrize("compact", [False, True])
@@ -1252,3 +1274,17 @@ def test_a_live_widget_pauses_with_trait_holds_and_contains_its_observers():
     toy.observe(lambda change: 1 / 0, names="n")
     toy.n = 3  # nothing escapes; the failure is shown
     assert seen == [2, 3] and "Something went wrong (ZeroDivisionError" in toy.status
+
+
+def test_the_linked_highlighting_covers_every_token_and_follows_new_ones():
+    ex = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    links = part(ex, "attn-links")
+    n = len(TOKENS)
+    assert f'data-row="{n - 1}"' in links.value and f'data-row="{n}"' not in links.value
+    # A weight's row lights the query's rows, its column the key's rows in K and V.
+    assert "attn-query-rows" in " ".join(ex.views["Q"]._dom_classes)
+    assert "attn-key-rows" in " ".join(ex.views["K"]._dom_classes) and "attn-key-cols" in " ".join(
+        ex.views["weights"]._dom_classes)
+    ex.set_tokens(TOKENS + ["x", "y"])
+    assert f'data-row="{n + 1}"' in links.value
+    assert 'tabindex="0"' in ex.views["weights"].value

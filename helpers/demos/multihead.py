@@ -14,7 +14,7 @@ import html as _html
 
 import ipywidgets as widgets
 
-from helpers import theme
+from helpers import highlight, theme
 from helpers.explain import shape_text
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
@@ -32,6 +32,11 @@ from helpers.parsing import ParseError, parse_count
 from helpers.render import attention_weights_html, labels_or_default, matrix_html
 
 __all__ = ["HeadShapes", "MultiHeadExplorer"]
+
+# Linked highlighting: a weight (i, j) of a head lights query i's row in every head, the concatenation and the output,
+# and key j's column in every head; a token's label lights its row and its column everywhere.
+_QUERIES, _KEYS = highlight.rows("mh-query-rows"), highlight.cols("mh-key-cols")
+_LINKS = [([_QUERIES], [_QUERIES]), ([_KEYS], [_KEYS]), ([highlight.labels("mh-query-rows")], [_QUERIES, _KEYS])]
 
 
 class HeadShapes(LiveWidget, widgets.VBox):
@@ -167,13 +172,21 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self.views = {"heads": heads_row, "concat": view_html(), "output": view_html(), "cost": widgets.HTML()}
         for name in ("concat", "output", "cost"):
             self.views[name].add_class(f"mh-view-{name}")
+        for name in ("concat", "output"):
+            self.views[name].add_class("mh-query-rows")
+        self._links = widgets.HTML("", layout=widgets.Layout(display="none"))
+        legend = widgets.HTML(highlight.legend_html([(highlight.LINKED_STYLE, (
+            "the rows and columns linked to the weight under the pointer or the keyboard focus: its query's row in "
+            "every head, the concatenation and the output, its key's column in every head"))], large))
         super().__init__([
             self.heads_picker,
             self.explain,
             self.status_html,
             wrap_row([self.editors["X"], heads_row]),
+            legend,
             wrap_row([self.views["concat"], self.views["output"]]),
             self.views["cost"],
+            self._links,
         ])
         self.add_class("mh-explorer")
         course_box(self)
@@ -195,7 +208,8 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
     def _head_view(self, i: int) -> widgets.HTML:
         while len(self._head_pool) <= i:
             v = view_html()
-            v.add_class("mh-view-head")
+            for cls in ("mh-view-head", "mh-query-rows", "mh-key-cols"):
+                v.add_class(cls)
             self._head_pool.append(v)
         return self._head_pool[i]
 
@@ -222,7 +236,7 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
             # file browser open, so an edit of X and every head's weights are on one screen.
             view.value = attention_weights_html(weights[i], self.tokens, self.tokens, large=large,
                                                 title=f"head {i + 1} ({cols} of Q, K, V)", row_sums=False,
-                                                cell_width=None if large else "2.7em")
+                                                cell_width=None if large else "2.7em", focusable=True)
             self.head_views.append(view)
         self.views["heads"].children = tuple(self.head_views)
         head_cols = [f"h{i + 1}·{c + 1}" for i in range(h) for c in range(d_k)]
@@ -232,6 +246,7 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self.views["output"].value = matrix_html(output, self.tokens, self._dims, large=large,
                                                  title=f"output = Concat · W^O  ({X.shape[0]} × {d_model})")
         self.views["cost"].value = self._cost_html(X.shape[0], d_model, h, cost)
+        self._links.value = highlight.link_style_html("mh-explorer", _LINKS, n)
 
     @staticmethod
     def _columns_sentence(h: int, d_k: int) -> str:

@@ -13,7 +13,7 @@ import html as _html
 import ipywidgets as widgets
 import numpy as np
 
-from helpers import theme
+from helpers import highlight, theme
 from helpers.exercises.design import check_design, design_task
 from helpers.feedback import Feedback
 from helpers.layout import course_box, number_box, view_html, wrap_row
@@ -32,6 +32,13 @@ from helpers.render import attention_weights_html, matrix_html
 from helpers.widgets import MatrixEditor
 
 __all__ = ["PatternBuilder", "START"]
+
+# Linked highlighting: a weight (i, j) lights query i's row in Q and in X, key j's row in K and in X; a token's row
+# in X lights everything of that token.
+_QUERIES, _KEYS = highlight.rows("pattern-query-rows"), highlight.rows("pattern-key-rows")
+_KEY_COLS, _TOKENS = highlight.cols("pattern-key-cols"), highlight.rows("pattern-token-rows")
+_LINKS = [([_QUERIES], [_QUERIES, _TOKENS]), ([_KEY_COLS, _KEYS], [_KEYS, _KEY_COLS, _TOKENS]),
+          ([_TOKENS], [_QUERIES, _KEYS, _KEY_COLS, _TOKENS])]
 
 START = "start"  # the pattern menu's entry for a design task's own starting weights
 _STRENGTHS = np.arange(0.0, 6.0 + 0.25, 0.5)  # every strength the strength field can take
@@ -66,6 +73,10 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     goal_feedback : Feedback or None, the verdict on the current weights, as the goal line shows it
     goal_met : bool, whether the goal is met now (False without a goal)
     goal_html : ipywidgets.HTML, the goal line (hidden without a goal)
+
+    Layout, the data flow down the page: X, then W^Q, W^K, Q and K in one strip right above the weights. CSS classes:
+    ``pattern-builder`` on the whole, ``pattern-editor-W_q`` and ``pattern-editor-W_k``, ``pattern-view-<name>`` on
+    each view, ``pattern-inputs`` on the strip.
     """
 
     def __init__(self, pattern: str | None = None, strength: float = 3.0, tokens=TOKENS, phrases=PHRASES,
@@ -100,21 +111,45 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.goal_html.layout.display = None if task is not None else "none"
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
         W_q, W_k = self._weights_for(pattern)
+        # No Reset / Randomize buttons: the pattern menu reloads a pattern's weights (the task's start too), and the
+        # editors stay short enough for the weights to fit under them on a small screen.
         self.editors = {
-            name: MatrixEditor(W, row_labels=self._features, col_labels=self._dims(W), title=f"{title} (d_model × d_k)")
+            name: MatrixEditor(W, row_labels=self._features, col_labels=self._dims(W), title=f"{title} (d_model × d_k)",
+                               buttons=False)
             for name, title, W in (("W_q", "W^Q", W_q), ("W_k", "W^K", W_k))
         }
+        self._links = widgets.HTML(highlight.link_style_html("pattern-builder", _LINKS, len(self.tokens)),
+                                   layout=widgets.Layout(display="none"))
+        # The data flow, down the page: X (the tokens' features, given), then W^Q and W^K with the Q and K they make,
+        # in one strip right above the weights, so that the weights stay in view while either editor is edited.
+        strip = widgets.Box([self.editors["W_q"], self.editors["W_k"], self.views["Q"], self.views["K"]],
+                            layout=widgets.Layout(display="flex", flex_flow="row nowrap", align_items="flex-end",
+                                                  max_width="100%", overflow="auto"))
+        strip.add_class("pattern-inputs")
+        for item in strip.children:
+            item.layout.flex = "0 0 auto"  # each at its full width: on a narrow page the strip scrolls sideways
+        linked = ("the rows linked to the cell under the pointer or the keyboard focus: its query's row in X and Q, "
+                  "its key's row in X and K")
+        legend = widgets.HTML(highlight.legend_html([(highlight.LINKED_STYLE, linked)]))
         super().__init__(
             [
                 wrap_row([self.pattern_picker, self.strength_box]),
                 self.explain,
                 self.goal_html,
-                self.status_html,
-                wrap_row([self.views["weights"], self.views["Q"], self.views["K"]]),
-                wrap_row([self.editors["W_q"], self.editors["W_k"]]),
                 self.views["X"],
+                strip,
+                self.status_html,
+                self.views["weights"],
+                legend,
+                self._links,
             ]
         )
+        self.add_class("pattern-builder")
+        for name, part in (*self.editors.items(), *self.views.items()):
+            part.add_class(f"pattern-{'editor' if name.startswith('W') else 'view'}-{name}")
+        for name, cls in (("weights", "pattern-query-rows"), ("Q", "pattern-query-rows"), ("K", "pattern-key-rows"),
+                          ("weights", "pattern-key-cols"), ("X", "pattern-token-rows")):
+            self.views[name].add_class(cls)
         course_box(self)  # normal line height for wrapped text
         self._update()  # the starting weights were checked: a failure here is a bug, raise it
         for ed in self.editors.values():
@@ -256,9 +291,11 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> below and leave the cell: the views follow. "
             f"{reload}</div>"
         )
-        self.views["weights"].value = attention_weights_html(r.weights, self.tokens, self.tokens)
-        self.views["Q"].value = matrix_html(r.Q, row_labels=self.tokens, col_labels=cols, title="Q = X W^Q")
-        self.views["K"].value = matrix_html(r.K, row_labels=self.tokens, col_labels=cols, title="K = X W^K")
+        self.views["weights"].value = attention_weights_html(r.weights, self.tokens, self.tokens, focusable=True)
+        self.views["Q"].value = matrix_html(r.Q, row_labels=self.tokens, col_labels=cols, title="Q = X W^Q",
+                                            row_axis="Queries ↓")
+        self.views["K"].value = matrix_html(r.K, row_labels=self.tokens, col_labels=cols, title="K = X W^K",
+                                            row_axis="Keys ↓")
         self.views["X"].value = matrix_html(
             r.X, row_labels=self.tokens, col_labels=self._features, title="X: token features (n × d_model)", digits=0
         )

@@ -16,24 +16,40 @@ import pytest
 from playwright.sync_api import expect
 
 from .jupyter_servers import notebook_paths
-from .widget_pages import editor, editor_message, explorer, notebooks_calling, projections_notebook, type_into_cell
+from .widget_pages import (
+    editor,
+    editor_message,
+    explorer,
+    notebooks_calling,
+    projections_notebook,
+    type_into_cell,
+    view_table,
+)
 
 SIZES = {"1400x900": (1400, 900), "1024x768": (1024, 768)}
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
 
-# The notebook's scrolling area (what the learner sees of the notebook) and, for an explorer, the rectangles of its
-# first X editor and of its weights view, after the X editor's top has been scrolled to the top of that area.
+# The notebook's scrolling area (what the learner sees of the notebook) and, for an explorer, the rectangles of one
+# of its editors (by default the first X editor) and of its weights view, after the higher of the two has been
+# scrolled to the top of that area: as a learner scrolls to see the editor they type into and the weights together.
 JS_EDIT_AND_EFFECT = """
-(ex) => {
+(ex, which) => {
   const scroller = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
-  const x = ex.querySelector('.attn-editor-X, .attn-editor-X_dec, .mh-editor-X');
+  const x = ex.querySelector(which || '.attn-editor-X, .attn-editor-X_dec, .mh-editor-X');
+  // The weights: one view in the attention explorers and the pattern builder, one heatmap per head in the heads
+  // explorer.
+  const weights = () => {
+    const heads = [...ex.querySelectorAll('.mh-view-head')].map(v => v.getBoundingClientRect());
+    return heads.length ? {top: Math.min(...heads.map(b => b.top)), bottom: Math.max(...heads.map(b => b.bottom))}
+                        : ex.querySelector('.attn-view-weights, .pattern-view-weights').getBoundingClientRect();
+  };
   x.scrollIntoView({block: 'start'});
+  if (weights().top < x.getBoundingClientRect().top) {
+    ex.querySelector('.mh-view-head, .attn-view-weights, .pattern-view-weights').scrollIntoView({block: 'start'});
+  }
   const area = scroller.getBoundingClientRect();
-  // The weights: one view in the attention explorers, one heatmap per head in the heads explorer.
   const r = x.getBoundingClientRect();
-  const heads = [...ex.querySelectorAll('.mh-view-head')].map(v => v.getBoundingClientRect());
-  const w = heads.length ? {top: Math.min(...heads.map(b => b.top)), bottom: Math.max(...heads.map(b => b.bottom))}
-                         : ex.querySelector('.attn-view-weights').getBoundingClientRect();
+  const w = weights();
   return {area_top: area.top, area_bottom: area.bottom, x_top: r.top, x_bottom: r.bottom,
           weights_top: w.top, weights_bottom: w.bottom};
 }
@@ -139,7 +155,7 @@ def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
     kind = "cross" if lab.notebook.locator(".attn-explorer-cross").count() and not lab.notebook.locator(
         ".attn-explorer-self").count() else "self"
     ex = explorer(lab.notebook, kind)
-    box = ex.evaluate(JS_EDIT_AND_EFFECT)
+    box = ex.evaluate(JS_EDIT_AND_EFFECT, None)
     shot(lab, f"layout-{path.stem}-{size}")
     visible = box["area_bottom"] - box["area_top"]
     span = max(box["x_bottom"], box["weights_bottom"]) - min(box["x_top"], box["weights_top"])
@@ -150,13 +166,66 @@ def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
     assert not uneven, "editor columns not even, or labels not centred over their columns:\n" + "\n".join(uneven)
 
 
+# Where the weights are now, without scrolling (after an edit).
+JS_WEIGHTS_NOW = """
+(ex) => {
+  const scroller = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
+  const area = scroller.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+  return {area_top: area.top, area_bottom: area.bottom, weights_top: w.top, weights_bottom: w.bottom};
+}
+"""
+
+
+def fully_shown(box) -> bool:
+    return box["weights_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", notebooks_calling(r"(?<!Cross)AttentionExplorer\("), ids=lambda p: p.stem)
+def test_typing_into_any_editor_keeps_the_weights_in_view(pages, path, size):
+    """The weights and each editor of the explorer fit on one screen together, W^Q, W^K and W^V as well as X; and
+    after typing into W^K, the weights, changed, are still all in view."""
+    lab = pages(size)
+    run(lab, path)
+    ex = explorer(lab.notebook, "self")
+    for name in ("X", "W_q", "W_k", "W_v"):
+        box = ex.evaluate(JS_EDIT_AND_EFFECT, f".attn-editor-{name}")
+        assert box["x_top"] >= box["area_top"] - 1 and box["x_bottom"] <= box["area_bottom"] + 1 and fully_shown(
+            box), f"{name} and the weights do not fit on one screen at {size}: {box}"
+    shot(lab, f"layout-wk-{path.stem}-{size}")
+    w_k = editor(ex, "W_k")
+    before = view_table(ex, "weights").inner_text()
+    old = w_k.locator(":scope > .matrix-editor-grid input").first.input_value()
+    type_into_cell(w_k, 0, 0, "3" if old.strip() != "3" else "-2")
+    expect(view_table(ex, "weights")).not_to_have_text(before, use_inner_text=True)
+    box = ex.evaluate(JS_WEIGHTS_NOW)
+    assert fully_shown(box), f"typing into W^K at {size} left the weights out of view: {box}"
+    type_into_cell(w_k, 0, 0, old)
+    expect(view_table(ex, "weights")).to_have_text(before, use_inner_text=True)
+
+
+@pytest.mark.parametrize("path", notebooks_calling(r"PatternBuilder\("), ids=lambda p: p.stem)
+def test_the_pattern_builders_weights_stay_in_view_while_editing_w(pages, path):
+    """At 1400 × 900. (At 1024 × 768 its 11-row editors and the 7 × 7 weights need about 20 px more than the
+    notebook shows.)"""
+    size = "1400x900"
+    lab = pages(size)
+    run(lab, path)
+    builder = lab.notebook.locator(".pattern-builder").first
+    for name in ("W_q", "W_k"):
+        box = builder.evaluate(JS_EDIT_AND_EFFECT, f".pattern-editor-{name}")
+        shot(lab, f"layout-pattern-{name}-{path.stem}-{size}")
+        assert box["x_top"] >= box["area_top"] - 1 and box["x_bottom"] <= box["area_bottom"] + 1 and fully_shown(
+            box), f"{name} and the weights do not fit on one screen at {size}: {box}"
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("path", notebooks_calling(r"MultiHeadExplorer\("), ids=lambda p: p.stem)
 def test_the_heads_explorer_shows_x_and_every_heads_weights_on_one_screen(pages, path, size):
     lab = pages(size)
     run(lab, path)
     ex = lab.notebook.locator(".mh-explorer").first
-    box = ex.evaluate(JS_EDIT_AND_EFFECT)
+    box = ex.evaluate(JS_EDIT_AND_EFFECT, None)
     shot(lab, f"layout-{path.stem}-heads-{size}")
     assert box["x_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1, (
         f"X starts at {box['x_top']:.0f} px and the heads' weights end at {box['weights_bottom']:.0f} px; the "
@@ -192,7 +261,7 @@ def test_an_error_message_keeps_the_grid_in_place_and_the_weights_on_screen(page
     lab = pages(size)
     run(lab, path)
     ex = explorer(lab.notebook, "self")
-    ex.evaluate(JS_EDIT_AND_EFFECT)  # the X editor at the top of the notebook, as while typing into it
+    ex.evaluate(JS_EDIT_AND_EFFECT, None)  # the X editor at the top of the notebook, as while typing into it
     x_editor = editor(ex, "X")
     before = ex.evaluate(JS_BOXES)
     old = x_editor.locator(":scope > .matrix-editor-grid input").first.input_value()
