@@ -41,6 +41,11 @@ DEFAULTS = [
     # takes is replaced by a new one (run a second later), so a reload or a switch back to a notebook is at once too.
     "--preheat_kernel=True",
     "--pool_size=1",
+    # ... but 10 s later, not Voila's 1 s: a page comes alive by asking its kernel for every widget's state, and gives
+    # up after 4 s (ipywidgets' control channel), then draws "Error displaying widget: model not found". Running the
+    # whole notebook again in a new kernel at that very moment slowed the answer past 4 s on a busy machine. A reload
+    # within 10 s of the last load waits for the new kernel.
+    "--VoilaKernelManager.fill_delay=10",
     # After a cell's reply, Voila waits this long for the rest of its output before it goes on without it. The
     # default, 4 s, is too short on a busy machine: a cell that builds an explorer sends hundreds of widget messages,
     # and the explorer was left out of the page, silently. The wait ends as soon as the kernel is idle.
