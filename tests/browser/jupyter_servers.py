@@ -289,13 +289,35 @@ def start_voila(home: JupyterHome, target_rel: str) -> tuple[subprocess.Popen, s
             voila_command(home.root / target_rel, port),
             env=home.env, cwd=home.root, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
+    target = home.root / target_rel
+    notebooks = sorted(target.glob("*.ipynb")) if target.is_dir() else [target]
     try:
         # A static file: asking for a notebook would start a kernel just to see whether the server is up.
         wait_for_http(f"http://127.0.0.1:{port}/voila/static/voila.js", proc, log)
+        wait_for_kernel_pools(log, proc, len(notebooks))
     except BaseException:
         stop_process(proc)
         raise
     return proc, f"http://127.0.0.1:{port}/"
+
+
+def wait_for_kernel_pools(log: Path, proc: subprocess.Popen, count: int, timeout: float = PATIENCE) -> None:
+    """Wait until Voila has run each of ``count`` notebooks in its pre-heated kernel (its log says "Kernel pool of
+    <notebook> is filled" once per notebook).
+
+    At start every notebook runs at once. A page opened meanwhile asks its kernel for its widgets while the machine is
+    busy with the others, and ipywidgets gives that request 4 s before the page draws "model not found"."""
+    deadline = time.monotonic() + timeout
+    while True:
+        filled = log.read_text(encoding="utf-8", errors="replace").count("Kernel pool of ")
+        if filled >= count:
+            return
+        if proc.poll() is not None:
+            raise ServerError(f"Voila stopped (exit code {proc.returncode}); its log: {log}")
+        if time.monotonic() > deadline:
+            raise ServerError(f"Voila ran {filled} of {count} notebooks in its kernels within {timeout:.0f} s; "
+                              f"its log: {log}")
+        time.sleep(0.2)
 
 
 # ------------------------------------------------------------------------------------------------ JupyterLab page

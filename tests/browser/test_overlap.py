@@ -55,10 +55,12 @@ JS_OVERLAPS = """
       if (clipping(p)) {
         const c = p.getBoundingClientRect();
         b = {l: Math.max(b.l, c.left), t: Math.max(b.t, c.top), r: Math.min(b.r, c.right), b: Math.min(b.b, c.bottom)};
-        // Cut by a box that does not scroll: that part can never be seen.
-        const scrolls = ['auto', 'scroll'].includes(getComputedStyle(p).overflowY)
-                        && ['auto', 'scroll'].includes(getComputedStyle(p).overflowX);
-        if (!scrolls && (b.b < whole.b - 2 || b.t > whole.t + 2 || b.r < whole.r - 2 || b.l > whole.l + 2)) cut = true;
+        // Cut along an axis on which the box does not scroll: that part can never be seen (a row of editors that
+        // scrolls sideways shows its last editor when scrolled).
+        const scrollsX = ['auto', 'scroll'].includes(getComputedStyle(p).overflowX);
+        const scrollsY = ['auto', 'scroll'].includes(getComputedStyle(p).overflowY);
+        if ((!scrollsY && (b.b < whole.b - 2 || b.t > whole.t + 2))
+            || (!scrollsX && (b.r < whole.r - 2 || b.l > whole.l + 2))) cut = true;
       }
     }
     b.cut = cut;
