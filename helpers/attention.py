@@ -36,6 +36,8 @@ __all__ = [
     "flash_attention",
     "multi_head_attention",
     "sinusoidal_positions",
+    "rotary_embedding",
+    "grouped_query_attention",
 ]
 
 
@@ -616,3 +618,142 @@ def sinusoidal_positions(n: int, d: int) -> np.ndarray:
     PE[:, 0::2] = np.sin(angles)
     PE[:, 1::2] = np.cos(angles[:, : int(d) // 2])          # odd d: the last sine has no cosine
     return PE
+
+
+def rotary_embedding(x, positions=None, base: float = 10000.0) -> np.ndarray:
+    """Rotary position embedding (RoPE, Su et al. 2021): rotate each pair of columns by an angle that grows with
+    the position.
+
+    For a row at position ``p``, the pair ``(x[2i], x[2i+1])`` is turned by the angle ``p * base**(-2i/d)`` (the
+    angles of :func:`sinusoidal_positions`):
+    ``(x[2i] cos a - x[2i+1] sin a, x[2i] sin a + x[2i+1] cos a)``. Applied to queries and keys (not values), the
+    score of a query rotated at ``p`` with a key rotated at ``r`` depends on the positions only through ``r - p``:
+    ``R(p a)^T R(r a) = R((r - p) a)``. Rotations keep lengths, and position 0 is no rotation.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, d)
+        Queries or keys, one row per token; ``d`` must be even (the columns come in pairs).
+    positions : array_like, shape (n,) or broadcastable to (..., n), optional
+        The position of each row (any real numbers). Default ``arange(n)``.
+    base : float
+        The base of the angles, positive (10000 in RoFormer and most models).
+
+    Returns
+    -------
+    ndarray, same shape as ``x``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` has fewer than two dimensions or an odd last dimension, ``positions`` does not broadcast to
+        ``x.shape[:-1]`` or is not finite, or ``base`` is not a positive number (naming the argument and its shape).
+    """
+    x = _as_float_array(x, "x")
+    _require_ndim(x, "x", 2, "(..., n, d)")
+    *lead, n, d = x.shape
+    if d % 2:
+        raise ValueError(f"x has shape {x.shape}: its last dimension d = {d} must be even, since rotary "
+                         "embedding turns the columns in pairs (2i, 2i + 1)")
+    if positions is None:
+        positions = np.arange(n, dtype=float)
+    else:
+        positions = _as_float_array(positions, "positions")
+        try:
+            positions = np.broadcast_to(positions, x.shape[:-1])
+        except ValueError:
+            raise ValueError(f"positions has shape {positions.shape} but x has shape {x.shape}: positions needs "
+                             f"one entry per row, shape ({n},) or broadcastable to {tuple(x.shape[:-1])}") from None
+        if not np.isfinite(positions).all():
+            raise ValueError(f"positions must be finite numbers; got shape {positions.shape} with NaN or inf")
+    try:
+        base = float(base)
+    except (TypeError, ValueError):
+        raise ValueError(f"base must be a positive number; got {base!r}") from None
+    if not (np.isfinite(base) and base > 0):
+        raise ValueError(f"base must be a positive number; got {base!r}")
+    speeds = base ** (-np.arange(0, d, 2, dtype=float) / d)       # (d/2,): pair i turns by base^(-2i/d) per step
+    angles = positions[..., None] * speeds                          # (..., n, d/2)
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[..., 0::2], x[..., 1::2]                          # (..., n, d/2) each: the two halves of each pair
+    out = np.empty(x.shape)
+    out[..., 0::2] = even * cos - odd * sin
+    out[..., 1::2] = even * sin + odd * cos
+    return out
+
+
+def _check_gqa(X, W_q, W_k, W_v, W_o, h, h_kv):
+    """The arguments of :func:`grouped_query_attention` checked: (X as floats, {name: matrix}, h, h_kv, d_k), or
+    a ValueError naming what does not fit."""
+    X = _check_tokens_matrix(X, "X")
+    d_model = X.shape[-1]
+    h = whole_number(h, "h (the number of query heads)")
+    h_kv = whole_number(h_kv, "h_kv (the number of key/value heads)")
+    if d_model % h:
+        raise ValueError(
+            f"h = {h} query heads do not divide d_model = {d_model} (X has shape {X.shape}): each head needs "
+            f"d_k = d_model / h columns; h must be one of {[k for k in range(1, d_model + 1) if d_model % k == 0]}"
+        )
+    if h % h_kv:
+        raise ValueError(
+            f"h_kv = {h_kv} key/value heads do not divide h = {h} query heads: the query heads come in h_kv "
+            f"groups of equal size; h_kv must be one of {[k for k in range(1, h + 1) if h % k == 0]}"
+        )
+    d_k = d_model // h
+    shapes = {"W_q": (d_model, d_model), "W_k": (d_model, h_kv * d_k), "W_v": (d_model, h_kv * d_k),
+              "W_o": (d_model, d_model)}
+    mats = {}
+    for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v), ("W_o", W_o)):
+        W = _as_float_array(W, name)
+        if W.shape != shapes[name]:
+            wanted = "(d_model, d_model)" if name in ("W_q", "W_o") else "(d_model, h_kv * d_k)"
+            raise ValueError(
+                f"{name} has shape {W.shape} but must be {wanted} = {shapes[name]} (X has shape {X.shape}, "
+                f"h = {h}, h_kv = {h_kv}, d_k = {d_k})"
+            )
+        mats[name] = W
+    return X, mats, h, h_kv, d_k
+
+
+def grouped_query_attention(X, W_q, W_k, W_v, W_o, h: int, h_kv: int, mask=None):
+    """Grouped-query attention (Ainslie et al. 2023): ``h`` query heads share ``h_kv`` key/value heads.
+
+    ``Q = X W_q`` is split into ``h`` heads of width ``d_k = d_model / h``; ``K = X W_k`` and ``V = X W_v`` are
+    split into ``h_kv`` heads of the same width. Query head ``i`` reads key/value head ``i // (h // h_kv)``: the
+    query heads come in ``h_kv`` groups of ``h // h_kv`` consecutive heads, one key/value head per group. The head
+    outputs are concatenated in head order and multiplied by ``W_o``, as in :func:`multi_head_attention`, which
+    this is when ``h_kv = h``; ``h_kv = 1`` is multi-query attention (Shazeer 2019), one key/value head for all.
+
+    Parameters
+    ----------
+    X : array_like, shape (..., n, d_model)
+    W_q, W_o : array_like, shape (d_model, d_model)
+    W_k, W_v : array_like, shape (d_model, h_kv * d_k), with d_k = d_model // h
+    h : int
+        Query heads; must divide d_model.
+    h_kv : int
+        Key/value heads; must divide ``h``.
+    mask : bool array_like, broadcastable to (..., h, n, n), optional
+        ``True`` where query i may attend to key j; an (n, n) mask applies to every head.
+
+    Returns
+    -------
+    output : ndarray, shape (..., n, d_model)
+    weights : ndarray, shape (..., h, n, n); ``weights[..., i, :, :]`` is query head i's attention.
+
+    Raises
+    ------
+    ValueError
+        If ``h`` does not divide d_model, ``h_kv`` does not divide ``h``, or a matrix has the wrong shape (naming
+        it and its shape), or the mask is not boolean or does not broadcast.
+    """
+    X, mats, h, h_kv, d_k = _check_gqa(X, W_q, W_k, W_v, W_o, h, h_kv)
+    Qh = split_heads(X @ mats["W_q"], h)           # (..., h, n, d_k)
+    Kh = split_heads(X @ mats["W_k"], h_kv)        # (..., h_kv, n, d_k)
+    Vh = split_heads(X @ mats["W_v"], h_kv)
+    group = h // h_kv
+    # Query head i reads key/value head i // group: repeat each key/value head for the `group` query heads it serves.
+    Kh = np.repeat(Kh, group, axis=-3)             # (..., h, n, d_k)
+    Vh = np.repeat(Vh, group, axis=-3)
+    heads, weights = scaled_dot_product_attention(Qh, Kh, Vh, mask=mask)
+    return merge_heads(heads) @ mats["W_o"], weights

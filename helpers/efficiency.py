@@ -3,6 +3,8 @@
 * :func:`attention_cost` counts the multiply-adds of one head and the bytes of its n × n matrix;
   :func:`time_attention` measures the time; :func:`fit_exponent` reads the power of n off a log-log line;
   :func:`peak_memory` measures the bytes a call allocates.
+* The key/value cache: :func:`decode_with_kv_cache` generates token by token with a cache of keys and values, for
+  multi-head, grouped-query or multi-query attention; :func:`kv_cache_size` counts the numbers it holds.
 * Sparse attention as masks: :func:`sliding_window_mask`, :func:`strided_mask`, :func:`global_mask`
   (each a boolean "may attend" mask like :func:`helpers.attention.causal_mask`), :func:`kept_fraction` and
   :func:`two_hop_reach` (which keys a query reaches through two layers of such a mask).
@@ -25,6 +27,7 @@ import numpy as np
 
 from .arrays import as_matrix, positive_int, whole_number
 from .attention import (
+    _check_gqa,
     _check_qkv,
     causal_mask,
     online_softmax_step,
@@ -37,6 +40,9 @@ __all__ = [
     "fit_exponent",
     "time_attention",
     "peak_memory",
+    "kv_cache_size",
+    "CachedDecode",
+    "decode_with_kv_cache",
     "sliding_window_mask",
     "strided_mask",
     "global_mask",
@@ -144,6 +150,76 @@ def peak_memory(fn) -> int:
         return tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()
+
+
+# ---------------------------------------------------------------------------------
+# The key/value cache, and key/value heads shared between query heads
+# ---------------------------------------------------------------------------------
+
+def kv_cache_size(n: int, h_kv: int, d_k: int, layers: int = 1) -> int:
+    """The numbers a key/value cache holds after ``n`` tokens: 2 · layers · n · h_kv · d_k.
+
+    Each layer keeps one key and one value of width ``d_k`` per token for each of its ``h_kv`` key/value heads
+    (``h_kv = h`` in multi-head attention, fewer in grouped-query attention, 1 in multi-query attention).
+    """
+    n = whole_number(n, "n (tokens)", low=0)
+    h_kv, d_k, layers = (positive_int(v, k) for v, k in ((h_kv, "h_kv"), (d_k, "d_k"), (layers, "layers")))
+    return 2 * layers * n * h_kv * d_k
+
+
+@dataclass(frozen=True)
+class CachedDecode:
+    """What :func:`decode_with_kv_cache` leaves behind.
+
+    output : (n, d_model), row t computed when token t arrived, from tokens 0..t only
+    K, V : (h_kv, n, d_k), the cache: every key and value of every key/value head, one row per token
+    """
+
+    output: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+
+    @property
+    def numbers(self) -> int:
+        """The numbers the cache holds, counted on its arrays: ``K.size + V.size``."""
+        return int(self.K.size + self.V.size)
+
+
+def decode_with_kv_cache(X, W_q, W_k, W_v, W_o, h: int, h_kv: int) -> CachedDecode:
+    """Grouped-query self-attention run as a decoder generates: one token at a time, with a key/value cache.
+
+    At step t only token t is projected: its key and value are appended to the cache of each of the ``h_kv``
+    key/value heads, and its ``h`` queries are compared with the cached keys of tokens 0..t (query head i with
+    key/value head ``i // (h // h_kv)``), with no mask: nothing later is in the cache. The outputs equal
+    :func:`helpers.attention.grouped_query_attention` with the causal mask, row by row.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d_model), the tokens in the order they arrive
+    W_q, W_o : array_like, shape (d_model, d_model)
+    W_k, W_v : array_like, shape (d_model, h_kv * d_k), with d_k = d_model // h
+    h, h_kv : int, query heads (dividing d_model) and key/value heads (dividing h)
+
+    Returns
+    -------
+    CachedDecode with ``output`` (n, d_model) and the cache ``K``, ``V`` (h_kv, n, d_k).
+    """
+    X, mats, h, h_kv, d_k = _check_gqa(X, W_q, W_k, W_v, W_o, h, h_kv)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"X must have shape (n, d_model), one sequence of at least one token; got shape {X.shape}")
+    n = X.shape[0]
+    K_cache, V_cache = np.zeros((h_kv, 0, d_k)), np.zeros((h_kv, 0, d_k))
+    outputs = []
+    for t in range(n):
+        x = X[t]                                                     # (d_model,): only the new token
+        K_cache = np.concatenate([K_cache, (x @ mats["W_k"]).reshape(h_kv, 1, d_k)], axis=1)
+        V_cache = np.concatenate([V_cache, (x @ mats["W_v"]).reshape(h_kv, 1, d_k)], axis=1)
+        q = (x @ mats["W_q"]).reshape(h, 1, d_k)                     # (h, 1, d_k): one query per head
+        group = h // h_kv
+        heads, _ = scaled_dot_product_attention(q, np.repeat(K_cache, group, axis=0),
+                                                np.repeat(V_cache, group, axis=0))   # (h, 1, d_k), no mask
+        outputs.append(heads.reshape(h * d_k) @ mats["W_o"])
+    return CachedDecode(np.array(outputs), K_cache, V_cache)
 
 
 # ---------------------------------------------------------------------------------

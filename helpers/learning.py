@@ -13,7 +13,7 @@ that lands on each letter. The loss is the cross-entropy of the right letter, av
     L = -mean_{b, i >= 1} log o_{b, i, y_{b, i}},   y_{b, i} = letter at position i - 1.
 
 Only ``W^Q`` and ``W^K`` learn. The position columns come first, as in :mod:`helpers.patterns`, so a learned
-``W^Q W^K^T`` can be laid next to the hand-built previous-token head of notebook 05.
+``W^Q W^K^T`` can be laid next to the hand-built previous-token head of notebook 07.
 
 This module is the math, plain numpy (:func:`attention_weights`, :func:`loss_and_gradients`,
 :func:`softmax_backward`, :func:`train`). The loss curve, the training monitor and the learning-rate lab that draw

@@ -1,7 +1,8 @@
-"""Multi-head attention layer by layer (notebook 12's math): every tensor's shape, the stages, and the cost.
+"""Multi-head attention layer by layer (notebook 10's math): every tensor's shape, the stages, and the cost.
 
 * :func:`multi_head_shapes` lists the shape of every tensor of one multi-head layer for a batch (the lesson's Q1).
 * :func:`multi_head_cost` counts the multiply-adds of a layer: the same for every number of heads.
+* :func:`rotary_example` is the query and key whose rotated score the rotary section follows.
 * :func:`multi_head_stages` computes every stage of one layer on one example (Q, K, V, each head's weights and
   output, the concatenation, the output after W^O) once each, with the split and merge of
   :func:`helpers.attention.multi_head_attention`; the tests check it against that function.
@@ -28,6 +29,7 @@ __all__ = [
     "check_layer",
     "MultiHeadStages",
     "multi_head_stages",
+    "rotary_example",
 ]
 
 MAX_SIZE = 10**6  # a size beyond any real model's; keeps products like batch·h·n² readable
@@ -190,3 +192,11 @@ def multi_head_stages(X, W_q, W_k, W_v, W_o, h: int) -> MultiHeadStages:
         raise ValueError("X: these values make the output too large to compute; use smaller entries")
     return MultiHeadStages(Q=Q, K=K, V=V, weights=weights, heads=heads, concat=concat, output=output,
                            cost=multi_head_cost(X.shape[0], X.shape[1], h))
+
+
+def rotary_example(d: int = 8, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """One query and one key, (d,) each, drawn from a seeded standard normal (query first): the pair whose score
+    10_multi_head follows as rotary positions move them."""
+    d = whole_number(d, "d")
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=d), rng.normal(size=d)

@@ -65,6 +65,8 @@ QUESTIONS = {
             "Output: weights·V per head is (20, 20) × (20, 64) = (20, 64), so (8, 12, 20, 64); combining the "
             "heads (concatenating their 12 × 64 = 768 columns) gives (8, 20, 768), which the output projection "
             "W^O (768 × 768) keeps at (8, 20, 768).",
+            "Notebook 03 builds each of these shapes: the split into heads, one head's attention, the "
+            "concatenation and W^O.",
         ),
         "lesson_note": "The lesson writes \"(8, 20, 768) × (768, 64) = (8, 20, 64) per head → after splitting: "
                        "(8, 12, 20, 64)\". The product is the shape for one head; the arrow then stacks the 12 "
@@ -81,7 +83,7 @@ QUESTIONS = {
         ),
         "hint": "The model's width is shared out equally between the heads.",
         "solution": (
-            "Each head gets an equal share of the model width: d_k = d_model / h.",
+            "Each head gets an equal share of the model width: d_k = d_model / h (notebook 03).",
             "Case 1: d_k = 256 / 8 = 32.  Case 2: d_k = 1024 / 16 = 64.",
             "The per-head dimension typically stays between 32 and 128 in most architectures: more heads on a "
             "wider model, not wider heads.",
@@ -108,9 +110,9 @@ QUESTIONS = {
             "During training the whole target is present at once (teacher forcing), so the future keys exist and "
             "must be masked: every position then sees exactly the context it will have when generating.",
             "When generating, the future tokens do not exist yet. With a key/value cache each step runs only the "
-            "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking "
-            "(notebook 12). A decoder that re-runs the whole text so far at each step still uses the mask: it "
-            "keeps every earlier position's output as it was in training (notebook 04, section 7).",
+            "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking. A "
+            "decoder that re-runs the whole text so far at each step still uses the mask: it keeps every earlier "
+            "position's output as it was in training (notebook 05, section 3; notebook 12 measures the cache).",
         ),
         "lesson_note": "The lesson says that during inference \"the mask naturally prevents looking at "
                        "non-existent tokens\". A token not generated yet cannot be looked at, mask or no mask. "
@@ -123,7 +125,7 @@ QUESTIONS = {
                      "generate.",
              "explanation": "Speed is not the reason: simple implementations compute all n² scores anyway and set "
                             "the blocked ones to −∞ (optimised kernels can skip masked blocks, a bonus, notebook "
-                            "10). The reason is what the model may see."},
+                            "12). The reason is what the model may see."},
             {"key": "b", "correct": False,
              "text": "Without the mask, which multiplies future weights by 0 after the softmax, rows would not "
                      "sum to 1.",
@@ -155,7 +157,8 @@ QUESTIONS = {
             "K and V from the encoder represent \"what the input contains\": the encoder has already processed "
             "the full input into rich representations.",
             "Shapes make the same point: the weights are (n_target × n_source) and the output (n_target × d_v), "
-            "one updated vector per decoder position, which is what the decoder needs for its next prediction.",
+            "one updated vector per decoder position, which is what the decoder needs for its next prediction "
+            "(notebook 06).",
             "If the roles were reversed (Q from the encoder, K and V from the decoder), the output would have one "
             "row per source token, and the encoder would be querying a sequence that is built incrementally.",
         ),
@@ -199,7 +202,7 @@ QUESTIONS = {
         "hint": "Q = X·W^Q: entry (i, j) is row i of X times column j of W^Q. X is 2×2 and every W is 2×2, so Q, "
                 "K and V are 2×2. Which W is the identity?",
         "solution": (
-            "Each entry of X·W is a row of X times a column of W (rows of X are the tokens).",
+            "Each entry of X·W is a row of X times a column of W (rows of X are the tokens; notebook 02).",
             "",
             "Q = X·W^Q, shape (2, 2) × (2, 2) → (2, 2)",
             "  Q[0,0] = 2·1 + 1·0 = 2",
@@ -237,7 +240,8 @@ QUESTIONS = {
             "Nothing. Adding a constant to all elements of a row before softmax does not change the result: "
             "softmax(x_i + C) = e^(x_i + C) / Σ_j e^(x_j + C) = e^(x_i)·e^C / (e^C·Σ_j e^(x_j)) = softmax(x_i).",
             "But adding a constant to a single element (keeping the others) does change the distribution.",
-            "This is also why a stable softmax may subtract the row's maximum first: same weights, no overflow.",
+            "This is also why a stable softmax may subtract the row's maximum first: same weights, no overflow "
+            "(notebook 08).",
             "Masked entries stay −∞ (−∞ + C = −∞), so masks are unaffected.",
         ),
         "lesson_note": "The lesson's \"all scores\" means the same C for every score of a row (or of the whole "
@@ -275,7 +279,7 @@ QUESTIONS = {
             "n² comparisons: every token (as a query) compares against every token (as a key), itself included.",
             "For n = 100 that is 100 · 100 = 10,000 comparisons.",
             "This quadratic growth is the reason Transformers are computationally expensive for long sequences: "
-            "doubling the length quadruples the scores.",
+            "doubling the length quadruples the scores (notebook 12 measures it).",
             "(Not n(n−1)/2: q_i·k_j and q_j·k_i differ, because queries and keys are different projections.)",
         ),
         "messages": {
@@ -309,7 +313,8 @@ QUESTIONS = {
             "Position-based attention: the score depends on where the tokens are. A head may learn to always "
             "attend to the token at position i−1 (the previous token) regardless of content.",
             "Multi-head attention can capture both: some heads learn content-based patterns, others "
-            "position-based ones. The learned projections decide which kind each head specializes in.",
+            "position-based ones. The learned projections decide which kind each head specializes in (notebook 07 "
+            "builds one of each and shuffles the words).",
         ),
         "lesson_note": "The lesson says \"bank\" attends to \"money\" \"because their representations are "
                        "similar\". More precisely the score is q_bank·k_money, after the learned projections W^Q "

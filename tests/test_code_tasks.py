@@ -168,6 +168,16 @@ def test_03s_examples_are_the_helpers():
     np.testing.assert_array_equal(nb["Xb"], Xb)
 
 
+def test_05s_target_and_input_are_the_helpers():
+    """The prediction of 05's section 1 computes its truth from helpers.decoding: the target and its shifted input
+    are the notebook's."""
+    from helpers import decoding
+
+    nb = notebook_values("05_decoding", "target", "inputs")
+    assert tuple(nb["target"]) == decoding.TARGET
+    assert nb["inputs"] == decoding.shift_right(decoding.TARGET)
+
+
 def test_02s_six_token_weights_are_the_notebooks():
     """The predictions and the design task of 02 start from six_token_weights(): the notebook's W_q6, W_k6, W_v6."""
     nb = notebook_values("02_projections", "W_q6", "W_k6", "W_v6")

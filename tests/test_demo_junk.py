@@ -13,7 +13,8 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
-from helpers.demos.masking import CheatingDemo, PaddingDemo
+from helpers.demos.decoding import CheatingDemo
+from helpers.demos.masking import PaddingDemo
 from helpers.demos.patterns import PatternBuilder
 from helpers.demos.pitfalls import OverflowDemo
 from helpers.demos.real_model import HeadExplorer

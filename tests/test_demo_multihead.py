@@ -1,4 +1,4 @@
-"""Notebook 12's multi-head math and widgets: the shapes, the stages and the cost; change h, type sizes, edit X."""
+"""Notebook 10's multi-head math and widgets: the shapes, the stages and the cost; change h, type sizes, edit X."""
 
 import math
 

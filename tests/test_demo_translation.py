@@ -8,11 +8,14 @@ import pytest
 
 from helpers.demos.translation import DecodingStepsDemo, translation_explorer
 from helpers.translation import (
+    ASKS_FOR,
+    DECODER_INPUT,
     INPUT_DIMS,
     MEANINGS,
     REFERENCE_ALIGNMENT,
     SOURCE,
     TARGET,
+    TRANSLATES,
     alignment,
     cross_attention,
     input_dim,
@@ -27,20 +30,39 @@ def test_embeddings_alone_align_nothing():
     assert toy.X_dec.shape == (6, 10) and toy.X_enc.shape == (4, 10)
 
 
+def test_the_decoder_reads_the_target_shifted_right():
+    toy = toy_translation()
+    assert toy.decoder_input == DECODER_INPUT == ["<s>", "le", "chat", "noir", "s'", "est"]
+    assert toy.target == TARGET and toy.decoder_input[1:] == toy.target[:-1]
+    # Each position asks for what the word it writes next needs, not for what its own word is.
+    assert ASKS_FOR["<s>"] == "article" and ASKS_FOR["le"] == "animal" and ASKS_FOR["chat"] == "colour"
+    row = toy.W_q[input_dim("le", "fr")]
+    assert row[MEANINGS.index("animal")] > 0 and row[MEANINGS.index("article")] == 0
+
+
 def test_weights_are_target_by_source_and_rows_sum_to_one():
     toy = toy_translation()
     out, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
-    assert w.shape == (len(TARGET), len(SOURCE)) == (6, 4)
-    assert out.shape == (6, 6)  # one row per target token, d_v = 6
+    assert w.shape == (len(DECODER_INPUT), len(SOURCE)) == (6, 4)
+    assert out.shape == (6, 6)  # one row per decoder position, d_v = 6
     np.testing.assert_allclose(w.sum(axis=1), 1.0)
 
 
 def test_alignment_matches_the_translation_including_the_crossing():
     toy = toy_translation()
     _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
-    pairs = {q: k for q, k, _ in alignment(w, TARGET, SOURCE)}
+    pairs = {q: k for q, k, _ in alignment(w, DECODER_INPUT, SOURCE)}
     assert pairs == REFERENCE_ALIGNMENT
-    assert pairs["chat"] == "cat" and pairs["noir"] == "black"  # word order swaps
+    assert pairs["<s>"] == "the" and pairs["le"] == "cat" and pairs["chat"] == "black"  # word order swaps
+    # The position that reads "le" writes "chat", and reads the English word "chat" translates.
+    assert all(pairs[q] == TRANSLATES[written] for q, written in zip(DECODER_INPUT, TARGET))
+
+
+def test_each_output_row_is_mostly_the_word_its_position_writes():
+    toy = toy_translation()
+    out, _ = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
+    for i, written in enumerate(TARGET[:3]):  # "le", "chat", "noir": each English word suggests one
+        assert toy.value_columns[int(np.argmax(out[i]))] == written
 
 
 def test_matching_weight_computed_by_hand():
@@ -48,27 +70,27 @@ def test_matching_weight_computed_by_hand():
     _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
     # a match scores 2·3 = 6, scaled 6/√4 = 3; the other three keys score 0
     match = math.exp(3) / (math.exp(3) + 3)
-    assert w[TARGET.index("noir"), SOURCE.index("black")] == pytest.approx(match)
-    assert w[TARGET.index("noir"), SOURCE.index("cat")] == pytest.approx(1 / (math.exp(3) + 3))
+    assert w[DECODER_INPUT.index("chat"), SOURCE.index("black")] == pytest.approx(match)
+    assert w[DECODER_INPUT.index("chat"), SOURCE.index("cat")] == pytest.approx(1 / (math.exp(3) + 3))
 
 
 def test_columns_need_not_sum_to_one():
     toy = toy_translation()
     _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
     col = w.sum(axis=0)
-    assert col[SOURCE.index("sat")] > 2.5  # three French tokens read "sat"
+    assert col[SOURCE.index("sat")] > 2.5  # three decoder positions read "sat"
 
 
 def test_editing_one_row_of_w_q_moves_one_alignment():
     toy = toy_translation()
-    r = input_dim("noir", "fr")
+    r = input_dim("chat", "fr")
     toy.W_q[r] = 0.0
     toy.W_q[r, MEANINGS.index("animal")] = 2.0
     _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
-    pairs = {q: k for q, k, _ in alignment(w, TARGET, SOURCE)}
-    assert pairs["noir"] == "cat"
-    assert {q: k for q, k in pairs.items() if q != "noir"} == {
-        q: k for q, k in REFERENCE_ALIGNMENT.items() if q != "noir"
+    pairs = {q: k for q, k, _ in alignment(w, DECODER_INPUT, SOURCE)}
+    assert pairs["chat"] == "cat"
+    assert {q: k for q, k in pairs.items() if q != "chat"} == {
+        q: k for q, k in REFERENCE_ALIGNMENT.items() if q != "chat"
     }
 
 
@@ -77,7 +99,7 @@ def test_editing_w_k_changes_what_a_key_offers():
     r = input_dim("the", "en")
     toy.W_k[r] = 0.0  # "the" offers nothing: its score is 0 for every query
     _, w = cross_attention(toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
-    np.testing.assert_allclose(w[TARGET.index("le")], 0.25)
+    np.testing.assert_allclose(w[DECODER_INPUT.index("<s>")], 0.25)
 
 
 def test_toy_is_a_fresh_copy_each_time():
@@ -117,13 +139,16 @@ def test_decoding_steps_earlier_rows_never_change():
 
 
 def test_reversed_roles_give_one_row_per_source_token_and_rows_change():
-    demo = DecodingStepsDemo(step=2)
-    assert demo.reversed_weights.shape == (4, 2)
-    assert demo.reversed_output.shape[0] == len(SOURCE)
-    black_at_2 = demo.reversed_output[SOURCE.index("black")].copy()
-    demo.step = 3  # "noir" arrives: the encoder's row for "black" is different now
+    demo = DecodingStepsDemo(step=3)
     assert demo.reversed_weights.shape == (4, 3)
-    assert not np.allclose(demo.reversed_output[SOURCE.index("black")], black_at_2)
+    assert demo.reversed_output.shape[0] == len(SOURCE)
+    black = SOURCE.index("black")
+    np.testing.assert_allclose(demo.reversed_weights[black], 1 / 3)  # no input so far offers a colour
+    black_at_3 = demo.reversed_output[black].copy()
+    demo.step = 4  # "noir" arrives in the decoder's input: the encoder's row for "black" is different now
+    assert demo.reversed_weights.shape == (4, 4)
+    assert demo.reversed_weights[black, DECODER_INPUT.index("noir")] > 0.8
+    assert not np.allclose(demo.reversed_output[black], black_at_3)
     assert "one per English token" in demo.views["reversed"].value
 
 
@@ -146,11 +171,11 @@ def test_translation_explorer_labels_rows_and_matches_the_math():
 
 def test_translation_explorer_edit_moves_the_alignment():
     ex = translation_explorer()
-    r = input_dim("noir", "fr")
+    r = input_dim("chat", "fr")
     ex.editors["W_q"].set_text(r, MEANINGS.index("colour"), "0")
     ex.editors["W_q"].set_text(r, MEANINGS.index("animal"), "2")
-    pairs = {q: k for q, k, _ in alignment(ex.result.weights, TARGET, SOURCE)}
-    assert pairs["noir"] == "cat"
+    pairs = {q: k for q, k, _ in alignment(ex.result.weights, DECODER_INPUT, SOURCE)}
+    assert pairs["chat"] == "cat"
 
 
 def test_decoding_steps_keep_the_last_step_when_the_toy_cannot_be_computed():
@@ -184,18 +209,45 @@ def test_translation_explorer_with_a_goal_starts_from_the_task_and_judges_every_
     for name, value in {**task.start, **task.given}.items():
         np.testing.assert_array_equal(ex.editors[name].value, value)
     assert ex.editors["W_q"].row_labels == INPUT_DIMS and not ex.goal_met
-    assert "'noir' gives 'black' 0.48 and 'cat' 0.48" in ex.goal_feedback.message
+    assert ex.editors["X_dec"].row_labels == DECODER_INPUT
+    assert "'chat' gives 'black' 0.48 and 'cat' 0.48" in ex.goal_feedback.message
     cat, colour = input_dim("cat", "en"), MEANINGS.index("colour")
     ex.editors["W_k"].set_text(cat, colour, "0")  # the extra 3 taken out again
     assert ex.goal_met
     ex.editors["W_k"].set_text(cat, colour, "3")
     assert not ex.goal_met
-    # Or "noir" asks for a colour and against an animal: a repair in W^Q counts too.
-    ex.editors["W_q"].set_text(input_dim("noir", "fr"), MEANINGS.index("animal"), "-1")
+    # Or "chat" (it writes "noir") asks for a colour and against an animal: a repair in W^Q counts too.
+    ex.editors["W_q"].set_text(input_dim("chat", "fr"), MEANINGS.index("animal"), "-1")
     assert ex.goal_met
-    # Moving the 3 of 'cat' to the colour column makes 'noir' read 'cat' and leaves 'chat' with nothing.
-    ex.editors["W_q"].set_text(input_dim("noir", "fr"), MEANINGS.index("animal"), "0")
+    # Moving the 3 of 'cat' to the colour column makes 'chat' read 'cat' and leaves 'le' (it asks for an animal)
+    # with nothing.
+    ex.editors["W_q"].set_text(input_dim("chat", "fr"), MEANINGS.index("animal"), "0")
     ex.editors["W_k"].set_text(cat, MEANINGS.index("animal"), "0")
-    assert not ex.goal_met and "'chat'" in ex.goal_feedback.message
+    assert not ex.goal_met and "'le'" in ex.goal_feedback.message
+
+
+def test_le_reads_cat_only_once_its_query_asks_for_what_the_next_word_needs(own_progress):
+    from helpers.exercises import check_design
+    from helpers.exercises.design import design_task
+
+    task = design_task("06-le-reads-cat")
+    start = task.start["W_q"]
+    le, asks = input_dim("le", "fr"), start[input_dim("le", "fr")]
+    # The start: 'le' asks for what it is, an article, as '<s>' does; both rows read 'the'.
+    assert asks[MEANINGS.index("article")] > 0
+    feedback = check_design(task.name)
+    assert not feedback.correct and "'le' gives 'cat' 0.04 and 'the' 0.87" in feedback.message
+    # No edit of W^K can part two equal queries: their rows of weights are equal whatever the keys offer.
+    toy = toy_translation()
+    Q = toy.X_dec @ start
+    assert np.array_equal(Q[DECODER_INPUT.index("le")], Q[DECODER_INPUT.index("<s>")])
+    fixed = start.copy()
+    fixed[le] = [0, 0, 2, 0]  # article, colour, animal, action
+    assert check_design(task.name, W_q=fixed).correct
+    fixed[le] = [-2, 0, 2, 0]  # and against an article: counts too
+    assert check_design(task.name, W_q=fixed).correct
+    fixed[input_dim("<s>", "fr")] = [0, 0, 2, 0]  # '<s>' asking for an animal breaks the first word
+    feedback = check_design(task.name, W_q=fixed)
+    assert not feedback.correct and "'<s>'" in feedback.message
     with pytest.raises(ValueError, match="no design task"):
         translation_explorer(goal="06-nope")

@@ -107,6 +107,7 @@ def test_index_links_every_learning_objective():
 
 
 MAX_WORDS = 2200  # one sitting: about 35-40 minutes of reading with the work
+MAX_CELLS = 55  # every cell, navigation included
 
 
 def markdown_words(path) -> int:
@@ -132,6 +133,9 @@ def test_notebook_fits_one_sitting(path):
     words = markdown_words(path)
     assert words <= MAX_WORDS, (f"{words} words of markdown (limit {MAX_WORDS}): move what goes deeper than a first "
                                 "encounter to a going-further notebook")
+    cells = len(load(path)["cells"])
+    assert cells <= MAX_CELLS, (f"{cells} cells (limit {MAX_CELLS}): merge cells that belong together, or move what "
+                                "goes deeper than a first encounter to a going-further notebook")
 
 
 def test_course_map_lists_the_core_path_and_the_going_further_notebooks_apart():

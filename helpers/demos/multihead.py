@@ -1,4 +1,4 @@
-"""Notebook 12's multi-head widgets: every tensor's shape, and each head's weights, live.
+"""Notebook 10's multi-head widgets: every tensor's shape, and each head's weights, live.
 
 * :class:`HeadShapes` lets the learner type the four sizes of the lesson's Q1 and watch the shapes.
 * :class:`MultiHeadExplorer` splits one example into h heads (a heads control over the divisors of

@@ -22,11 +22,11 @@ __all__ = ["DecodingStepsDemo", "translation_explorer"]
 class DecodingStepsDemo(LiveWidget, widgets.VBox):
     """Decode one French token at a time; compare cross-attention with the roles reversed.
 
-    At step t the decoder has t rows: those that produce the first t target words (it has read <s> and the
-    first t - 1).
+    At step t the decoder's input is its first t tokens, ``<s>`` and the t - 1 French words written so far (the
+    target shifted right): t rows, the last of which writes word t.
 
     * As built (Q from the decoder, K and V from the encoder): weights (t, 4), one
-      output row per target token; rows already computed never change.
+      output row per decoder position; rows already computed never change.
     * Reversed (Q from the encoder, K and V from the decoder): weights (4, t), one
       output row per *source* token, and every row changes as the decoder grows.
 
@@ -42,11 +42,11 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
     def __init__(self, step: int = 3, toy: ToyTranslation | None = None):
         self._live_setup()
         self.toy = toy_translation() if toy is None else toy
-        n = len(self.toy.target)
-        target = list(self.toy.target)
+        n = len(self.toy.decoder_input)
+        inputs, target = list(self.toy.decoder_input), list(self.toy.target)
         self.step_picker = choice_buttons(
             "decoder step t", list(range(1, n + 1)), self._check_step(step, n),
-            tooltips=[f"rows: {' '.join(target[:t])} (read: {' '.join(['<s>', *target[:t - 1]])})"
+            tooltips=[f"input: {' '.join(inputs[:t])} (the last row writes '{target[t - 1]}')"
                       for t in range(1, n + 1)],
         )
         self.step_picker.style.description_width = "8em"
@@ -72,11 +72,11 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
 
     @step.setter
     def step(self, value: int) -> None:
-        self.step_picker.value = self._check_step(value, len(self.toy.target))
+        self.step_picker.value = self._check_step(value, len(self.toy.decoder_input))
 
     def _update(self) -> None:
         t, toy = self.step, self.toy
-        so_far = toy.target[:t]
+        so_far = toy.decoder_input[:t]
         cross = cross_attention(toy.X_dec[:t], toy.X_enc, toy.W_q, toy.W_k, toy.W_v)
         # Reversed roles: the encoder asks, the decoder's tokens so far answer.
         reverse = cross_attention(toy.X_enc, toy.X_dec[:t], toy.W_q, toy.W_k, toy.W_v)
@@ -85,9 +85,9 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
         self.views["cross"].value = attention_weights_html(
             self.cross_weights, so_far, toy.source,
             title="As built: Q from the decoder, K, V from the encoder",
-            note=f"{t} rows, one per French token so far; output shape {self.cross_output.shape}",
+            note=f"{t} rows, one per decoder input token so far; output shape {self.cross_output.shape}",
         ) + matrix_html(self.cross_output, row_labels=so_far, col_labels=toy.value_columns,
-                        title="Output (one row per target token)", legend=False)
+                        title="Output (one row per decoder position)", legend=False)
         self.views["reversed"].value = attention_weights_html(
             self.reversed_weights, toy.source, so_far,
             title="Reversed: Q from the encoder, K, V from the decoder",
@@ -97,17 +97,18 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
                         title="Output (one row per source token)", legend=False)
 
     def __repr__(self) -> str:
-        return f"DecodingStepsDemo(step={self.step}, target={len(self.toy.target)}, source={len(self.toy.source)})"
+        return (f"DecodingStepsDemo(step={self.step}, decoder_input={len(self.toy.decoder_input)}, "
+                f"source={len(self.toy.source)})")
 
 
 def translation_explorer(toy: ToyTranslation | None = None, large: bool = False, compact: bool | None = None,
                          goal: str | None = None):
     """The toy in a :class:`helpers.widgets.CrossAttentionExplorer`, rows and columns named.
 
-    The rows of ``W^Q``, ``W^K``, ``W^V`` are labelled with the input dimensions
-    ("en:black", "fr:noir", ...) and their columns with the meanings / French words,
-    so the learner can find the entry to edit: to make "noir" look at "cat", move the
-    2 in row "fr:noir" of ``W^Q`` from column "colour" to column "animal".
+    The decoder's rows are its input tokens (``<s> le chat noir s' est``, the target shifted right). The rows of
+    ``W^Q``, ``W^K``, ``W^V`` are labelled with the input dimensions ("en:black", "fr:chat", ...) and their columns
+    with the meanings / French words, so the learner can find the entry to edit: to make the position whose input is
+    "chat" look at "cat", move the 2 in row "fr:chat" of ``W^Q`` from column "colour" to column "animal".
 
     ``goal`` names a design task of notebook 06 (:mod:`helpers.exercises.design`): the explorer starts from the
     task's arrays (its start, and its fixed arrays) in place of the toy's own, and shows the goal line.
@@ -119,10 +120,10 @@ def translation_explorer(toy: ToyTranslation | None = None, large: bool = False,
     if goal is not None:
         task = design_task(goal)  # an unknown name raises here
         toy = replace(toy, **{name: np.array(value) for name, value in {**task.start, **task.given}.items()})
-    ex = CrossAttentionExplorer(toy.target, toy.source, toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v,
+    ex = CrossAttentionExplorer(toy.decoder_input, toy.source, toy.X_dec, toy.X_enc, toy.W_q, toy.W_k, toy.W_v,
                                 large=large, compact=compact, goal=goal)
     dims = toy.input_dims
-    ex.editors["X_dec"].set_labels(row_labels=toy.target, col_labels=dims)
+    ex.editors["X_dec"].set_labels(row_labels=toy.decoder_input, col_labels=dims)
     ex.editors["X_enc"].set_labels(row_labels=toy.source, col_labels=dims)
     ex.editors["W_q"].set_labels(row_labels=dims, col_labels=toy.meanings)
     ex.editors["W_k"].set_labels(row_labels=dims, col_labels=toy.meanings)

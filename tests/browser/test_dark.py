@@ -168,7 +168,7 @@ def light_fraction(png: bytes) -> float:
     return float((lum > 0.8).mean())
 
 
-@pytest.mark.parametrize("path", [p.name for p in notebook_paths() if p.name.startswith("05_")])
+@pytest.mark.parametrize("path", [p.name for p in notebook_paths() if p.stem.endswith("_patterns")])
 def test_figures_stay_readable_in_dark_and_light(lab, path):
     """A figure is an image and cannot follow the theme: it must be opaque light paper on a dark page too (black
     text on a transparent figure would vanish)."""

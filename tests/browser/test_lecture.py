@@ -76,6 +76,12 @@ def test_lecture_page_reads_well_on_a_projector(projector, jupyter_home, path):
     )
     showing = [line for line in tagged_prints(copy) if line in text and line not in untagged]
     assert not showing, f"output of a cell tagged to hide it is visible: {showing[:3]}"
+    # A markdown cell for the notebook alone (an exercise's instructions) is not on the page.
+    notebook_only = [cell.source.splitlines()[0].lstrip("#* ").rstrip("*. ")
+                     for cell in nbformat.read(copy, as_version=4).cells
+                     if cell.cell_type == "markdown" and "lecture-hide" in cell.metadata.get("tags", [])]
+    shown = [line for line in notebook_only if line and line in text]
+    assert not shown, f"a cell tagged lecture-hide is on the lecture page: {shown[:3]}"
 
 
 @pytest.mark.parametrize("path", [p for p in notebook_paths() if p.name.startswith("02_")], ids=lambda p: p.stem)

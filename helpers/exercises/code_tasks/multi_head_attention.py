@@ -1,7 +1,8 @@
 """Code task ``"multi_head_attention"`` (10_multi_head): ``fn(X, W_q, W_k, W_v, W_o, h)`` -> output (n, d_model).
 
 Head i uses columns ``i*d_k:(i+1)*d_k`` of Q, K and V (as :func:`helpers.attention.split_heads`). Probes with
-h = 2 and h = 3 on d_model 6 tell a reshape without a transpose, interleaved columns and one big head apart.
+h = 2 and h = 3 on d_model 6 tell a reshape without a transpose, interleaved columns and one big head apart. The
+heads themselves are taught in 03_heads, where most mistakes point.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ __all__ = ["TASK", "my_multi_head_attention", "NO_WO", "SCALE_DMODEL", "HEADS_RE
 NO_WO = Mistake(
     "no_wo", "multi-head attention without W^O",
     "After concatenating the heads (n × d_model), multiply by W_o: output = concat @ W_o.",
-    '10_multi_head, "Step by step on the six tokens of notebook 02"')
+    '03_heads, "Concatenate, then W^O"')
 SCALE_DMODEL = Mistake(
     "scale_dmodel", "scaled by √d_model instead of √d_k",
     "d_k is the width of a query or key, Q.shape[-1] (with h heads, d_model / h per head), not the width of the "
@@ -30,15 +31,15 @@ HEADS_RESHAPE = Mistake(
     "heads_reshape", "heads split by a reshape without transposing",
     "Head i is the columns i*d_k:(i+1)*d_k of Q: Q[:, i*d_k:(i+1)*d_k] (a reshape to (h, n, d_k) mixes "
     "tokens and columns).",
-    '10_multi_head, "Step by step on the six tokens of notebook 02"')
+    '10_multi_head, "All heads at once: split and merge by reshape"')
 HEADS_INTERLEAVED = Mistake(
     "heads_interleaved", "heads made of interleaved columns",
     "Head i is a block of d_k neighbouring columns, Q[:, i*d_k:(i+1)*d_k], not every h-th column Q[:, i::h].",
-    '10_multi_head, "Step by step on the six tokens of notebook 02"')
+    '03_heads, "Splitting into heads"')
 ONE_HEAD = Mistake(
     "one_head", "one head over all of d_model (h ignored)",
     "Split Q, K and V into h heads of width d_k = d_model / h and attend within each head.",
-    '10_multi_head, "Step by step on the six tokens of notebook 02"')
+    '03_heads, "Attention in each head"')
 
 
 def my_multi_head_attention(X, W_q, W_k, W_v, W_o, h):

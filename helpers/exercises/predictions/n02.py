@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import head_dim, scaled_dot_product_attention
+from helpers.attention import scaled_dot_product_attention
 from helpers.exercises.code_tasks.examples import SIX_TOKENS, W_K3, W_Q3, W_V3, X3, X6, six_token_weights
 from helpers.exercises.predictions.prediction import Prediction, region_of
 from helpers.explain import fmt, format_matrix
@@ -16,15 +16,6 @@ from helpers.explain import fmt, format_matrix
 __all__ = ["PREDICTIONS", "THREE_TOKENS", "LABELS6", "scores_after_edit"]
 
 THREE_TOKENS = ("The", "cat", "sat")
-
-# --------------------------------------------------------------------------- d_k = d_model / h (BERT-base)
-
-_D_MODEL, _HEADS = 768, 12
-
-
-def _head_width() -> float:
-    return float(head_dim(_D_MODEL, _HEADS))
-
 
 # --------------------------------------------------------------------------- the zero key of "cat"
 
@@ -120,7 +111,7 @@ def _entry(edit) -> str:
             f"from {fmt(W[row, col])} to {fmt(value)}")
 
 
-# --------------------------------------------------------------------------- the shape of one head's output
+# --------------------------------------------------------------------------- the shape of the output
 
 _N, _D_MODEL_SHAPE, _D_K, _D_V = 10, 512, 64, 32
 
@@ -129,29 +120,13 @@ def _shape_text(shape) -> str:
     return " × ".join(str(int(s)) for s in shape)
 
 
-def _head_output_shape() -> str:
+def _output_shape() -> str:
     """The shape of softmax(QKᵀ/√d_k)V for Q, K (n, d_k) and V (n, d_v), computed."""
     Q, K, V = np.zeros((_N, _D_K)), np.zeros((_N, _D_K)), np.zeros((_N, _D_V))
     return _shape_text(scaled_dot_product_attention(Q, K, V)[0].shape)
 
 
 PREDICTIONS = [
-    Prediction(
-        name="02-head-width",
-        notebook="02_projections",
-        question=(f"With d_model = {_D_MODEL} and h = {_HEADS} heads (BERT-base), what is each head's width d_k?"),
-        form="number",
-        truth=_head_width,
-        tolerance=0.0,
-        why=(f"The heads split the model's width: d_k = d_model / h = {_D_MODEL} / {_HEADS} = "
-             f"{fmt(_head_width())}, so all {_HEADS} heads together cost about as much as one full-width head."),
-        thought={
-            float(_D_MODEL): "every head works at the full width d_model",
-            float(_HEADS): "d_k is the number of heads",
-            float(_D_MODEL * _HEADS): "d_k = d_model × h, each head adding its own width",
-            "*": "the heads share d_model some other way; each gets an equal part, d_model / h",
-        },
-    ),
     Prediction(
         name="02-cat-zero-key",
         notebook="02_projections",
@@ -171,21 +146,21 @@ PREDICTIONS = [
         },
     ),
     Prediction(
-        name="02-head-output-shape",
+        name="02-output-shape",
         notebook="02_projections",
-        question=(f"One head: n = {_N} tokens, d_model = {_D_MODEL_SHAPE}, d_k = {_D_K}, d_v = {_D_V}. What shape "
-                  "is its output softmax(QKᵀ/√d_k)V?"),
+        question=(f"n = {_N} tokens, d_model = {_D_MODEL_SHAPE}, d_k = {_D_K}, d_v = {_D_V}. What shape is the "
+                  "output softmax(QKᵀ/√d_k)V?"),
         form="choice",
         options=tuple(_shape_text(s) for s in ((_N, _N), (_N, _D_V), (_N, _D_K), (_N, _D_MODEL_SHAPE))),
-        truth=_head_output_shape,
+        truth=_output_shape,
         why=(f"The weights are n × n = {_N} × {_N}, and (n × n)(n × d_v) gives one row per query with the values' "
              f"width: {_N} × {_D_V}."),
         thought={
             _shape_text((_N, _N)): "the output is the weights; they are multiplied by V next",
             _shape_text((_N, _D_K)): ("the output has the width of the queries and keys; it is a weighted sum of "
                                       "values, so it has their width d_v"),
-            _shape_text((_N, _D_MODEL_SHAPE)): ("a head gives back d_model; one head gives d_v, and only the "
-                                                "heads concatenated and multiplied by W^O give d_model (notebook 12)"),
+            _shape_text((_N, _D_MODEL_SHAPE)): ("the output has the width of X; it has the width of the values, "
+                                                "d_v (03 shows how a layer gets back to d_model)"),
         },
     ),
     Prediction(

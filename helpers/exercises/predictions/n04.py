@@ -1,13 +1,11 @@
 """The predictions of 04_masking.
 
 Every truth is computed from the notebook's own examples: section 1's four tokens
-(:func:`helpers.masking.decoder_example`), the worked example of section 3
-(:mod:`helpers.exercises.code_tasks.examples`) and section 6's tiny next-token model (:func:`helpers.masking.train`).
+(:func:`helpers.masking.decoder_example`) and the worked example of section 3
+(:mod:`helpers.exercises.code_tasks.examples`).
 """
 
 from __future__ import annotations
-
-from functools import cache
 
 import numpy as np
 
@@ -15,7 +13,7 @@ from helpers.attention import causal_mask, project_qkv, scaled_dot_product_atten
 from helpers.exercises.code_tasks.examples import K_M, Q_M
 from helpers.exercises.predictions.prediction import Prediction, region_of
 from helpers.explain import fmt
-from helpers.masking import DECODER_TOKENS, LOOK_OFFSETS, decoder_example, train
+from helpers.masking import DECODER_TOKENS, decoder_example
 
 _TOKENS = DECODER_TOKENS
 _LAST = _TOKENS[-1]
@@ -56,29 +54,6 @@ def _cat_weight_on_the() -> float:
 _ROW = [fmt(v) for v in np.where(causal_mask(3), _SCALED, -np.inf)[_CAT]]
 _UNMASKED = float(softmax(_SCALED)[_CAT, 0])
 _RATIO = fmt(np.exp(_SCALED[_CAT, _CAT] - _SCALED[_CAT, 0]), 2)  # e^score(cat) / e^score(The)
-
-
-# --------------------------------------------------------------------------- section 6: the head the cheater picks
-
-
-def _delta_text(delta: int) -> str:
-    return "0" if delta == 0 else f"{delta:+d}"
-
-
-@cache
-def _cheater_delta() -> int:
-    return train(causal=False).delta
-
-
-# --------------------------------------------------------------------------- section 7: appending a token
-
-
-def _earlier_outputs_after_appending() -> str:
-    Q, K, V = _qkv()
-    n = len(_TOKENS)
-    before = scaled_dot_product_attention(Q[:-1], K[:-1], V[:-1], mask=causal_mask(n - 1))[0]
-    after = scaled_dot_product_attention(Q, K, V, mask=causal_mask(n))[0]
-    return region_of(~np.isclose(before, after[:-1]), _TOKENS[:-1], ("dim 0", "dim 1"))
 
 
 PREDICTIONS = [
@@ -127,47 +102,6 @@ PREDICTIONS = [
             0.0: f"a score of {_ROW[0]} gives weight 0; it is e^{_ROW[0]} = 1 that goes into the softmax",
             "higher": (f"the softmax shares more evenly than it does; e^score widens the gap between {_ROW[0]} and "
                        f"{_ROW[1]}: e^{_ROW[1]} is {_RATIO} times e^{_ROW[0]}"),
-        },
-    ),
-    Prediction(
-        name="04-cheating-head",
-        notebook="04_masking",
-        question=("Trained without the mask, the model keeps, of five heads that look δ = "
-                  f"{', '.join(_delta_text(d) for d in LOOK_OFFSETS)} positions away, the one with the smallest "
-                  "training error. Which δ will the model without the mask choose?"),
-        form="choice",
-        options=tuple(_delta_text(d) for d in LOOK_OFFSETS),
-        truth=lambda: _delta_text(_cheater_delta()),
-        why=("With the whole sentence in view, the head at δ = +1 reads token t + 1, the very word to predict: its "
-             "training error is 0."),
-        thought={
-            "-1": ("the previous token is the best clue to the next, as it is for the masked model; without the "
-                   "mask the next token itself is in view, and copying it is never wrong"),
-            "0": ("a token's own word is the best clue; the read-out already has it, and the next word itself is in "
-                  "view"),
-            "*": ("a head looking further gives more context; the head at δ = +1 reads the answer itself, since "
-                  "nothing hides it"),
-        },
-    ),
-    Prediction(
-        name="04-append-a-token",
-        notebook="04_masking",
-        question=(f"The decoder (causal mask) has run {_q(*_TOKENS[:-1])}. Now '{_LAST}' is appended and all four "
-                  f"run again. Which part of the outputs of {_q(*_TOKENS[:-1])} (3 × 2) changes?"),
-        form="region",
-        row_labels=_TOKENS[:-1],
-        col_labels=("dim 0", "dim 1"),
-        options=("nothing", f"row '{_TOKENS[-2]}'", f"rows {_q(*_TOKENS[1:-1])}", "the whole matrix"),
-        truth=_earlier_outputs_after_appending,
-        why=(f"'{_LAST}' is a later key for every earlier query, so the mask blocks it: their scores, weights and "
-             "outputs are the numbers they were."),
-        thought={
-            "the whole matrix": (f"every query gets one more key to share its attention with, as it would without "
-                                 f"the mask; with it, '{_LAST}' is blocked for every earlier query"),
-            f"row '{_TOKENS[-2]}'": (f"the new token touches its neighbour; '{_LAST}' comes after '{_TOKENS[-2]}' too, "
-                                     "so it is blocked there as well"),
-            "rows": ("the later queries see more of the text; but a query sees only keys at or before its own "
-                     "position, and the new one is after all three"),
         },
     ),
 ]

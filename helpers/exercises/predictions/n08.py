@@ -176,9 +176,9 @@ PREDICTIONS = [
     Prediction(
         name="08-shift-1000",
         notebook="08_pitfalls",
-        question=(f"Row 0 of the running example's scores is {_row(_row0_scores(), 2)}, and its weights "
-                  f"(helpers.attention.softmax) are {_row(softmax(_row0_scores()))}. What does softmax give for the "
-                  f"same row plus {fmt(SHIFT)} in every entry?"),
+        question=(f"Row 0 of the running example's scores is {_row(_row0_scores(), 2)}, and its weights are "
+                  f"{_row(softmax(_row0_scores()))}. What does softmax give for the same row plus {fmt(SHIFT)} in "
+                  "every entry?"),
         form="choice",
         options=(_SAME_WEIGHTS, _ALL_ON_TOP, _EQUAL, _NAN_OVERFLOW),
         truth=_shifted,
@@ -190,7 +190,8 @@ PREDICTIONS = [
             _EQUAL: ("next to 1000 the differences between the scores vanish; the softmax sees only the differences, "
                      "and they are unchanged"),
             _NAN_OVERFLOW: ("e^1000 overflows float64; it does, in the textbook formula (next section), but the "
-                            "weights themselves do not change and the course's softmax never forms e^1000"),
+                            "weights themselves do not change, and a softmax that subtracts the maximum never "
+                            "forms e^1000"),
         },
     ),
     Prediction(

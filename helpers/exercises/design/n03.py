@@ -1,0 +1,47 @@
+"""The design tasks of 03_heads."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from helpers.exercises.design.goals import attends_most, multi_head_weights
+from helpers.exercises.design.task import DesignTask
+from helpers.explain import fmt
+from helpers.heads import TOKENS, H, two_head_layer
+
+__all__ = ["TASKS"]
+
+_X, _W_Q, _W_K, _W_V, _W_O = two_head_layer()
+_HEAD_1 = multi_head_weights({"X": _X, "W_q": _W_Q, "W_k": _W_K}, H)[0]   # head 1's weights: 02's
+_SOLUTION_W_K = _W_K.copy()
+# Row d1, column k4 (head 2's second column): 0 -> -3. Only 'The' and 'cat' use d1; in head 2 the key of 'cat'
+# becomes (1, -6) and that of 'The' (1, -1), so the query of 'sat', (-2, -2), scores 'cat' 10, 'sat' 4, 'The' 0.
+_SOLUTION_W_K[0, 3] = -3.0
+_SAT = TOKENS.index("sat")
+_Q_SAT_TEXT = ", ".join(fmt(v) for v in (_X @ _W_Q)[_SAT, 2:])   # its query in head 2
+
+
+def _head_2_sat_reads_cat(arrays) -> tuple[bool, str]:
+    weights = multi_head_weights(arrays, H)
+    met, detail = attends_most(weights[1], TOKENS, TOKENS, "sat", "cat", at_least=0.5)
+    if not np.allclose(weights[0], _HEAD_1):
+        return False, ("head 1's weights changed (columns 0 and 1 of W^K are head 1's: put them back); in head 2, "
+                       + detail)
+    return met, "in head 2, " + detail + " Head 1's weights are as they were."
+
+
+TASKS = [
+    DesignTask(
+        name="03-head-2-sat-reads-cat",
+        notebook="03_heads",
+        goal=("In head 2, make 'sat' give 'cat' more attention than any other key, and at least 0.5, by changing W^K "
+              "(X, W^Q and h = 2 stay as they are), while head 1's weights stay as they are."),
+        start={"W_k": _W_K},
+        solution={"W_k": _SOLUTION_W_K},
+        given={"X": _X, "W_q": _W_Q},
+        judge=_head_2_sat_reads_cat,
+        hint=(f"Head 2 reads columns 2 and 3. There the query of 'sat' is ({_Q_SAT_TEXT}): "
+              "give 'cat' a key that points the same way. Its key is 2 × row d1 + row d2 of W^K's columns 2 and 3 "
+              "(x_cat = [2, 1, 0, 0]), and only 'The' and 'cat' use row d1."),
+    ),
+]
