@@ -35,6 +35,7 @@ from .layout import OverlayMessage, text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
+from .save_buttons import SaveButtons
 
 __all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
            "CrossAttentionExplorer"]
@@ -252,6 +253,8 @@ class Explorer(LiveWidget, widgets.VBox):
     result : AttentionResult for the last valid input
     views : dict stage name -> ipywidgets.HTML ("Q", "K", "V", "scores", "scaled", "mask",
         "weights", "output", "trace")
+    save_weights : SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights as a heatmap for a slide,
+        saved as ``figures/<notebook>-weights.png`` (``cross-weights`` in a cross-attention explorer)
     trace_text : str, the arithmetic for the query and key picked under "Trace one query and one key",
         with the actual numbers
     status : str, why the last input could not be computed ('' when it could)
@@ -295,6 +298,7 @@ class Explorer(LiveWidget, widgets.VBox):
         self.result = None
         self.trace_text = ""
         self.views = {k: widgets.HTML("") for k in _STAGES}
+        self.save_weights = SaveButtons(self._weights_figure, "cross-weights" if kind == "cross" else "weights")
         self.goal = task
         self.goal_feedback: Feedback | None = None
         self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
@@ -554,6 +558,12 @@ class Explorer(LiveWidget, widgets.VBox):
                                                col_axis="d_v →", **queries)
         self._draw_trace(hl)
 
+    def _weights_figure(self):
+        """The weights on show as a heatmap for a slide (the "Save PNG" / "Save SVG" buttons under them)."""
+        s = self._shown
+        title = "Attention weights" + (", causal mask" if s.causal else "") + ("" if s.scale else ", not scaled")
+        return render.heatmap(s.result.weights, s.q_tokens, s.k_tokens, title=title)
+
     def _mask_off_html(self) -> str:
         sz = theme.sizes(self._large)
         return (f'<div style="{theme.panel_style(self._large)}padding:6px 10px;margin:3px;max-width:16em">'
@@ -622,7 +632,7 @@ class Explorer(LiveWidget, widgets.VBox):
         # Edit and effect on one screen: the weights and the output (what the learner watches) come right
         # after the query side's X, so they sit beside it on a wide page and right under it on a narrow one;
         # the key side's X and the weight matrices follow. The intermediate stages fold away.
-        results = widgets.VBox([v["weights"], v["output"]],
+        results = widgets.VBox([v["weights"], self.save_weights, v["output"]],
                                layout=widgets.Layout(flex="0 1 auto", min_width="0", max_width="100%",
                                                      margin="0 12px 0 0"))
         results.add_class("attn-results")

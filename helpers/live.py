@@ -35,7 +35,7 @@ import numpy as np
 import traitlets
 
 from . import theme
-from .snapshot import snapshot_html
+from .snapshot import page_snapshot_html
 
 __all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "animations_on", "close_tree", "lecture_mode",
            "text_form", "unexpected_message"]
@@ -90,7 +90,7 @@ class TextForm:
 
     * ``text/plain``, the text form: what the widget is and to run the cell (``AttentionExplorer(tokens=6,
       ...)  (a live widget: run this cell to show it)``) instead of a bare repr;
-    * ``text/html``, a static picture of what the widget shows now (:func:`helpers.snapshot.snapshot_html`): the
+    * ``text/html``, a static picture of what the widget shows now (:func:`helpers.snapshot.page_snapshot_html`): the
       question, the matrices, the weights, with the widget's CSS classes. GitHub, nbviewer, the course's web site
       and JupyterLab before the cell runs show it; JupyterLab and Voila show the live widget when the cell runs
       (the widget view ranks before HTML).
@@ -100,7 +100,7 @@ class TextForm:
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle and "text/plain" in bundle:
             bundle["text/plain"] = text_form(bundle["text/plain"])
-            bundle["text/html"] = snapshot_html(self)
+            bundle["text/html"] = page_snapshot_html(self)
         return bundle
 
 

@@ -16,17 +16,18 @@ The picture is made from the widget tree as it is, one rule per kind of widget:
 * ``Box``, ``HBox``, ``VBox``, ``GridBox``: a ``<div>`` with the layout's flex and grid properties, sizes, margins and
   borders; ``Accordion`` and ``Tab``: a ``<details>`` per page (the open page open: the others still open on a
   click, without a kernel), ``Stack``: the page shown;
-* ``Image``: an ``<img>`` with its text alternative (the tooltip); ``Output``: its outputs' HTML, image or text;
-  a progress bar: ``<progress>``;
+* ``Image``: an ``<img>`` with its text alternative (the tooltip), a PNG in 256 colours (a PNG in an HTML value
+  too); ``Output``: its outputs' HTML, image or text; a progress bar: ``<progress>``;
 * a widget whose ``layout.display`` is ``"none"`` is left out, with everything in it, and so is a part that carries
   the class :data:`OMIT_CLASS` (what is measured on this machine, what is the learner's own, a view the notebook
   shows elsewhere); the note at the top then says that the live widget shows more.
 
 Each element keeps the widget's CSS classes (``attn-explorer``, ``matrix-editor-grid``, ``predict`` ...), so what
 addresses a live widget by its classes finds its picture too. The look is one small ``<style>`` per picture, in
-JupyterLab's theme variables, so the picture follows the dark theme; a line at the top says it is a picture. Every
-inline style becomes a class of that ``<style>``, scoped to the picture (a ``<style>`` in an output applies to the
-whole page), which keeps a picture small; a page that drops ``<style>`` (JupyterLab, for a notebook not trusted yet)
+JupyterLab's theme variables, so the picture follows the dark theme; a line at the top says it is a picture. The
+general rules (a button, a field) are written once per notebook (:func:`page_snapshot_html`). Every inline style
+becomes a class of that ``<style>``, scoped to the picture (a ``<style>`` in an output applies to the whole page),
+which keeps a picture small; a page that drops ``<style>`` (JupyterLab, for a notebook not trusted yet)
 shows it plain, with its grids still in rows and columns. The same widget state gives the same bytes: no ids,
 nothing random. Text from widget values is escaped; no script and no event handler is written.
 """
@@ -40,9 +41,9 @@ import re
 
 import ipywidgets as widgets
 
-from . import theme
+from . import render, theme
 
-__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "snapshot_html"]
+__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "page_snapshot_html", "snapshot_html"]
 
 STATIC_NOTE = "Static picture: run the cell to use it"
 PARTIAL_NOTE = "Static picture: run the cell to use it and to see every view"
@@ -126,9 +127,11 @@ def _left_out(w) -> bool:
 
 
 def _holds_content(w) -> bool:
-    """Whether ``w`` shows something besides buttons (buttons act on a live widget; their picture holds nothing)."""
+    """Whether ``w`` shows something besides buttons and empty text (buttons act on a live widget only)."""
     if _hidden(w) or isinstance(w, (widgets.Button, widgets.ToggleButton)):
         return False
+    if isinstance(w, (widgets.HTML, widgets.HTMLMath, widgets.Label)) and not w.value:
+        return False  # a message place with no message yet
     children = getattr(w, "children", None)
     return not children or any(_holds_content(c) for c in children)
 
@@ -290,6 +293,19 @@ def _checkbox(w) -> str:
             f"{_esc(_description(w))}</label>")
 
 
+_PNG_URI = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")
+
+
+def _smaller_png_b64(encoded: str) -> str:
+    """A base64 PNG in 256 colours (:func:`helpers.render.smaller_png`): the same look at a third of the room."""
+    return base64.b64encode(render.smaller_png(base64.b64decode(encoded))).decode("ascii")
+
+
+def _smaller_images(markup: str) -> str:
+    """``markup`` with every PNG it holds as a data address made smaller (a figure in an HTML widget)."""
+    return _PNG_URI.sub(lambda m: "data:image/png;base64," + _smaller_png_b64(m.group(1)), markup)
+
+
 def _image(w) -> str:
     alt = str(getattr(w, "tooltip", "") or "") or _description(w) or "an image"
     fmt = str(getattr(w, "format", "png") or "png")
@@ -299,6 +315,8 @@ def _image(w) -> str:
         src = url if url.lower().startswith(("https://", "http://", "data:image/")) else None
     else:
         kind = "svg+xml" if fmt == "svg" else fmt
+        if fmt == "png" and data:
+            data = render.smaller_png(data)
         src = f"data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}" if data else None
     css = _layout_css(w) + [f"{name}:{_css(v)}px" if str(v).isdigit() else f"{name}:{_css(v)}"
                             for name in ("width", "height") for v in [getattr(w, name, "")] if v]
@@ -310,10 +328,10 @@ def _output(w) -> str:
     for out in getattr(w, "outputs", ()):
         data = out.get("data", {}) if isinstance(out, dict) else {}
         if "text/html" in data:
-            parts.append(str(data["text/html"]))
+            parts.append(_smaller_images(str(data["text/html"])))
         elif "image/png" in data:
             parts.append(f'<img alt="{_esc(data.get("text/plain", "a figure"))}" '
-                         f'src="data:image/png;base64,{_esc(data["image/png"])}">')
+                         f'src="data:image/png;base64,{_smaller_png_b64(data["image/png"])}">')
         elif "text/plain" in data:
             parts.append(f"<pre>{_esc(data['text/plain'])}</pre>")
         elif isinstance(out, dict) and out.get("output_type") == "stream":
@@ -357,7 +375,7 @@ def _draw(w, in_grid: bool = False) -> str:
     if not isinstance(w, widgets.DOMWidget) or _left_out(w):
         return ""
     if isinstance(w, (widgets.HTML, widgets.HTMLMath)):
-        value = str(w.value or "")
+        value = _smaller_images(str(w.value or ""))
         inner = _desc_label(w) + value if _description(w) else value
         return f"<div{_attrs(w, '', _layout_css(w))}>{inner}</div>"
     if isinstance(w, widgets.Label):
@@ -430,28 +448,36 @@ def _compact(body: str) -> tuple[str, dict[str, str]]:
     return _TAG.sub(rewrite, body), {name: _html.unescape(value) for value, name in names.items()}
 
 
-def _style(body: str, scope: str, shared: dict[str, str]) -> str:
+def _style(body: str, scope: str, shared: dict[str, str], written: set[str] | None) -> str:
     """The picture's ``<style>``: the rules for what ``body`` holds, then the shared styles, scoped to this picture
-    (later, so that they win over a general rule as the inline styles they replace did)."""
-    rules = [rule for needs, rule in _RULES
-             if any(n in body for n in ((needs,) if isinstance(needs, str) else needs))]
+    (later, so that they win over a general rule as the inline styles they replace did). A rule in ``written`` is
+    left out, and the rules written here are added to it."""
+    rules = [_ROOT_RULE] + [rule for needs, rule in _RULES
+                            if any(n in body for n in ((needs,) if isinstance(needs, str) else needs))]
+    rules = [rule for rule in dict.fromkeys(rules) if written is None or rule not in written]
+    if written is not None:
+        written.update(rules)
     own = "".join(f".{scope} .{name}{{{css}}}" for name, css in shared.items())
-    return f"<style>{_ROOT_RULE}{''.join(dict.fromkeys(rules))}{own}</style>"
+    return f"<style>{''.join(rules)}{own}</style>" if rules or own else ""
 
 
-def snapshot_html(widget: widgets.Widget) -> str:
+def snapshot_html(widget: widgets.Widget, written: set[str] | None = None) -> str:
     """A static HTML picture of ``widget`` as it is now (see the module's docstring for what is drawn and how).
 
     Parameters
     ----------
     widget : ipywidgets.Widget
         Any widget; a course widget is a container of the ipywidgets controls drawn here.
+    written : set of str, optional
+        The general rules (the look of a button, a field, a grid) that an earlier picture on the same page already
+        wrote: left out of this picture's ``<style>`` (a ``<style>`` applies to the whole page); the rules this
+        picture writes are added. By default every rule the picture needs is written.
 
     Returns
     -------
     str
         ``<div class="course-snapshot">`` holding one ``<style>``, the line :data:`STATIC_NOTE` and the picture.
-        The same widget state always gives the same string.
+        The same widget state (and the same ``written``) always gives the same string.
     """
     body, shared = _compact(_draw(widget))
     # The shared classes (s0, s1, ...) mean something else in each picture, and a <style> in an output applies to the
@@ -459,4 +485,16 @@ def snapshot_html(widget: widgets.Widget) -> str:
     # name; two pictures that differ, two names).
     scope = "cs-" + hashlib.sha1((body + repr(sorted(shared.items()))).encode()).hexdigest()[:6]
     note = f"<div class='cs-note'>{_esc(PARTIAL_NOTE if _omits(widget) else STATIC_NOTE)}</div>"
-    return f"<div class='{SNAPSHOT_CLASS} {_S[1:]} {scope}'>{_style(body, scope, shared)}{note}{body}</div>"
+    return f"<div class='{SNAPSHOT_CLASS} {_S[1:]} {scope}'>{_style(body, scope, shared, written)}{note}{body}</div>"
+
+
+# The general rules written so far by the pictures of this kernel's widgets. A notebook is one page, run top to
+# bottom in one kernel, so each rule is stored once, in the first picture that needs it (about 1 KB less per picture).
+# Before its cells run, a page shows every stored picture, the first ones' rules included; when the cell of such a
+# first picture runs, its live widget replaces it and the pictures below it look plainer until their cells run.
+_ON_THIS_PAGE: set[str] = set()
+
+
+def page_snapshot_html(widget: widgets.Widget) -> str:
+    """:func:`snapshot_html` of ``widget`` as a picture in this kernel's notebook: the general rules written once."""
+    return snapshot_html(widget, written=_ON_THIS_PAGE)

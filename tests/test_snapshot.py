@@ -182,6 +182,9 @@ def test_the_folded_steps_and_hidden_widgets_are_left_out():
     classes = {c for n in root.iter() for c in n.classes}
     assert "attn-steps" not in classes and "attn-view-scores" not in classes
     assert "course-text-style" not in classes  # the hidden style widget of every course widget
+    # The buttons that save the weights for a slide act on a live explorer only; they hide nothing from the picture.
+    assert "save-figure" not in classes and "Save PNG" not in root.text()
+    assert root.find("cs-note").text() == STATIC_NOTE
     shown = parsed(explorer(steps=True))
     assert shown.find("attn-view-scores").find(tag="table")
 
@@ -263,14 +266,38 @@ def test_the_picture_is_compact_and_styled_through_classes():
     assert len(markup) < 30_000
 
 
+def rules(markup: str) -> list[str]:
+    """The rules of the picture's <style>, one string each."""
+    style = re.search(r"<style>(.*?)</style>", markup)
+    return re.findall(r"[^{}]+\{[^{}]*\}", style.group(1)) if style else []
+
+
+def test_the_general_rules_are_written_once_per_page_and_each_picture_keeps_its_own():
+    page: set[str] = set()
+    first, second = explorer(), explorer(causal=True)
+    alone = rules(snapshot_html(second))
+    on_page = [rules(snapshot_html(w, written=page)) for w in (first, second)]
+    general = [r for r in alone if not re.match(r"\.cs-[0-9a-f]{6} ", r)]  # not scoped to one picture
+    own = [r for r in alone if r not in general]
+    assert general and own
+    assert set(general) <= set(on_page[0])  # the first picture on a page carries the look of buttons, fields ...
+    assert not set(general) & set(on_page[1])  # ... and the next one does not repeat it
+    assert own == on_page[1]  # its own (scoped) styles it always carries
+    assert len(snapshot_html(second, written=page)) < len(snapshot_html(second)) - 1000
+
+
 # ---------------------------------------------------------------------------------------------- the output
+
+
+def without_style(markup: str) -> str:
+    return re.sub(r"<style>.*?</style>", "", markup)
 
 
 def test_a_course_widgets_output_carries_its_picture_beside_its_text_form():
     ex = explorer()
     bundle = ex._repr_mimebundle_()
     assert bundle["text/plain"].endswith(f"({RUN_TO_SHOW})")
-    assert bundle["text/html"] == snapshot_html(ex)
+    assert without_style(bundle["text/html"]) == without_style(snapshot_html(ex))
     assert bundle["text/html"].startswith(f"<div class='{SNAPSHOT_CLASS} ")
     editor = MatrixEditor(X, title="X")
     assert "matrix-editor-grid" in editor._repr_mimebundle_()["text/html"]
