@@ -44,7 +44,8 @@ class SaveButtons(LiveWidget, widgets.HBox):
     def __init__(self, make_figure, name: str, folder=None):
         super().__init__(layout=widgets.Layout(display="flex", flex_flow="row wrap", align_items="center",
                                                max_width="100%", margin="2px 0"))
-        self._live_setup()
+        self.saved_html = widgets.HTML("")
+        self._live_setup(status_html=self.saved_html)  # what went wrong is said where the path would be
         self._make_figure = make_figure
         self._name = name
         self._folder = folder
@@ -54,7 +55,6 @@ class SaveButtons(LiveWidget, widgets.HBox):
                            tooltip=f"save this figure for a slide as a {fmt.upper()} file in "
                                    f"{figures.FOLDER}/, next to the notebook")
             for fmt in figures.FORMATS)
-        self.saved_html = widgets.HTML("")
         self.on_click(self.png_button, lambda _b: self.save("png"), self.saved_html)
         self.on_click(self.svg_button, lambda _b: self.save("svg"), self.saved_html)
         self.children = [self.png_button, self.svg_button, self.saved_html]

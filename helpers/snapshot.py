@@ -8,9 +8,10 @@ the widget shows the live widget instead (its widget view ranks first), and repl
 The picture is made from the widget tree as it is, one rule per kind of widget:
 
 * ``HTML`` and ``HTMLMath``: their value, as it is (the course's own HTML); ``Label``: its text;
-* ``Text``, ``Textarea`` and the number fields: a disabled ``<input>`` or ``<textarea>`` holding the value, named by
-  the widget's description (``aria-label``); the description is also shown as a label, except in a grid
-  (``GridBox``), whose row and column labels name each cell on screen;
+* ``Text``, ``Textarea`` and the number fields: a disabled ``<input>`` or ``<textarea>`` holding the value, inside a
+  ``<label>`` with the widget's description, which names it; in a grid (``GridBox``), whose row and column labels
+  name each cell on screen, the cell's description is its ``title`` (JupyterLab keeps a ``title`` in a notebook not
+  trusted yet, where it drops ``aria-label``);
 * ``Button``, ``ToggleButton``, ``ToggleButtons``, ``RadioButtons``, ``Checkbox``, ``Dropdown``, ``Select``: disabled
   controls with their labels and what is selected;
 * ``Box``, ``HBox``, ``VBox``, ``GridBox``: a ``<div>`` with the layout's flex and grid properties, sizes, margins and
@@ -217,25 +218,29 @@ def _desc_label(w) -> str:
     return f'<span class="cs-desc"{style}>{_esc(text)}</span>'
 
 
-def _field(w, control: str, width_auto: bool = False) -> str:
-    """A control with its description in a row, as ipywidgets lays out a described control."""
+def _field(w, control: str, width_auto: bool = False, label: bool = False) -> str:
+    """A control with its description in a row, as ipywidgets lays out a described control; with ``label``, the row
+    is a ``<label>``: the description names the one control in it."""
     css = (["width:auto"] if width_auto else []) + _layout_css(w)
-    return f"<div{_attrs(w, 'cs-field', css)}>{_desc_label(w)}{control}</div>"
+    tag = "label" if label else "div"
+    return f"<{tag}{_attrs(w, 'cs-field', css)}>{_desc_label(w)}{control}</{tag}>"
 
 
 def _text_field(w, in_grid: bool) -> str:
-    name = _description(w) or str(getattr(w, "placeholder", "") or "") or None
+    # Named by the <label> round it when it has a description; else (a grid cell, a field with a placeholder) by title.
+    name = None if _description(w) and not in_grid else (_description(w) or str(getattr(w, "placeholder", "") or "")
+                                                          or None)
     value = getattr(w, "value", "")
     shown = value if isinstance(value, str) else _number_text(value)
     # A grid cell is the grid's item itself: the grid's row and column labels name it on screen, and its name is for
     # screen readers. Its layout's border, drawn round the field by ipywidgets, is drawn round the input as an outline.
     owner, css = (w, _layout_css(w, border="outline") + _style_css(w)) if in_grid else (None, _style_css(w))
     if isinstance(w, widgets.Textarea):
-        control = (f"<textarea disabled{_attrs(owner, '', css, rows=getattr(w, 'rows', None), aria_label=name)}>"
+        control = (f"<textarea disabled{_attrs(owner, '', css, rows=getattr(w, 'rows', None), title=name)}>"
                    f"{_esc(shown)}</textarea>")
     else:
-        control = f"<input disabled{_attrs(owner, '', css, value=shown, aria_label=name)}>"
-    return control if in_grid else _field(w, control)
+        control = f"<input disabled{_attrs(owner, '', css, value=shown, title=name)}>"
+    return control if in_grid else _field(w, control, label=True)
 
 
 def _button(w, pressed: bool | None = None, label: str | None = None, tooltip: str | None = None) -> str:
@@ -246,7 +251,7 @@ def _button(w, pressed: bool | None = None, label: str | None = None, tooltip: s
     owner = w if label is None else None
     css = (_layout_css(w) + _style_css(w)) if owner is not None else []
     # A disabled button shows no tooltip: its tooltip is written only as the name of a button without text.
-    attrs = _attrs(owner, base, css, aria_label=None if text else tip, aria_pressed="true" if pressed else None)
+    attrs = _attrs(owner, base, css, title=None if text else tip, aria_pressed="true" if pressed else None)
     return f"<button disabled{attrs}>{_esc(text)}</button>"
 
 
@@ -281,10 +286,8 @@ def _choice(w) -> str:
     index = getattr(w, "index", None)
     labels = _labels(w)
     shown = labels[index] if isinstance(index, int) and 0 <= index < len(labels) else ""
-    name = _description(w) or None
-    select = (f"<select disabled{_attrs(None, '', None, aria_label=name)}>"
-              f"<option selected>{_esc(shown)}</option></select>")
-    return _field(w, select)
+    select = f"<select disabled><option selected>{_esc(shown)}</option></select>"
+    return _field(w, select, label=bool(_description(w)))
 
 
 def _checkbox(w) -> str:
@@ -399,7 +402,7 @@ def _draw(w, in_grid: bool = False) -> str:
     if isinstance(w, widgets.Output):
         return _output(w)
     if isinstance(w, (widgets.IntProgress, widgets.FloatProgress)):
-        bar = f"<progress{_attrs(None, '', None, max=w.max, value=w.value, aria_label=_description(w) or 'progress')}>"
+        bar = f"<progress{_attrs(None, '', None, max=w.max, value=w.value, title=_description(w) or 'progress')}>"
         return _field(w, bar + "</progress>")
     if isinstance(w, (widgets.Accordion, widgets.Tab, widgets.Stack)):
         return _pages(w)

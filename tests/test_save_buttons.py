@@ -83,7 +83,6 @@ def test_save_svg_holds_the_token_labels_axes_title_and_the_weights_on_show(note
     assert any(t.startswith("Attention weights") and "causal" in t for t in texts), texts
     edited = X.copy()
     edited[0, 1] = 3.0
-    w = weights_by_hand(edited, W_Q, W_K)
     # The last query sees every key under the causal mask: its row is the unmasked one; the first sees only itself.
     for weight in weights_by_hand(edited, W_Q, W_K)[2]:
         assert f"{weight:.2f}" in texts

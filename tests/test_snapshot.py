@@ -106,11 +106,11 @@ def inputs_of(node: Node) -> list[Node]:
 
 
 def accessible_name(control: Node) -> str:
-    """Its aria-label, else its own text, else the text of the <label> it is in."""
+    """The text of the <label> it is in, else its own text, else its title (as a browser names a control)."""
     label = control.parent
     while label is not None and label.tag != "label":
         label = label.parent
-    return control.attrs.get("aria-label") or control.text() or (label.text() if label is not None else "")
+    return (label.text() if label is not None else "") or control.text() or control.attrs.get("title", "")
 
 
 # ---------------------------------------------------------------------------------------------- an explorer
@@ -174,7 +174,7 @@ def test_every_control_in_the_picture_is_disabled_and_has_a_name():
         assert "disabled" in control.attrs, f"<{control.tag}> {control.attrs} is not disabled"
         assert accessible_name(control), f"<{control.tag}> {control.attrs} has no accessible name"
     cells = inputs_of(root.find("attn-editor-X").find("matrix-editor-grid"))
-    assert [c.attrs["aria-label"] for c in cells[:2]] == ["X, row ant, column d1", "X, row ant, column d2"]
+    assert [accessible_name(c) for c in cells[:2]] == ["X, row ant, column d1", "X, row ant, column d2"]
 
 
 def test_the_folded_steps_and_hidden_widgets_are_left_out():
@@ -226,7 +226,7 @@ def test_text_from_widget_values_is_escaped_and_course_html_kept():
     assert not handlers, f"event handler attributes in the picture: {handlers}"
     assert "<b>bold, as the course wrote it</b>" in markup
     field = root.find(tag="input")
-    assert field.attrs["value"] == evil and field.attrs["aria-label"] == 'name "<b>"'
+    assert field.attrs["value"] == evil and accessible_name(field) == 'name "<b>"'
     assert root.find(tag="textarea").text() == "</textarea><script>1</script>"
     assert "<i>not italic</i>" in root.text()
     assert root.find(tag="button").text() == "<b>go</b>"
