@@ -35,6 +35,7 @@ from .layout import text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
+from .save_buttons import SaveButtons
 
 __all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
            "CrossAttentionExplorer"]
@@ -265,6 +266,8 @@ class Explorer(LiveWidget, widgets.VBox):
     result : AttentionResult for the last valid input
     views : dict stage name -> ipywidgets.HTML ("Q", "K", "V", "scores", "scaled", "mask",
         "weights", "output", "trace")
+    save_weights : SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights as a heatmap for a slide,
+        saved as ``figures/<notebook>-weights.png`` (``cross-weights`` in a cross-attention explorer)
     trace_text : str, the arithmetic for the query and key picked under "Trace one query and one key",
         with the actual numbers
     status : str, why the last input could not be computed ('' when it could)
@@ -311,6 +314,7 @@ class Explorer(LiveWidget, widgets.VBox):
         # The stylesheet of the linked highlighting, for the number of tokens shown (redrawn with the views).
         self._links = widgets.HTML("", layout=widgets.Layout(display="none"))
         self._links.add_class("attn-links")
+        self.save_weights = SaveButtons(self._weights_figure, "cross-weights" if kind == "cross" else "weights")
         self.goal = task
         self.goal_feedback: Feedback | None = None
         self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
@@ -599,6 +603,12 @@ class Explorer(LiveWidget, widgets.VBox):
                                      "its query's row, its key's row, its row of the output"),
         ], self._large)
 
+    def _weights_figure(self):
+        """The weights on show as a heatmap for a slide (the "Save PNG" / "Save SVG" buttons under them)."""
+        s = self._shown
+        title = "Attention weights" + (", causal mask" if s.causal else "") + ("" if s.scale else ", not scaled")
+        return render.heatmap(s.result.weights, s.q_tokens, s.k_tokens, title=title)
+
     def _mask_off_html(self) -> str:
         sz = theme.sizes(self._large)
         return (f'<div style="{theme.panel_style(self._large)}padding:6px 10px;margin:3px;max-width:16em">'
@@ -684,7 +694,9 @@ class Explorer(LiveWidget, widgets.VBox):
         inputs.add_class("attn-inputs")
         legend = widgets.HTML(self._legend_html())
         legend.add_class("attn-legend")
-        results = row([v["weights"], v["output"]], overflow="visible")
+        # The save buttons under the weights: a figure for a slide.
+        weights = widgets.VBox([v["weights"], self.save_weights], layout=widgets.Layout(max_width="100%"))
+        results = row([weights, v["output"]], overflow="visible")
         results.add_class("attn-results")
         body = widgets.VBox([inputs, self._steps_box, results], layout=widgets.Layout(max_width="100%"))
         body.add_class("attn-body")

@@ -34,6 +34,7 @@ import numpy as np
 import traitlets
 
 from . import theme
+from .snapshot import page_snapshot_html
 
 __all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "animations_on", "close_tree", "lecture_mode",
            "text_form", "unexpected_message"]
@@ -69,17 +70,24 @@ def unexpected_message(err: BaseException) -> str:
 
 
 class TextForm:
-    """Mixin (listed before the ipywidgets class) whose text form says what the widget is and to run its cell.
+    """Mixin (listed before the ipywidgets class): what a page that cannot run the widget shows instead.
 
-    A stored notebook keeps no widget state (it would change on every run), so JupyterLab shows a
-    widget's text form until its cell runs: ``AttentionExplorer(tokens=6, ...)  (a live widget: run
-    this cell to show it)`` instead of a bare repr.
+    A stored notebook keeps no widget state (it would change on every run), so a page shows a stored widget's
+    other forms until its cell runs. Two are added beside the widget view:
+
+    * ``text/plain``, the text form: what the widget is and to run the cell (``AttentionExplorer(tokens=6,
+      ...)  (a live widget: run this cell to show it)``) instead of a bare repr;
+    * ``text/html``, a static picture of what the widget shows now (:func:`helpers.snapshot.page_snapshot_html`): the
+      question, the matrices, the weights, with the widget's CSS classes. GitHub, nbviewer, the course's web site
+      and JupyterLab before the cell runs show it; JupyterLab and Voila show the live widget when the cell runs
+      (the widget view ranks before HTML).
     """
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle and "text/plain" in bundle:
             bundle["text/plain"] = text_form(bundle["text/plain"])
+            bundle["text/html"] = page_snapshot_html(self)
         return bundle
 
 

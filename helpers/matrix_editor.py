@@ -25,6 +25,7 @@ from .layout import text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue
 from .numbers import significant
 from .parsing import ParseError, parse_number
+from .snapshot import OMIT_CLASS
 
 __all__ = ["MatrixEditor", "Labels", "cell_text", "small_values"]
 
@@ -221,7 +222,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self.on_click(self._copy_btn, self._on_copy_click)
         for part, cls in ((self, "course-widget"), (self, "matrix-editor"), (self._title_html, "matrix-editor-title"),
                           (self._grid, "matrix-editor-grid"), (self._message_html, "matrix-editor-message"),
-                          (self._button_box, "matrix-editor-buttons"), (self._literal, "matrix-editor-literal")):
+                          (self._button_box, "matrix-editor-buttons"), (self._literal, "matrix-editor-literal"),
+                          # The buttons act on a live editor only: a stored notebook's picture shows the matrix.
+                          (self._button_box, OMIT_CLASS)):
             part.add_class(cls)
         # The state comes last: its observers build the grid and fill the cells.
         with self.hold_trait_notifications():

@@ -785,26 +785,24 @@ def _register_described_figure(cls) -> None:
 
     def as_html(fig):
         import base64
-        import io
 
         from IPython.core.pylabtools import print_figure
-        from PIL import Image
 
         density, zoom = theme.figure_resolution()
-        png = print_figure(fig, "png", bbox_inches="tight", dpi=fig.dpi * density)
-        # A 256-colour PNG (median cut, no dithering: the same figure gives the same bytes), as scripts/
-        # run_notebooks.py stores image/png outputs: it looks the same at a third of the size.
-        image = Image.open(io.BytesIO(png)).convert("RGB")
-        buffer = io.BytesIO()
-        image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-            buffer, format="PNG", optimize=True)
-        data = base64.b64encode(buffer.getvalue()).decode("ascii")
+        png = smaller_png(print_figure(fig, "png", bbox_inches="tight", dpi=fig.dpi * density))
+        data = base64.b64encode(png).decode("ascii")
         alt = _html.escape(fig.alt or "a figure", quote=True)
-        return f'<img alt="{alt}"{_img_width(image.width, density, zoom)} src="data:image/png;base64,{data}">'
+        return f'<img alt="{alt}"{_img_width(_png_width(png), density, zoom)} src="data:image/png;base64,{data}">'
 
     # Most specific type wins in IPython's look-up, whatever the inline backend registers for Figure later.
     formatters["text/html"].for_type(cls, as_html)
     formatters["image/png"].for_type(cls, lambda fig: None)
+
+
+def _png_width(png: bytes) -> int:
+    """The width in pixels of a PNG image, from its header (IHDR: the 4 bytes after the signature and the chunk's
+    length and type)."""
+    return int.from_bytes(png[16:20], "big")
 
 
 def _img_width(pixels: int, density: float, zoom: float) -> str:
@@ -813,6 +811,24 @@ def _img_width(pixels: int, density: float, zoom: float) -> str:
     if density == 1 and zoom == 1:
         return ""
     return f' width="{round(pixels * zoom / density)}"'
+
+
+def smaller_png(png: bytes) -> bytes:
+    """``png`` as a 256-colour PNG if that is smaller: it looks the same at about a third of the size.
+
+    Median cut without dithering, so the same image gives the same bytes (a stored notebook is reproducible); how
+    ``scripts/run_notebooks.py`` stores figures, and how a stored widget's picture holds its images.
+    """
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    buffer = io.BytesIO()
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        buffer, format="PNG", optimize=True)
+    smaller = buffer.getvalue()
+    return smaller if len(smaller) < len(png) else png
 
 
 def figure_png(fig, density: float = 1.0) -> bytes:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import io
 import os
 import sys
 import tempfile
@@ -32,7 +31,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-from PIL import Image
+
+from helpers import render
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -40,13 +40,8 @@ WIDGET_STATE = "widgets"
 
 
 def smaller_png(encoded: str) -> str:
-    """A base64 PNG figure as a 256-colour PNG (median cut, no dithering: the same input gives the same bytes)."""
-    image = Image.open(io.BytesIO(base64.b64decode(encoded)))
-    quantized = image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    quantized.save(buffer, format="PNG", optimize=True)
-    smaller = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return smaller if len(smaller) < len(encoded) else encoded
+    """A base64 PNG figure as a 256-colour PNG (:func:`helpers.render.smaller_png`), base64 again."""
+    return base64.b64encode(render.smaller_png(base64.b64decode(encoded))).decode("ascii")
 
 
 def reproducible(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -1,23 +1,26 @@
 """The stored notebook files: small, reproducible byte for byte, and readable before they run.
 
 An author reviews a notebook change as a diff, so a re-run of an unchanged notebook must give the same bytes, and a
-notebook opened before its cells run must still say what each widget is.
+notebook opened before its cells run must still say what each widget is and show a picture of it.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from helpers.live import RUN_TO_SHOW
+from helpers.snapshot import SNAPSHOT_CLASS
 
 from conftest import NOTEBOOKS, ROOT
 
 MAX_BYTES = 200 * 1024
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+CLASS_ATTR = re.compile(r"""\sclass=(?:'([^']*)'|"([^"]*)")""")
 # A notebook with live widgets, a figure-free explorer and printed checks: quick to run, and it would show any
 # random id, timestamp or stream split that the storing step lets through.
 RERUN = ROOT / "notebooks" / "02_projections.ipynb"
@@ -57,6 +60,25 @@ def test_every_widget_a_notebook_shows_says_what_it_is_and_to_run_its_cell(noteb
     stored = ["".join(o["data"]["text/plain"]) for _c, o in outputs(notebook_run.path)
               if RUN_TO_SHOW in "".join(o.get("data", {}).get("text/plain", ""))]
     assert len(stored) == len(shown), "the stored notebook is not the run of the current code: make notebooks"
+
+
+@pytest.mark.parametrize("notebook_run", NOTEBOOKS, indirect=True, ids=lambda p: p.stem)
+def test_every_stored_widget_output_carries_a_picture_with_the_widgets_css_classes(notebook_run):
+    """GitHub, nbviewer, the course's web site and JupyterLab before "Run All" show a widget's text/html picture."""
+    import ipywidgets as widgets
+
+    shown = [v for v in notebook_run.displayed if isinstance(v, widgets.Widget)]
+    stored = [o["data"] for _c, o in outputs(notebook_run.path)
+              if RUN_TO_SHOW in "".join(o.get("data", {}).get("text/plain", ""))]
+    assert len(stored) == len(shown), "the stored notebook is not the run of the current code: make notebooks"
+    for w, data in zip(shown, stored):
+        picture = "".join(data.get("text/html", ""))
+        what = f"{notebook_run.path.name}: {''.join(data['text/plain'])[:60]}"
+        assert picture.startswith(f"<div class='{SNAPSHOT_CLASS} "), f"{what}: no picture (make notebooks)"
+        classes = {c for attr in CLASS_ATTR.findall(picture) for c in "".join(attr).split()}
+        missing = [c for c in w._dom_classes if c not in classes]
+        assert not missing, f"{what}: the picture lacks the widget's classes {missing}"
+        assert "<script" not in picture.lower(), f"{what}: a script in the picture"
 
 
 def test_a_re_run_of_an_unchanged_notebook_gives_the_same_bytes(tmp_path):

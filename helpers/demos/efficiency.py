@@ -28,6 +28,7 @@ from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import previous_token_share
 from helpers.live import LiveWidget
 from helpers.render import attention_weights_html, figure_img_html, number_format
+from helpers.snapshot import OMIT_CLASS
 
 __all__ = ["TimingPanel", "FlashStepper", "LoraDemo"]
 
@@ -58,6 +59,7 @@ class TimingPanel(LiveWidget, widgets.VBox):
         self.d_model = positive_int(d_model, "d_model")
         self.button = widgets.Button(description="Measure again", tooltip="time every n again")
         self.view = view_html()
+        self.view.add_class(OMIT_CLASS)  # measured: left out of a stored notebook's picture too (helpers.snapshot)
         super().__init__([self.button, self.status_html, self.view])
         course_box(self)
         self._update()

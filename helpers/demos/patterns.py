@@ -29,6 +29,7 @@ from helpers.patterns import (
     token_features,
 )
 from helpers.render import attention_weights_html, matrix_html
+from helpers.snapshot import OMIT_CLASS
 from helpers.widgets import MatrixEditor
 
 __all__ = ["PatternBuilder", "START"]
@@ -110,6 +111,10 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.goal_html.add_class("attn-goal")
         self.goal_html.layout.display = None if task is not None else "none"
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
+        for name in ("Q", "K", "X"):
+            # The picture a stored notebook shows (helpers.snapshot) leaves the stages out: the weights and the
+            # editors are what the builder is about, and notebook 07 stays small (it shows X above the builder).
+            self.views[name].add_class(OMIT_CLASS)
         W_q, W_k = self._weights_for(pattern)
         # No Reset / Randomize buttons: the pattern menu reloads a pattern's weights (the task's start too), and the
         # editors stay short enough for the weights to fit under them on a small screen.

@@ -20,6 +20,7 @@ from helpers.exercises import bugs, design_tasks, predictions, progress, reset_p
 from helpers.exercises.code_tasks import YOUR_TURN_TASKS
 from helpers.layout import course_box, wrap_row
 from helpers.live import LiveWidget
+from helpers.snapshot import OMIT_CLASS
 
 __all__ = ["ROWS", "course_totals", "ProgressView", "progress_view"]
 
@@ -71,6 +72,8 @@ class ProgressView(LiveWidget, widgets.VBox):
         self.done: dict[str, tuple[str, ...]] = {}
         self.table_html = widgets.HTML("")
         self.table_html.add_class("progress-table")
+        # The learner's counts are left out of a stored notebook's picture (helpers.snapshot), as out of the text form.
+        self.table_html.add_class(OMIT_CLASS)
         self.refresh_button = _button("Refresh", "read the progress again (other notebooks add to it)",
                                       "progress-refresh", large)
         self.reset_button = _button("Reset", "forget every prediction, goal, fix and Your turn recorded",

@@ -21,7 +21,8 @@ from helpers.layout import choice_buttons, course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import MiniLMOutput
-from helpers.render import attention_weights_html, figure_png
+from helpers.render import attention_weights_html, figure_png, heatmap
+from helpers.save_buttons import SaveButtons
 
 __all__ = ["thumbnails_figure", "HeadExplorer"]
 
@@ -140,6 +141,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
     message_html : ipywidgets.HTML, next to the field: what is wrong with the typed text
     status_html : ipywidgets.HTML, what else could not be done ('' when all is well)
     table : ipywidgets.HTML, the weights of the selected head as a table
+    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" of those weights for a slide
     trace_html : ipywidgets.HTML, the traced row in words
     grid : ipywidgets.Image, all heads (PNG)
     output : MiniLMOutput for the last valid sentence
@@ -173,6 +175,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
                                              layout=widgets.Layout(width="18em"))
         self.table = view_html()
         self.trace_html = widgets.HTML()
+        self.save_weights = SaveButtons(self._weights_figure, lambda: f"layer{self.layer}-head{self.head}")
         # The tooltip is the image's title, which is also its text alternative for a screen reader.
         self.grid = _TitledImage(format="png", layout=widgets.Layout(max_width="100%"),
                                   tooltip=f"Thumbnails of all {L * H} heads' attention weights ({L} layers × {H} "
@@ -182,6 +185,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             wrap_row([self.layer_picker, self.head_picker, self.query_picker]),
             self.status_html,
             self.table,
+            self.save_weights,
             self.trace_html,
         ]
         if self._show_grid:
@@ -252,6 +256,11 @@ class HeadExplorer(LiveWidget, widgets.VBox):
 
     def __repr__(self) -> str:
         return f"HeadExplorer(tokens={len(self.output.tokens)}, layer={self.layer}, head={self.head})"
+
+    def _weights_figure(self):
+        """The selected head's weights as a heatmap for a slide (the "Save PNG" / "Save SVG" buttons)."""
+        return heatmap(self.weights, self.tokens, self.tokens,
+                       title=f"all-MiniLM-L6-v2, layer {self.layer}, head {self.head}: attention weights")
 
     # -- events --------------------------------------------------------------------------------
     def _run(self, text):

@@ -281,6 +281,29 @@ def test_page_is_offline_typeset_linked_and_accessible(site, site_url, name):
     assert not blocking, f"{name}: serious or critical axe findings:\n{describe(blocking)}"
 
 
+def test_stored_widgets_show_their_pictures(site):
+    """A widget cannot run on the site: each shows the picture its stored output carries (helpers/snapshot.py), so 09
+    shows its eight questions and 02 its explorer's weights, not "run this cell"."""
+    from helpers.demos.practice import question_text
+    from helpers.exercises import QUESTIONS
+
+    page = site("09_practice")
+    questions = page.locator(".cell_output .course-snapshot .practice-question-text")
+    assert [" ".join(t.split()) for t in questions.all_inner_texts()] == [
+        " ".join(question_text(q).split()) for q in QUESTIONS.values()]
+    assert all(questions.nth(k).is_visible() for k in range(questions.count()))
+    if SHOTS:
+        questions.first.scroll_into_view_if_needed()
+        page.screenshot(path=str(Path(SHOTS) / "site-09-questions.png"))
+    page = site("02_projections")
+    weights = page.locator(".cell_output .course-snapshot .attn-explorer-self .attn-view-weights table").first
+    weights.wait_for(state="visible")
+    assert weights.locator("td").count() >= 4
+    if SHOTS:
+        weights.scroll_into_view_if_needed()
+        page.screenshot(path=str(Path(SHOTS) / "site-02-weights.png"))
+
+
 def test_search_finds_a_word_offline(site, site_url):
     page = site("search")
     page.goto(f"{site_url}search.html?q=softmax", wait_until="load")
@@ -290,7 +313,7 @@ def test_search_finds_a_word_offline(site, site_url):
     assert page.external_requests == [], page.external_requests[:5]
 
 
-@pytest.mark.parametrize("name", ["02_projections", "13_learning"])
+@pytest.mark.parametrize("name", ["02_projections", "09_practice", "13_learning"])
 def test_outputs_are_readable_in_the_dark_mode(site, site_page, name):
     """In the theme's dark mode (the reader's system asks for it), the stored outputs take JupyterLab's dark colours
     (site/_static/course.css) and axe finds no contrast problem: no light text left on a light panel."""

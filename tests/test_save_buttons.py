@@ -1,0 +1,188 @@
+"""Figures for slides: "Save PNG" / "Save SVG" under an explorer's weights write the heatmap next to the notebook.
+
+Everything goes through the widgets as a learner uses them: the buttons are pressed (``Button.click()``), the files are
+opened as another program would (PIL for the PNG, an XML parser for the SVG), and what the row says is read.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import xml.etree.ElementTree as ET
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from helpers.figures import figure_path, safe_name
+from helpers.widgets import AttentionExplorer, CrossAttentionExplorer
+
+from conftest import html_text
+
+TOKENS = ["the", "cat", "sat"]
+X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, -1.0]])
+W_Q = np.array([[1.0, 0.5], [0.0, 1.0]])
+W_K = np.array([[0.0, 1.0], [1.0, 0.0]])
+W_V = np.array([[2.0, 0.0], [-1.0, 3.0]])
+NOTEBOOK = "02_projections"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def notebook_folder(tmp_path, monkeypatch):
+    """A kernel of notebooks/02_projections.ipynb, started in its folder as JupyterLab starts it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("JPY_SESSION_NAME", f"notebooks/{NOTEBOOK}.ipynb")
+    monkeypatch.delenv("VOILA_REQUEST_URL", raising=False)
+    return tmp_path
+
+
+def explorer(**kwargs) -> AttentionExplorer:
+    return AttentionExplorer(TOKENS, X, W_Q, W_K, W_V, **kwargs)
+
+
+def svg_texts(path: Path) -> list[str]:
+    """The text of every <text> element of the SVG (parsing it fails on a malformed file)."""
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{SVG}svg"
+    return ["".join(t.itertext()).strip() for t in root.iter(f"{SVG}text")]
+
+
+def weights_by_hand(X, W_q, W_k) -> np.ndarray:
+    S = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def test_save_png_writes_the_weights_heatmap_next_to_the_notebook_and_says_where(notebook_folder):
+    ex = explorer()
+    ex.save_weights.png_button.click()
+    path = notebook_folder / "figures" / f"{NOTEBOOK}-weights.png"
+    with Image.open(path) as image:
+        image.verify()  # a complete, valid PNG
+    with Image.open(path) as image:
+        assert image.format == "PNG"
+        width, height = image.size
+    assert 400 <= width <= 3000 and 300 <= height <= 3000, image.size  # a slide's figure, not a thumbnail
+    assert ex.save_weights.message == ""
+    assert f"figures/{NOTEBOOK}-weights.png" in html_text(ex.save_weights.saved_html)
+
+
+def test_save_svg_holds_the_token_labels_axes_title_and_the_weights_on_show(notebook_folder):
+    ex = explorer()
+    ex.editors["X"].set_text(0, 1, "3")  # the file shows the weights on show now, not those it was built with
+    ex.causal = True
+    ex.save_weights.svg_button.click()
+    path = notebook_folder / "figures" / f"{NOTEBOOK}-weights.svg"
+    texts = svg_texts(path)
+    for token in TOKENS:
+        assert texts.count(token) >= 2, f"{token!r} should label a row and a column: {texts}"
+    assert "Queries ↓" in texts and "Keys →" in texts
+    assert any(t.startswith("Attention weights") and "causal" in t for t in texts), texts
+    edited = X.copy()
+    edited[0, 1] = 3.0
+    # The last query sees every key under the causal mask: its row is the unmasked one; the first sees only itself.
+    for weight in weights_by_hand(edited, W_Q, W_K)[2]:
+        assert f"{weight:.2f}" in texts
+    assert "1.00" in texts and "0.00" in texts
+    assert f"figures/{NOTEBOOK}-weights.svg" in html_text(ex.save_weights.saved_html)
+
+
+def test_a_second_save_replaces_the_first_and_the_same_figure_gives_the_same_bytes(notebook_folder):
+    ex = explorer()
+    ex.save_weights.svg_button.click()
+    path = notebook_folder / "figures" / f"{NOTEBOOK}-weights.svg"
+    first = path.read_bytes()
+    ex.save_weights.svg_button.click()
+    assert path.read_bytes() == first
+    assert sorted(p.name for p in (notebook_folder / "figures").iterdir()) == [f"{NOTEBOOK}-weights.svg"]
+
+
+def test_a_cross_attention_explorer_saves_its_non_square_weights_with_both_token_lists(notebook_folder):
+    ex = CrossAttentionExplorer(["le", "chat"], TOKENS, X[:2], X, W_Q, W_K, W_V)
+    ex.save_weights.svg_button.click()
+    texts = svg_texts(notebook_folder / "figures" / f"{NOTEBOOK}-cross-weights.svg")
+    for token in ["le", "chat", *TOKENS]:
+        assert token in texts
+
+
+@contextmanager
+def read_only(folder: Path):
+    """``folder`` read-only for this process; root writes anywhere, so a root process acts as 'nobody' meanwhile."""
+    folder.chmod(0o555)
+    as_root = os.geteuid() == 0
+    if as_root:
+        os.seteuid(65534)
+    try:
+        with pytest.raises(PermissionError):  # the premise: nothing can be written there
+            (folder / "probe").write_text("x")
+        yield
+    finally:
+        if as_root:
+            os.seteuid(0)
+        folder.chmod(0o755)
+
+
+def test_a_read_only_folder_gives_a_message_next_to_the_buttons_not_a_traceback(monkeypatch):
+    # Outside pytest's own temporary folders, which only their owner may enter.
+    folder = Path(tempfile.mkdtemp(prefix="course-read-only-"))
+    folder.chmod(0o755)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("JPY_SESSION_NAME", f"{NOTEBOOK}.ipynb")
+    ex = explorer()
+    ex.save_weights._make_figure().clear()  # fonts and colour maps loaded before the process gives up its rights
+    try:
+        with read_only(folder):
+            ex.save_weights.png_button.click()  # an exception escaping here would fail the test
+        message = ex.save_weights.message
+        assert message.startswith(f"Could not save figures/{NOTEBOOK}-weights.png") and "ermission" in message
+        assert "Could not save" in html_text(ex.save_weights.saved_html)
+        assert ex.save_weights.last_path is None and not (folder / "figures").exists()
+        assert ex.last_unexpected is None and ex.save_weights.last_unexpected is None
+        # Writable again: the next press saves, and the message gives way to the path.
+        ex.save_weights.png_button.click()
+        assert ex.save_weights.message == "" and (folder / "figures" / f"{NOTEBOOK}-weights.png").is_file()
+    finally:
+        for p in sorted(folder.rglob("*"), reverse=True):
+            p.unlink() if p.is_file() else p.rmdir()
+        folder.rmdir()
+
+
+@pytest.mark.parametrize(("env", "value", "expected"), [
+    ("JPY_SESSION_NAME", "/home/me/course/notebooks/11_real_model.ipynb", "figures/11_real_model-weights.png"),
+    ("VOILA_REQUEST_URL", "http://localhost:8866/voila/render/04_masking.ipynb?x=1", "figures/04_masking-weights.png"),
+    ("JPY_SESSION_NAME", "", "figures/weights.png"),
+])
+def test_the_file_name_comes_from_the_notebook_the_kernel_runs(monkeypatch, env, value, expected):
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    monkeypatch.delenv("VOILA_REQUEST_URL", raising=False)
+    monkeypatch.setenv(env, value)
+    assert figure_path("weights", "png").as_posix() == expected
+
+
+def test_file_names_are_safe():
+    assert safe_name("../../etc/passwd") == "etc-passwd"
+    assert safe_name("02_projections") == "02_projections"
+    assert safe_name("layer 0, head 4") == "layer-0-head-4"
+    assert safe_name("///") == "figure"
+    path = figure_path("../up/../weights", "svg", notebook="my notebook")
+    assert path.parent.as_posix() == "figures" and path.name == "my-notebook-up-weights.svg"
+    with pytest.raises(ValueError, match="fmt"):
+        figure_path("weights", "pdf")
+
+
+def test_the_real_models_head_explorer_saves_the_head_on_show_under_its_layer_and_head(notebook_folder):
+    from helpers.demos.real_model import HeadExplorer
+    from helpers.pretrained import MiniLM
+
+    ex = HeadExplorer(MiniLM.load(), "the river bank", layer=0, head=4, show_grid=False)
+    ex.head = 2
+    ex.save_weights.svg_button.click()
+    texts = svg_texts(notebook_folder / "figures" / f"{NOTEBOOK}-layer0-head2.svg")
+    for token in ex.tokens:
+        assert token in texts
+    assert any("layer 0, head 2" in t for t in texts), texts
+    for weight in ex.weights[2]:  # the row of 'river', as the table shows it
+        assert f"{weight:.2f}" in texts
