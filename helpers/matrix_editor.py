@@ -95,6 +95,11 @@ _CELL_LABEL_CSS = (
 )
 
 
+# The copy button's label is short (the three buttons fit on one row under a small grid); its tooltip says it all.
+_COPY, _HIDE = "numpy", "Hide numpy"
+_COPY_TIP = "Copy as numpy: show this matrix as a numpy literal, to copy into code"
+
+
 class MatrixEditor(LiveWidget, widgets.VBox):
     """An editable matrix: a grid of text cells with token and dimension labels.
 
@@ -114,8 +119,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         the same clicks give the same matrices on every run. By default it is derived
         from the title, so that W^Q and W^K of one explorer do not randomize alike.
     buttons : bool
-        Show the Reset / Randomize / Copy as numpy buttons (default). ``False`` hides
-        them, for answer grids where "Randomize" or "Reset" would only distract; the
+        Show the Reset / Random / numpy buttons (default; their tooltips say "Randomize" and
+        "Copy as numpy"). ``False`` hides them, for answer grids where "Random" or "Reset"
+        would only distract; the
         methods :meth:`reset`, :meth:`randomize` and :meth:`as_numpy_literal` still work.
     compact : bool
         Narrower cells (for an explorer that must fit a small screen next to its results).
@@ -176,12 +182,13 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         # As wide as the editor and no wider (width 0, at least 100%): a long message wraps under its grid
         # instead of widening the editor and pushing its neighbours aside.
         self._message_html = widgets.HTML("", layout=widgets.Layout(width="0px", min_width="100%"))
-        btn_layout = widgets.Layout(width="auto")
+        # Buttons of one text line, tightly padded, on one row as wide as a small grid: an editor in a row of
+        # editors (an explorer's inputs) stays one button high and about its grid's width.
+        btn_layout = widgets.Layout(width="auto", padding="0 5px", margin="2px 4px 2px 0")
         self._reset_btn = widgets.Button(description="Reset", tooltip="back to the starting values", layout=btn_layout)
-        self._rand_btn = widgets.Button(description="Randomize", tooltip="small integers -2..2 (seeded)",
+        self._rand_btn = widgets.Button(description="Random", tooltip="Randomize: small integers -2..2 (seeded)",
                                         layout=btn_layout)
-        self._copy_btn = widgets.Button(description="Copy as numpy", tooltip="show this matrix as a numpy literal",
-                                        layout=btn_layout)
+        self._copy_btn = widgets.Button(description=_COPY, tooltip=_COPY_TIP, layout=btn_layout)
         self._literal = widgets.Textarea(
             value="", layout=widgets.Layout(display="none", width="100%", height="auto"), rows=2
         )
@@ -202,9 +209,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self._label_style = HTMLStyle()
         self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
         self._buttons = bool(buttons)
-        # The buttons wrap under each other rather than make the editor wider than its grid.
+        # One row, never wrapped: a second row of buttons would make the editor (and a row of editors) taller.
         self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn],
-                                        layout=widgets.Layout(flex_flow="row wrap"))
+                                        layout=widgets.Layout(flex_flow="row nowrap"))
         if not self._buttons:
             # display: none also takes the buttons out of the Tab order.
             self._button_box.layout.display = "none"
@@ -310,7 +317,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     @property
     def buttons(self) -> bool:
-        """Whether the Reset / Randomize / Copy as numpy buttons are shown."""
+        """Whether the Reset / Random / numpy buttons are shown."""
         return self._buttons
 
     @property
@@ -515,11 +522,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
 
     def _show_message(self):
         lines = [line for line in (self.message, self.status) if line]
-        if self._errors:
-            note = (f"The matrix keeps its last valid values until "
-                    f"{'this cell is' if len(self._errors) == 1 else 'these cells are'} fixed.")
-        else:
-            note = None
+        # Short: in a row of editors the message wraps under a narrow grid, and every line pushes down the results.
+        note = (f"The last valid values stay until {'it is' if len(self._errors) == 1 else 'they are'} fixed."
+                if self._errors else None)
         self._message_html.value = theme.error_html("\n".join(lines), self._large, note=note)
 
     def _on_randomize_click(self, _b):
@@ -531,10 +536,10 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             self._literal.value = self.as_numpy_literal()
             self._literal.rows = min(2 + self.shape[0], 12)
             self._literal.layout.display = None
-            self._copy_btn.description = "Hide numpy"
+            self._copy_btn.description, self._copy_btn.tooltip = _HIDE, "hide the numpy literal"
         else:
             self._literal.layout.display = "none"
-            self._copy_btn.description = "Copy as numpy"
+            self._copy_btn.description, self._copy_btn.tooltip = _COPY, _COPY_TIP
 
     def _update(self) -> None:
         # Nothing to recompute: the value changes as the cells do.

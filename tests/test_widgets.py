@@ -255,17 +255,17 @@ def test_editor_value_reset_randomize_and_callbacks():
 def test_randomize_button_is_seeded_and_changes_with_each_click():
     a = MatrixEditor(np.zeros((3, 3)))
     b = MatrixEditor(np.zeros((3, 3)))
-    button(a, "Randomize").click()
-    button(b, "Randomize").click()
+    button(a, "Random").click()
+    button(b, "Random").click()
     np.testing.assert_array_equal(a.value, b.value)
     first = a.value
-    button(a, "Randomize").click()
+    button(a, "Random").click()
     assert not np.array_equal(a.value, first)
 
 
 def test_randomize_differs_between_the_editors_of_one_explorer(ex):
-    button(ex.editors["W_q"], "Randomize").click()
-    button(ex.editors["W_k"], "Randomize").click()
+    button(ex.editors["W_q"], "Random").click()
+    button(ex.editors["W_k"], "Random").click()
     # W^Q = W^K would make every score matrix symmetric: a misleading coincidence.
     assert not np.array_equal(ex.editors["W_q"].value, ex.editors["W_k"].value)
     assert_result_matches(ex.result, self_ref(ex))
@@ -302,7 +302,7 @@ def test_copy_as_numpy_shows_a_literal_that_round_trips():
     ed = MatrixEditor([[1, -0.5], [0.25, 3]])
     literal = part(ed, "matrix-editor-literal")
     assert literal.layout.display == "none"
-    button(ed, "Copy as numpy").click()
+    button(ed, "numpy").click()
     assert literal.layout.display != "none"
     text = literal.value
     assert text == ed.as_numpy_literal() == "np.array([[1, -0.5], [0.25, 3]])"
@@ -782,7 +782,7 @@ def _buttons_shown(ed) -> list[str]:
 
 
 def test_editor_buttons_shown_by_default_and_hidden_for_answer_grids():
-    assert _buttons_shown(MatrixEditor(np.eye(2))) == ["Copy as numpy", "Randomize", "Reset"]
+    assert _buttons_shown(MatrixEditor(np.eye(2))) == ["Random", "Reset", "numpy"]
     ed = MatrixEditor([[1, 2], [3, 4]], buttons=False)
     assert ed.buttons is False and _buttons_shown(ed) == []
     # The grid still takes typing, and the methods behind the buttons still work from code.

@@ -49,18 +49,20 @@ JS_OVERLAPS = """
         b = {l: Math.min(b.l, t.left), t: Math.min(b.t, t.top), r: Math.max(b.r, t.right), b: Math.max(b.b, t.bottom)};
       }
     }
-    const whole = b;
     let cut = false;
     for (let p = el.parentElement; p && p !== panel; p = p.parentElement) {
       if (clipping(p)) {
         const c = p.getBoundingClientRect();
+        // What this box cuts off of what the boxes inside it let through: cut along an axis on which it does not
+        // scroll, that part can never be seen. Cut along an axis on which it scrolls, it shows when scrolled (a
+        // row of editors that scrolls sideways shows its last editor when scrolled); and what an inner box that
+        // scrolls hides, an outer box that holds that inner box whole does not cut again.
+        const inner = b;
         b = {l: Math.max(b.l, c.left), t: Math.max(b.t, c.top), r: Math.min(b.r, c.right), b: Math.min(b.b, c.bottom)};
-        // Cut along an axis on which the box does not scroll: that part can never be seen (a row of editors that
-        // scrolls sideways shows its last editor when scrolled).
         const scrollsX = ['auto', 'scroll'].includes(getComputedStyle(p).overflowX);
         const scrollsY = ['auto', 'scroll'].includes(getComputedStyle(p).overflowY);
-        if ((!scrollsY && (b.b < whole.b - 2 || b.t > whole.t + 2))
-            || (!scrollsX && (b.r < whole.r - 2 || b.l > whole.l + 2))) cut = true;
+        if ((!scrollsY && (b.b < inner.b - 2 || b.t > inner.t + 2))
+            || (!scrollsX && (b.r < inner.r - 2 || b.l > inner.l + 2))) cut = true;
       }
     }
     b.cut = cut;
