@@ -35,6 +35,7 @@ from .layout import text_style_widget
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
+from .render import linked_matrix_html, linked_weights_html
 from .save_buttons import SaveButtons
 
 __all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
@@ -540,13 +541,13 @@ class Explorer(LiveWidget, widgets.VBox):
         qsrc, ksrc = self._query_side.spec.editor, self._key_side.spec.editor
         v = self.views
         queries, keys = dict(row_axis="Queries ↓", large=large), dict(row_axis="Keys ↓", large=large)
-        v["Q"].value = render.matrix_html(res.Q, qt, s.q_cols, title=f"{STEP['Q']} Q = {qsrc}·W^Q",
+        v["Q"].value = linked_matrix_html(res.Q, qt, s.q_cols, title=f"{STEP['Q']} Q = {qsrc}·W^Q",
                                           col_axis="d_k →", **queries)
-        v["K"].value = render.matrix_html(res.K, kt, s.k_cols, title=f"{STEP['K']} K = {ksrc}·W^K", col_axis="d_k →",
+        v["K"].value = linked_matrix_html(res.K, kt, s.k_cols, title=f"{STEP['K']} K = {ksrc}·W^K", col_axis="d_k →",
                                           **keys)
-        v["V"].value = render.matrix_html(res.V, kt, s.v_cols, title=f"{STEP['V']} V = {ksrc}·W^V", col_axis="d_v →",
+        v["V"].value = linked_matrix_html(res.V, kt, s.v_cols, title=f"{STEP['V']} V = {ksrc}·W^V", col_axis="d_v →",
                                           **keys)
-        v["scores"].value = render.matrix_html(res.scores, qt, kt, title=f"{STEP['scores']} scores = Q·K^T",
+        v["scores"].value = linked_matrix_html(res.scores, qt, kt, title=f"{STEP['scores']} scores = Q·K^T",
                                                col_axis="Keys →", highlight=hl, **queries)
         if s.scale:
             scaled_title = (f"{STEP['scaled']} scaled = scores ÷ √d_k "
@@ -555,11 +556,11 @@ class Explorer(LiveWidget, widgets.VBox):
         else:
             scaled_title = f"{STEP['scaled']} scaled (scaling off: the scores as they are)"
             note = "scaling is off: nothing divided"
-        v["scaled"].value = render.matrix_html(res.scaled, qt, kt, title=scaled_title, col_axis="Keys →",
+        v["scaled"].value = linked_matrix_html(res.scaled, qt, kt, title=scaled_title, col_axis="Keys →",
                                                highlight=hl, note=note, **queries)
         # The mask is a step whether it is on or off, so that the numbers never jump.
         if s.causal:
-            v["mask"].value = render.matrix_html(
+            v["mask"].value = linked_matrix_html(
                 res.masked, qt, kt, title=f"{STEP['mask']} masked: scaled + causal mask", col_axis="Keys →",
                 highlight=hl, note="— where a query would see a later token: −∞ added, blocked", **queries)
         else:
@@ -568,14 +569,14 @@ class Explorer(LiveWidget, widgets.VBox):
         if self._compact:
             # As attention_weights_html (fixed [0, 1] scale, row sums) without the colour legend: in a compact
             # explorer every line counts for keeping X and the weights on one screen.
-            v["weights"].value = render.matrix_html(
+            v["weights"].value = linked_matrix_html(
                 res.weights, qt, kt, title=weights_title, row_axis="Queries ↓",
                 col_axis="Keys →", large=large, scale=render.WEIGHTS, highlight=hl, legend=False, focusable=True,
                 extra_column=("row sum", res.weights.sum(axis=1)), mask=res.mask)
         else:
-            v["weights"].value = render.attention_weights_html(res.weights, qt, kt, title=weights_title, large=large,
+            v["weights"].value = linked_weights_html(res.weights, qt, kt, title=weights_title, large=large,
                                                                highlight=hl, focusable=True, mask=res.mask)
-        v["output"].value = render.matrix_html(res.output, qt, s.v_cols, title=f"{STEP['output']} output = weights·V",
+        v["output"].value = linked_matrix_html(res.output, qt, s.v_cols, title=f"{STEP['output']} output = weights·V",
                                                col_axis="d_v →", **queries)
         self._links.value = highlight.link_style_html("attn-explorer", self._link_parts(), max(len(qt), len(kt)))
         self._draw_trace(hl)

@@ -434,6 +434,7 @@ def matrix_html(
     cell_width: str | None = None,
     scale: ColourScale | None = None,
     mask=None,
+    linked: bool = False,
     focusable: bool = False,
 ) -> str:
     """A matrix as an HTML table: every number printed over a colour scale.
@@ -484,14 +485,17 @@ def matrix_html(
         True where the query may attend. A blocked entry (False) is shown as a grey hatched
         "—" (named "masked" for screen readers), not as its number, like a ``-inf`` entry; the
         legend then says what "—" means (even with ``legend=False``).
+    linked : bool
+        Mark each body row ``data-row="i"`` and each number and column label ``data-col="j"`` (from 0), so
+        that a stylesheet can address a row or a column: the views of a live widget, whose linked highlighting
+        (:mod:`helpers.highlight`) lights what a cell comes from and feeds. A table shown once goes without.
     focusable : bool
-        Every number and row label can take the keyboard focus (``tabindex="0"``), so that a stylesheet can
-        highlight what it is linked to on focus as on hover (:mod:`helpers.highlight`).
+        Also let every number and row label take the keyboard focus (``tabindex="0"``), so that the highlighting
+        follows the focus as the pointer (implies ``linked``).
 
     Returns
     -------
-    str : an HTML fragment with inline styles only. Each body row carries ``data-row="i"`` and each number and
-    column label ``data-col="j"`` (from 0), so that a stylesheet can address a row or a column.
+    str : an HTML fragment with inline styles only.
     """
     A = _as_matrix(M)
     n, m = A.shape
@@ -517,10 +521,11 @@ def matrix_html(
         f'<colgroup><col><col span="{m}" style="width:{cell_width or sz.cell_width}"></colgroup>'
     )
     extra_header = str(extra_column[0]) if extra_column is not None else None
-    parts += _header_rows(cols, row_axis, col_axis, extra_header, sz)
+    linked = linked or focusable
+    parts += _header_rows(cols, row_axis, col_axis, extra_header, sz, linked)
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
     parts += _body_rows(A, rows, colour_scale.levels(A), blocked, colour_scale.palette, fmt, hl, extra_vals, sz,
-                        focusable)
+                        linked, focusable)
     parts.append("</table>")
     parts.append(_legend_html(colour_scale, fmt, sz, colours=legend, masked=bool(blocked.any())))
     if note:
@@ -555,7 +560,8 @@ def _card_opening(title, n: int, m: int, sz: theme.Sizes) -> str:
     )
 
 
-def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, sz: theme.Sizes) -> list[str]:
+def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, sz: theme.Sizes,
+                 linked: bool = False) -> list[str]:
     """The column axis caption (if any) and the row of column labels, with the row axis caption in its corner."""
     esc = _html.escape
     lab = _label_style(sz)
@@ -572,7 +578,8 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     corner = esc(str(row_axis)) if row_axis else ""
     head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
             f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
-    head.extend(f'<th data-col="{j}" style="{lab}text-align:center">{esc(c)}</th>' for j, c in enumerate(cols))
+    col_marks = [f' data-col="{j}"' if linked else "" for j in range(len(cols))]
+    head.extend(f'<th{col_marks[j]} style="{lab}text-align:center">{esc(c)}</th>' for j, c in enumerate(cols))
     if extra_header is not None:
         head.append(f'<th style="{lab}text-align:center;border-left:2px solid {theme.BORDER}">'
                     f'{esc(extra_header)}</th>')
@@ -582,10 +589,10 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
 
 
 def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndarray, palette: str, fmt, highlight,
-               extra_vals, sz: theme.Sizes, focusable: bool = False) -> list[str]:
+               extra_vals, sz: theme.Sizes, linked: bool = False, focusable: bool = False) -> list[str]:
     """One table row per matrix row: its label, each number on its colour (a ``blocked`` entry as a grey hatched
-    masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value. Rows are marked
-    ``data-row``, cells ``data-col`` (and ``tabindex`` when ``focusable``)."""
+    masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value. When ``linked``, rows are
+    marked ``data-row``, cells ``data-col`` (and ``tabindex`` when ``focusable``)."""
     lab = _label_style(sz)
     opening = _td_openings(palette, sz.pad)
     plain_td = (f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};'
@@ -596,10 +603,11 @@ def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndar
     out = []
     tab = ' tabindex="0"' if focusable else ""
     # The attributes that link a cell to its row and column, put into each cell's opening tag (which ends in '>').
-    col_attrs = [f' data-col="{j}"{tab}' for j in range(m)]
+    col_attrs = [f' data-col="{j}"{tab}' if linked else "" for j in range(m)]
     marks = [attrs + ">" for attrs in col_attrs]
     for i in range(A.shape[0]):
-        row = [f'<tr data-row="{i}"><th{tab} style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
+        row_mark = f' data-row="{i}"' if linked else ""
+        row = [f'<tr{row_mark}><th{tab} style="{lab}text-align:right">{_html.escape(rows[i])}</th>']
         Ai = A[i].tolist()
         idx_i = idx[i].tolist()
         blocked_i = blocked[i].tolist()
@@ -690,6 +698,7 @@ def attention_weights_html(
     cell_width: str | None = None,
     mask=None,
     legend: bool = True,
+    linked: bool = False,
     focusable: bool = False,
 ) -> str:
     """Attention weights as an HTML table, Queries ↓ by Keys →, with a "row sum" column.
@@ -716,8 +725,8 @@ def attention_weights_html(
     legend : bool
         Show the colour scale (0.00 to 1.00) under the table (the masked key shows whenever a
         cell is masked).
-    focusable : bool
-        Each weight and query label takes the keyboard focus (see :func:`matrix_html`).
+    linked, focusable : bool
+        Row and column marks for the linked highlighting, and the keyboard focus (see :func:`matrix_html`).
     """
     if palette not in SEQUENTIAL:
         raise ValueError(f"palette of attention weights must be one of {list(SEQUENTIAL)}; got {palette!r}")
@@ -741,9 +750,21 @@ def attention_weights_html(
         fixed=True,
         cell_width=cell_width,
         mask=mask,
+        linked=linked,
         focusable=focusable,
     )
 
+
+
+def linked_matrix_html(M, *args, **kwargs) -> str:
+    """:func:`matrix_html` with the row and column marks of the linked highlighting: a live widget's view."""
+    return matrix_html(M, *args, **{"linked": True, **kwargs})
+
+
+def linked_weights_html(weights, *args, **kwargs) -> str:
+    """:func:`attention_weights_html` with the row and column marks of the linked highlighting: a live widget's
+    view."""
+    return attention_weights_html(weights, *args, **{"linked": True, **kwargs})
 
 def _figure_classes():
     """``DescribedFigure`` is made on first use, so that importing helpers.render does not import matplotlib."""

@@ -373,12 +373,21 @@ def _box(w) -> str:
     return f"<div{_attrs(w, base, _layout_css(w))}>{inner}</div>"
 
 
+# What ties a table cell to the live widget's linked highlighting (helpers.highlight): row and column marks and the
+# keyboard focus. A picture has no highlighting (no stylesheet for it, nothing to focus), so they only take room.
+_LINK_MARKS = re.compile(r' (?:data-(?:row|col)="\d+"|tabindex="0")')
+
+
+def _without_links(markup: str) -> str:
+    return _LINK_MARKS.sub("", markup)
+
+
 def _draw(w, in_grid: bool = False) -> str:
     """The picture of ``w`` and everything in it ('' for a hidden widget or a widget that draws nothing)."""
     if not isinstance(w, widgets.DOMWidget) or _left_out(w):
         return ""
     if isinstance(w, (widgets.HTML, widgets.HTMLMath)):
-        value = _smaller_images(str(w.value or ""))
+        value = _without_links(_smaller_images(str(w.value or "")))
         inner = _desc_label(w) + value if _description(w) else value
         return f"<div{_attrs(w, '', _layout_css(w))}>{inner}</div>"
     if isinstance(w, widgets.Label):

@@ -19,17 +19,20 @@ def cells(html: str) -> list[list[tuple[str, str]]]:
     return out
 
 
-def test_every_row_and_number_is_marked_with_its_index():
+def test_every_row_and_number_of_a_linked_table_is_marked_with_its_index():
     M = np.array([[1.0, 2.0, -np.inf], [4.0, 5.0, 6.0]])
-    rows = cells(matrix_html(M, ["a", "b"], ["x", "y", "z"], highlight=(1, 2)))
+    rows = cells(matrix_html(M, ["a", "b"], ["x", "y", "z"], highlight=(1, 2), linked=True))
     assert [r for r, _ in rows] == [0, 1]
     assert [[int(j) for j, _ in c] for _, c in rows] == [[0, 1, 2], [0, 1, 2]]
     assert [t for _, t in rows[0][1]] == ["1", "2", "—"]  # the masked cell is marked too
-    html = matrix_html(M, ["a", "b"], ["x", "y", "z"], highlight=(1, 2))
+    html = matrix_html(M, ["a", "b"], ["x", "y", "z"], highlight=(1, 2), linked=True)
     assert re.findall(r'<th data-col="(\d)"[^>]*>([xyz])</th>', html) == [("0", "x"), ("1", "y"), ("2", "z")]
     # The traced cell keeps its outline, and the marks do not make anything focusable unless asked.
     assert re.search(r'<td style="outline:3px solid [^"]*" data-col="2">6</td>', html)
     assert "tabindex" not in html.split("<table", 1)[1]
+    # A table shown once, outside a live widget, goes without the marks: nothing highlights there.
+    plain = matrix_html(M, ["a", "b"], ["x", "y", "z"], highlight=(1, 2))
+    assert "data-row" not in plain and "data-col" not in plain and plain.count("<td") == html.count("<td")
 
 
 def test_focusable_tables_let_the_keyboard_reach_every_weight_and_query_label():

@@ -29,7 +29,7 @@ from helpers.multihead import (
     multi_head_stages,
 )
 from helpers.parsing import ParseError, parse_count
-from helpers.render import attention_weights_html, labels_or_default, matrix_html
+from helpers.render import labels_or_default, linked_matrix_html, linked_weights_html
 
 __all__ = ["HeadShapes", "MultiHeadExplorer"]
 
@@ -234,16 +234,16 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
             view = self._head_view(i)
             # Narrow columns and no row-sum column: two heads fit side by side under X at 1024 px with the
             # file browser open, so an edit of X and every head's weights are on one screen.
-            view.value = attention_weights_html(weights[i], self.tokens, self.tokens, large=large,
+            view.value = linked_weights_html(weights[i], self.tokens, self.tokens, large=large,
                                                 title=f"head {i + 1} ({cols} of Q, K, V)", row_sums=False,
                                                 cell_width=None if large else "2.7em", focusable=True)
             self.head_views.append(view)
         self.views["heads"].children = tuple(self.head_views)
         head_cols = [f"h{i + 1}·{c + 1}" for i in range(h) for c in range(d_k)]
         n = X.shape[0]
-        self.views["concat"].value = matrix_html(concat, self.tokens, head_cols, large=large,
+        self.views["concat"].value = linked_matrix_html(concat, self.tokens, head_cols, large=large,
                                                  title=f"Concat(head 1 … head {h})  (n × h·d_k = {n} × {d_model})")
-        self.views["output"].value = matrix_html(output, self.tokens, self._dims, large=large,
+        self.views["output"].value = linked_matrix_html(output, self.tokens, self._dims, large=large,
                                                  title=f"output = Concat · W^O  ({X.shape[0]} × {d_model})")
         self.views["cost"].value = self._cost_html(X.shape[0], d_model, h, cost)
         self._links.value = highlight.link_style_html("mh-explorer", _LINKS, n)

@@ -28,7 +28,7 @@ from helpers.patterns import (
     pattern_weights,
     token_features,
 )
-from helpers.render import attention_weights_html, matrix_html
+from helpers.render import linked_matrix_html, linked_weights_html
 from helpers.snapshot import OMIT_CLASS
 from helpers.widgets import MatrixEditor
 
@@ -296,12 +296,12 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> below and leave the cell: the views follow. "
             f"{reload}</div>"
         )
-        self.views["weights"].value = attention_weights_html(r.weights, self.tokens, self.tokens, focusable=True)
-        self.views["Q"].value = matrix_html(r.Q, row_labels=self.tokens, col_labels=cols, title="Q = X W^Q",
+        self.views["weights"].value = linked_weights_html(r.weights, self.tokens, self.tokens, focusable=True)
+        self.views["Q"].value = linked_matrix_html(r.Q, row_labels=self.tokens, col_labels=cols, title="Q = X W^Q",
                                             row_axis="Queries ↓")
-        self.views["K"].value = matrix_html(r.K, row_labels=self.tokens, col_labels=cols, title="K = X W^K",
+        self.views["K"].value = linked_matrix_html(r.K, row_labels=self.tokens, col_labels=cols, title="K = X W^K",
                                             row_axis="Keys ↓")
-        self.views["X"].value = matrix_html(
+        self.views["X"].value = linked_matrix_html(
             r.X, row_labels=self.tokens, col_labels=self._features, title="X: token features (n × d_model)", digits=0
         )
         if self.goal is not None:
