@@ -9,9 +9,9 @@ The picture is made from the widget tree as it is, one rule per kind of widget:
 
 * ``HTML`` and ``HTMLMath``: their value, as it is (the course's own HTML); ``Label``: its text;
 * ``Text``, ``Textarea`` and the number fields: a disabled ``<input>`` or ``<textarea>`` holding the value, inside a
-  ``<label>`` with the widget's description, which names it; in a grid (``GridBox``), whose row and column labels
-  name each cell on screen, the cell's description is its ``title`` (JupyterLab keeps a ``title`` in a notebook not
-  trusted yet, where it drops ``aria-label``);
+  ``<label>`` with the widget's description, which names it (also in a notebook not trusted yet, where JupyterLab
+  drops ``aria-label``); in a grid (``GridBox``), whose row and column labels name each cell on screen, the cell's
+  description is its ``aria-label`` (a ``title`` alone is not a name that axe accepts);
 * ``Button``, ``ToggleButton``, ``ToggleButtons``, ``RadioButtons``, ``Checkbox``, ``Dropdown``, ``Select``: disabled
   controls with their labels and what is selected;
 * ``Box``, ``HBox``, ``VBox``, ``GridBox``: a ``<div>`` with the layout's flex and grid properties, sizes, margins and
@@ -227,7 +227,8 @@ def _field(w, control: str, width_auto: bool = False, label: bool = False) -> st
 
 
 def _text_field(w, in_grid: bool) -> str:
-    # Named by the <label> round it when it has a description; else (a grid cell, a field with a placeholder) by title.
+    # Named by the <label> round it when it has a description; else (a grid cell, a field with a placeholder) by
+    # aria-label.
     name = None if _description(w) and not in_grid else (_description(w) or str(getattr(w, "placeholder", "") or "")
                                                           or None)
     value = getattr(w, "value", "")
@@ -236,10 +237,10 @@ def _text_field(w, in_grid: bool) -> str:
     # screen readers. Its layout's border, drawn round the field by ipywidgets, is drawn round the input as an outline.
     owner, css = (w, _layout_css(w, border="outline") + _style_css(w)) if in_grid else (None, _style_css(w))
     if isinstance(w, widgets.Textarea):
-        control = (f"<textarea disabled{_attrs(owner, '', css, rows=getattr(w, 'rows', None), title=name)}>"
+        control = (f"<textarea disabled{_attrs(owner, '', css, rows=getattr(w, 'rows', None), aria_label=name)}>"
                    f"{_esc(shown)}</textarea>")
     else:
-        control = f"<input disabled{_attrs(owner, '', css, value=shown, title=name)}>"
+        control = f"<input disabled{_attrs(owner, '', css, value=shown, aria_label=name)}>"
     return control if in_grid else _field(w, control, label=True)
 
 

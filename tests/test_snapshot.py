@@ -106,11 +106,12 @@ def inputs_of(node: Node) -> list[Node]:
 
 
 def accessible_name(control: Node) -> str:
-    """The text of the <label> it is in, else its own text, else its title (as a browser names a control)."""
+    """Its aria-label, else the text of the <label> it is in, else its own text, else its title."""
     label = control.parent
     while label is not None and label.tag != "label":
         label = label.parent
-    return (label.text() if label is not None else "") or control.text() or control.attrs.get("title", "")
+    return (control.attrs.get("aria-label") or (label.text() if label is not None else "") or control.text()
+            or control.attrs.get("title", ""))
 
 
 # ---------------------------------------------------------------------------------------------- an explorer
