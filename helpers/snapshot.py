@@ -361,6 +361,10 @@ def _pages(w) -> str:
     return f"<div{_attrs(w, '', _layout_css(w))}>{''.join(folds)}</div>"
 
 
+# Layout.overflow values with which a box scrolls (a shorthand like "auto hidden" scrolls on one axis).
+_SCROLLING = {"auto", "scroll", "auto hidden", "hidden auto", "scroll hidden", "hidden scroll"}
+
+
 def _box(w) -> str:
     grid = isinstance(w, widgets.GridBox)
     inner = "".join(_draw(child, grid) for child in getattr(w, "children", ()))
@@ -371,7 +375,10 @@ def _box(w) -> str:
         shape = _esc(";".join(["display:grid"] + _layout_css(w, skip=("display",))))
         return f"<div{_attrs(w, 'cs-grid')} style='{shape}'>{inner}</div>"
     base = "cs-box cs-v" if isinstance(w, widgets.VBox) else "cs-box"
-    return f"<div{_attrs(w, base, _layout_css(w))}>{inner}</div>"
+    # A box that scrolls (a row of editors wider than the page) takes the keyboard focus, so that the arrow keys
+    # scroll it: the live widget's fields are focusable, the picture's disabled ones are not.
+    overflow = str(getattr(getattr(w, "layout", None), "overflow", None) or "")
+    return f"<div{_attrs(w, base, _layout_css(w), tabindex='0' if overflow in _SCROLLING else None)}>{inner}</div>"
 
 
 # What ties a table cell to the live widget's linked highlighting (helpers.highlight): row and column marks and the

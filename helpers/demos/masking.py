@@ -148,7 +148,8 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     def _batch_html(self) -> str:
         n = len(self.tokens[0])
-        pad = f"background:{theme.BORDER};color:{theme.MUTED_FG};"  # a pad token: greyed out
+        # A pad token: greyed out by its background; its text keeps the main text colour, readable on that grey.
+        pad = f"background:{theme.BORDER};color:{theme.MASKED_FG};"
         rows = [
             [(b, "font-weight:700;" if b == self.selected else "")]
             + [(t, pad) if j >= self._lengths[b] else t for j, t in enumerate(row)]
