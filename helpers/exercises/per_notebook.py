@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 import re
 
-__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "collect", "check_names"]
+__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "collect", "check_names", "find"]
 
 MODULE_NAME = re.compile(r"n\d\d")            # n01 ... n13: the module of one notebook
 NAME = re.compile(r"\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")  # "01-pasta-weight": the notebook's number, then words
@@ -62,3 +62,16 @@ def collect(package: str, attribute: str) -> dict:
                 raise ValueError(f"two entries of {package} are named {entry.name!r}")
             found[entry.name] = entry
     return found
+
+
+def find(entries: dict, name, what: str, plural: str):
+    """The entry called ``name`` among ``entries`` (what :func:`collect` gathered).
+
+    Raises
+    ------
+    ValueError
+        If there is none, naming the known ones: "no {what} is called ...; the {plural} are ...".
+    """
+    if not isinstance(name, str) or name not in entries:
+        raise ValueError(f"no {what} is called {name!r}; the {plural} are {', '.join(entries) or 'none yet'}")
+    return entries[name]

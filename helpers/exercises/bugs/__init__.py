@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from helpers.exercises.code_tasks import TASKS, check_task
-from helpers.exercises.per_notebook import check_names, collect
+from helpers.exercises.per_notebook import check_names, collect, find
 from helpers.exercises.progress import record
 from helpers.feedback import Feedback
 
@@ -74,10 +74,7 @@ def bug(name: str) -> Bug:
     ValueError
         If there is none, naming the known ones.
     """
-    known = _all()
-    if not isinstance(name, str) or name not in known:
-        raise ValueError(f"no bug is called {name!r}; the bugs are {', '.join(known) or 'none yet'}")
-    return known[name]
+    return find(_all(), name, "bug", "bugs")
 
 
 def check_fix(name: str, fn) -> Feedback:

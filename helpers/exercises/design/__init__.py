@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import cache
 
 from helpers.exercises.design.task import LAYOUTS, DesignTask
-from helpers.exercises.per_notebook import collect
+from helpers.exercises.per_notebook import collect, find
 from helpers.exercises.progress import record
 from helpers.feedback import Feedback
 
@@ -48,10 +48,7 @@ def design_task(name: str) -> DesignTask:
     ValueError
         If there is none, naming the known ones.
     """
-    known = _all()
-    if not isinstance(name, str) or name not in known:
-        raise ValueError(f"no design task is called {name!r}; the tasks are {', '.join(known) or 'none yet'}")
-    return known[name]
+    return find(_all(), name, "design task", "tasks")
 
 
 def check_design(name: str, **arrays) -> Feedback:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from helpers.exercises.per_notebook import collect
+from helpers.exercises.per_notebook import collect, find
 from helpers.exercises.predictions.prediction import (
     FORMS,
     KINDS_OF_ANSWER,
@@ -53,10 +53,7 @@ def prediction(name: str) -> Prediction:
     ValueError
         If there is none, naming the known ones.
     """
-    known = _all()
-    if not isinstance(name, str) or name not in known:
-        raise ValueError(f"no prediction is called {name!r}; the predictions are {', '.join(known) or 'none yet'}")
-    return known[name]
+    return find(_all(), name, "prediction", "predictions")
 
 
 def judge(name: str, answer) -> Judgement:
