@@ -396,17 +396,10 @@ class Explorer(LiveWidget, widgets.VBox):
                  if setting in _SETTING_WORDS and getattr(self, setting) != want
                  for words in (_SETTING_WORDS[setting],)]
         sz = theme.sizes(self._large)
-        mark = "✓" if feedback.correct else "✗"
         note = (f'<div style="font-size:{sz.small};color:{theme.MUTED_FG}">The goal is judged '
                 f'{" and ".join(notes)}; the views here show your settings.</div>') if notes else ""
-        hint = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer">Hint</summary>'
-                f"{_html.escape(task.hint)}</details>") if task.hint and not feedback.correct else ""
-        bar = theme.OK_BORDER if feedback.correct else theme.BORDER
-        self.goal_html.value = (
-            f'<div role="status" style="{theme.panel_style(self._large)}border-left:4px solid {bar};'
-            f'padding:3px 10px;margin:4px 0;line-height:1.4;max-width:60em">'
-            f"<div><b>Goal:</b> {_html.escape(task.goal)}</div>"
-            f"<div>{mark} {_html.escape(feedback.message)}</div>{note}{hint}</div>")
+        self.goal_html.value = theme.goal_html(task.goal, feedback.correct, feedback.message, task.hint,
+                                               self._large, note)
 
     # -- the steps
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from . import theme
+
 __all__ = [
     "TEXT_CSS", "text_style_widget", "course_box", "wrap_row", "view_html",
-    "number_box", "choice_list", "choice_buttons",
+    "number_box", "choice_list", "choice_buttons", "course_button",
 ]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
@@ -91,6 +93,15 @@ def choice_list(description: str, options, value=None) -> widgets.RadioButtons:
     w.add_class("course-choice")
     return w
 
+
+
+def course_button(description: str, tooltip: str, css_class: str, large: bool = False) -> widgets.Button:
+    """A button as wide as its label, in the theme's button size (normal or projector), with a stable CSS class."""
+    button = widgets.Button(description=description, tooltip=tooltip, layout=widgets.Layout(width="auto"))
+    if theme.sizes(large).button:
+        button.style.font_size = theme.sizes(large).button
+    button.add_class(css_class)
+    return button
 
 def choice_buttons(description: str, options, value, tooltips=None) -> widgets.ToggleButtons:
     """A row of buttons for a few discrete values (a layer, a head, a step), in place of a slider: every button

@@ -29,20 +29,12 @@ import traitlets
 from helpers import theme
 from helpers.exercises.predictions import Judgement, Prediction, prediction
 from helpers.exercises.progress import record
-from helpers.layout import choice_buttons, course_box, wrap_row
+from helpers.layout import choice_buttons, course_box, course_button, wrap_row
 from helpers.live import LiveWidget, lecture_mode
 
 __all__ = ["PredictionWidget", "predict"]
 
 _CELL_WIDTH = "2.6em"
-
-
-def _button(description: str, large: bool, tooltip: str, css_class: str) -> widgets.Button:
-    button = widgets.Button(description=description, tooltip=tooltip, layout=widgets.Layout(width="auto"))
-    if theme.sizes(large).button:
-        button.style.font_size = theme.sizes(large).button
-    button.add_class(css_class)
-    return button
 
 
 def _show(widget: widgets.Widget, shown: bool) -> None:
@@ -105,12 +97,12 @@ class PredictionWidget(LiveWidget, widgets.VBox):
             f'<b>Predict</b>, then commit: {_html.escape(p.question)}</div>')
         self.message_html = widgets.HTML("")
         self.input = self._build_input()
-        self.commit_button = _button("Commit", large, "lock your prediction in, then see the result",
-                                     "predict-commit")
-        self.reveal_button = _button("Reveal", large, "show the result next to the prediction",
-                                     "predict-reveal-button")
-        self.try_again_button = _button("Try again", large, "unlock the input and predict afresh",
-                                        "predict-try-again")
+        self.commit_button = course_button("Commit", "lock your prediction in, then see the result",
+                                           "predict-commit", large)
+        self.reveal_button = course_button("Reveal", "show the result next to the prediction",
+                                           "predict-reveal-button", large)
+        self.try_again_button = course_button("Try again", "unlock the input and predict afresh",
+                                              "predict-try-again", large)
         self.reveal_html = widgets.HTML("")
         _show(self.reveal_button, False)
         _show(self.try_again_button, False)

@@ -156,6 +156,19 @@ def error_style(large: bool = False) -> str:
             f"padding:4px 8px;margin:4px 0;font-size:{sizes(large).font};line-height:1.35;")
 
 
+
+def goal_html(goal: str, met: bool, message: str, hint: str = "", large: bool = False, note: str = "") -> str:
+    """A design task's goal line: the goal, ✓ or ✗ with what is still off, a note (HTML) and, while the goal is not
+    met, its hint folded."""
+    sz = sizes(large)
+    folded_hint = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer">Hint</summary>'
+                   f"{_html.escape(hint)}</details>") if hint and not met else ""
+    bar = OK_BORDER if met else BORDER
+    return (f'<div role="status" style="{panel_style(large)}border-left:4px solid {bar};'
+            f'padding:3px 10px;margin:4px 0;line-height:1.4;max-width:60em">'
+            f"<div><b>Goal:</b> {_html.escape(goal)}</div>"
+            f"<div>{'✓' if met else '✗'} {_html.escape(message)}</div>{note}{folded_hint}</div>")
+
 def error_html(message: str, large: bool = False, note: str | None = None) -> str:
     """An error box: ``message`` (one line per ``\\n``) and an optional quieter ``note`` under it.
 

@@ -8,8 +8,6 @@ every valid edit, whether the goal is met and what is still off.
 
 from __future__ import annotations
 
-import html as _html
-
 import ipywidgets as widgets
 import numpy as np
 
@@ -208,16 +206,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         else:
             feedback = check_design(task.name, **self._arrays(W_q, W_k))
         self.goal_feedback = feedback
-        sz = theme.sizes()
-        mark = "✓" if feedback.correct else "✗"
-        hint = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer">Hint</summary>'
-                f"{_html.escape(task.hint)}</details>") if task.hint and not feedback.correct else ""
-        bar = theme.OK_BORDER if feedback.correct else theme.BORDER
-        self.goal_html.value = (
-            f'<div role="status" style="{theme.panel_style()}border-left:4px solid {bar};'
-            f'padding:3px 10px;margin:4px 0;line-height:1.4;max-width:60em">'
-            f"<div><b>Goal:</b> {_html.escape(task.goal)}</div>"
-            f"<div>{mark} {_html.escape(feedback.message)}</div>{hint}</div>")
+        self.goal_html.value = theme.goal_html(task.goal, feedback.correct, feedback.message, task.hint)
 
     def _weights_for(self, pattern: str):
         """``W_q``, ``W_k`` that the menu entry ``pattern`` loads: a pattern's at the strength, or the task's start."""

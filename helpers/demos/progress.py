@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from helpers import theme
 from helpers.exercises import bugs, design_tasks, predictions, progress, reset_progress
 from helpers.exercises.code_tasks import YOUR_TURN_TASKS
-from helpers.layout import course_box, wrap_row
+from helpers.layout import course_box, course_button, wrap_row
 from helpers.live import LiveWidget
 from helpers.snapshot import OMIT_CLASS
 
@@ -37,14 +37,6 @@ def course_totals() -> dict[str, tuple[str, ...]]:
     """Everything the course asks for, by progress kind: the names a learner can complete."""
     return {"prediction": tuple(predictions()), "design": tuple(design_tasks()), "bug": tuple(bugs()),
             "your-turn": YOUR_TURN_TASKS}
-
-
-def _button(description: str, tooltip: str, css_class: str, large: bool) -> widgets.Button:
-    button = widgets.Button(description=description, tooltip=tooltip, layout=widgets.Layout(width="auto"))
-    if theme.sizes(large).button:
-        button.style.font_size = theme.sizes(large).button
-    button.add_class(css_class)
-    return button
 
 
 class ProgressView(LiveWidget, widgets.VBox):
@@ -74,13 +66,13 @@ class ProgressView(LiveWidget, widgets.VBox):
         self.table_html.add_class("progress-table")
         # The learner's counts are left out of a stored notebook's picture (helpers.snapshot), as out of the text form.
         self.table_html.add_class(OMIT_CLASS)
-        self.refresh_button = _button("Refresh", "read the progress again (other notebooks add to it)",
-                                      "progress-refresh", large)
-        self.reset_button = _button("Reset", "forget every prediction, goal, fix and Your turn recorded",
-                                    "progress-reset", large)
-        self.confirm_button = _button("Yes, forget it all", "reset the progress for good", "progress-reset-confirm",
-                                      large)
-        self.cancel_button = _button("Cancel", "keep the progress", "progress-reset-cancel", large)
+        self.refresh_button = course_button("Refresh", "read the progress again (other notebooks add to it)",
+                                            "progress-refresh", large)
+        self.reset_button = course_button("Reset", "forget every prediction, goal, fix and Your turn recorded",
+                                          "progress-reset", large)
+        self.confirm_button = course_button("Yes, forget it all", "reset the progress for good",
+                                            "progress-reset-confirm", large)
+        self.cancel_button = course_button("Cancel", "keep the progress", "progress-reset-cancel", large)
         self._confirm_row = wrap_row([widgets.HTML("Forget everything recorded?"), self.confirm_button,
                                       self.cancel_button])
         self._confirm_row.layout.display = "none"
