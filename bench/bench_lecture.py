@@ -69,7 +69,8 @@ def main(names: list[str]) -> None:
         home = make_jupyter_home(Path(tmp))
         proc, url = start_voila(home, "notebooks")
         try:
-            # Every notebook's pool is filled at start: each kernel runs its notebook once.
+            # start_voila has waited for every notebook's pool to be filled; the machine still settles after running
+            # them all (a page opened at once took 12 s instead of 2), and a presenter starts a minute before class.
             time.sleep(REFILLED_S)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS, headless=True)
