@@ -123,7 +123,9 @@ def test_with_positions_added_shuffling_no_longer_just_shuffles_the_output(input
     PE = 2.0 * sinusoidal_positions(n, d)
     out, _ = multi_head_attention(X + PE, W_q, W_k, W_v, W_o, h)
     out_p, _ = multi_head_attention(X[perm] + PE, W_q, W_k, W_v, W_o, h)
-    assert not np.allclose(out_p, out[perm], atol=1e-6)
+    # Relative to the output's size: with small W^V and W^O every output is tiny (1e-5), and so are the differences.
+    scale = np.abs(out).max()
+    assert not np.allclose(out_p, out[perm], rtol=0, atol=1e-6 * scale)
 
 
 def test_a_causal_mask_applies_to_every_head():
