@@ -81,13 +81,17 @@ class TextForm:
       question, the matrices, the weights, with the widget's CSS classes. GitHub, nbviewer, the course's web site
       and JupyterLab before the cell runs show it; JupyterLab and Voila show the live widget when the cell runs
       (the widget view ranks before HTML).
+
+    The lecture mode (:func:`helpers.theme.lecture_mode`) leaves the picture out: Voila always shows the live widget,
+    and a picture costs time while the page comes alive (up to 0.16 s for notebook 11's head thumbnails).
     """
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle and "text/plain" in bundle:
             bundle["text/plain"] = text_form(bundle["text/plain"])
-            bundle["text/html"] = page_snapshot_html(self)
+            if not theme.lecture_mode():
+                bundle["text/html"] = page_snapshot_html(self)
         return bundle
 
 

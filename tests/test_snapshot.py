@@ -294,7 +294,9 @@ def without_style(markup: str) -> str:
     return re.sub(r"<style>.*?</style>", "", markup)
 
 
-def test_a_course_widgets_output_carries_its_picture_beside_its_text_form():
+def test_a_course_widgets_output_carries_its_picture_beside_its_text_form(monkeypatch):
+    monkeypatch.delenv("VOILA_KERNEL_ID", raising=False)
+    monkeypatch.delenv("COURSE_LECTURE", raising=False)
     ex = explorer()
     bundle = ex._repr_mimebundle_()
     assert bundle["text/plain"].endswith(f"({RUN_TO_SHOW})")
@@ -302,6 +304,16 @@ def test_a_course_widgets_output_carries_its_picture_beside_its_text_form():
     assert bundle["text/html"].startswith(f"<div class='{SNAPSHOT_CLASS} ")
     editor = MatrixEditor(X, title="X")
     assert "matrix-editor-grid" in editor._repr_mimebundle_()["text/html"]
+
+
+def test_the_lecture_mode_shows_the_live_widget_without_a_picture(monkeypatch):
+    """Voila (it sets VOILA_KERNEL_ID in its kernels) always draws the live widget: no picture is built."""
+    monkeypatch.delenv("COURSE_LECTURE", raising=False)
+    monkeypatch.setenv("VOILA_KERNEL_ID", "k")
+    bundle = explorer()._repr_mimebundle_()
+    assert "text/html" not in bundle
+    assert bundle["text/plain"].endswith(f"({RUN_TO_SHOW})")
+    assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
 @pytest.mark.parametrize("qid", list(QUESTIONS))
