@@ -504,7 +504,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             return
         self._mark(cell, ok=True)
         self._cells_val[i, j] = v
-        if self._errors:
+        if self._errors or np.array_equal(self._cells_val, self.value):
+            # Other cells still refused; or the number the matrix holds typed back over a refused text: only the
+            # message changes (nothing to recompute, so a listener redraws nothing).
             self._show_message()
             return
         self.value = self._cells_val

@@ -1061,6 +1061,21 @@ def test_editor_value_is_a_trait_told_once_per_valid_edit():
     assert len(seen) == 2
 
 
+def test_the_held_number_typed_back_over_a_refused_text_clears_the_message_and_recomputes_nothing(ex):
+    ed = ex.editors["W_k"]
+    weights_told = []
+    ex.observe(lambda change: weights_told.append(change["new"]), names="weights")
+    held = ed.value[1, 0]
+    ed.set_text(1, 0, "x")
+    assert ed.message.startswith("row 'd2', column k1: 'x' is not a number")
+    ed.set_text(1, 0, str(held))
+    assert ed.message == "" and ed.value[1, 0] == held
+    assert weights_told == []  # the weights were never in doubt: nothing recomputed, nothing redrawn
+    ed.set_text(1, 0, "x")
+    ed.set_text(1, 0, str(held + 1))  # a new number after the refused text: computed as any edit
+    assert len(weights_told) == 1 and ed.message == ""
+
+
 def test_assigning_the_value_fills_the_cells_and_a_new_shape_rebuilds_the_grid():
     ed = MatrixEditor([[1, 2], [3, 4]], ["a", "b"], ["x", "y"], title="M")
     seen = []
