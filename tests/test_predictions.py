@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import json
 import math
+import subprocess
+import sys
 
 import ipywidgets as widgets
 import numpy as np
@@ -165,6 +167,16 @@ def test_there_are_predictions_and_unknown_names_raise():
         judge("nope", 1)
     with pytest.raises(ValueError, match="no prediction"):
         predict("nope")
+    with pytest.raises(ValueError, match="no prediction is called '01-nope'; the predictions are 01-pasta-weight"):
+        judge("01-nope", 1)  # a name of notebook 01 that is not there: every known one is listed
+
+
+def test_a_notebooks_prediction_is_found_without_computing_the_other_notebooks():
+    """A kernel that shows predict("01-...") computes 01's truths only (05's and 08's come from their demos)."""
+    code = ("import sys; from helpers.predict import predict; predict('01-pasta-weight'); "
+            "print(sorted(m for m in sys.modules if m.startswith('helpers.exercises.predictions.n')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['helpers.exercises.predictions.n01']"
 
 
 def _wrong_answers(p: Prediction) -> list:

@@ -4,6 +4,10 @@ A package such as :mod:`helpers.exercises.predictions` holds ``n01.py``, ``n02.p
 each with one list of entries (``PREDICTIONS``, ``TASKS``, ``BUGS``). :func:`collect` imports every such module it
 finds (``pkgutil``) and gathers the lists into one dict by name. Adding a notebook's entries is therefore one new
 or edited file and nothing else: no registry to extend, no file that two authors both change.
+
+:func:`find_entry` looks one entry up by name and imports only its notebook's module (the name starts with the
+notebook's number): a notebook that shows ``predict("01-pasta-weight")`` does not compute the truths of every other
+notebook's predictions (notebooks 05 and 08 compute theirs from their demos, 0.3 s together).
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+from functools import cache
 
-__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "collect", "check_names", "find"]
+__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "collect", "check_names", "find", "find_entry"]
 
 MODULE_NAME = re.compile(r"n\d\d")            # n01 ... n13: the module of one notebook
 NAME = re.compile(r"\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")  # "01-pasta-weight": the notebook's number, then words
@@ -50,18 +55,48 @@ def collect(package: str, attribute: str) -> dict:
     parent = importlib.import_module(package)
     names = sorted(m.name for m in pkgutil.iter_modules(parent.__path__) if MODULE_NAME.fullmatch(m.name))
     for module_name in names:
-        module = importlib.import_module(f"{package}.{module_name}")
-        entries = getattr(module, attribute, None)
-        if not isinstance(entries, (list, tuple)):
-            raise ValueError(f"{package}.{module_name} must define {attribute}, a list")
-        for entry in entries:
-            if entry.notebook[:2] != module_name[1:]:
-                raise ValueError(f"{entry.name!r} is for notebook {entry.notebook}: it belongs in "
-                                 f"{package}.n{entry.notebook[:2]}, not in {module_name}")
-            if entry.name in found:
-                raise ValueError(f"two entries of {package} are named {entry.name!r}")
-            found[entry.name] = entry
+        for name, entry in _module_entries(package, attribute, module_name).items():
+            if name in found:
+                raise ValueError(f"two entries of {package} are named {name!r}")
+            found[name] = entry
     return found
+
+
+@cache
+def _module_entries(package: str, attribute: str, module_name: str) -> dict:
+    """The entries of one per-notebook module (``module_name`` such as ``"n08"``), by name, checked as
+    :func:`collect` says."""
+    module = importlib.import_module(f"{package}.{module_name}")
+    entries = getattr(module, attribute, None)
+    if not isinstance(entries, (list, tuple)):
+        raise ValueError(f"{package}.{module_name} must define {attribute}, a list")
+    found: dict = {}
+    for entry in entries:
+        if entry.notebook[:2] != module_name[1:]:
+            raise ValueError(f"{entry.name!r} is for notebook {entry.notebook}: it belongs in "
+                             f"{package}.n{entry.notebook[:2]}, not in {module_name}")
+        if entry.name in found:
+            raise ValueError(f"two entries of {package} are named {entry.name!r}")
+        found[entry.name] = entry
+    return found
+
+
+def find_entry(package: str, attribute: str, name, what: str, plural: str):
+    """The entry called ``name`` in ``package``, importing only the module of its notebook (``"08-..."``: ``n08``).
+
+    Raises
+    ------
+    ValueError
+        If there is none, naming the known ones (then every module is read), as :func:`find`.
+    """
+    if isinstance(name, str) and NAME.fullmatch(name):
+        parent = importlib.import_module(package)
+        module_name = f"n{name[:2]}"
+        if any(m.name == module_name for m in pkgutil.iter_modules(parent.__path__)):
+            entry = _module_entries(package, attribute, module_name).get(name)
+            if entry is not None:
+                return entry
+    return find(collect(package, attribute), name, what, plural)
 
 
 def find(entries: dict, name, what: str, plural: str):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from helpers.exercises.code_tasks import TASKS, check_task
-from helpers.exercises.per_notebook import check_names, collect, find
+from helpers.exercises.per_notebook import check_names, collect, find_entry
 from helpers.exercises.progress import record
 from helpers.feedback import Feedback
 
@@ -74,7 +74,7 @@ def bug(name: str) -> Bug:
     ValueError
         If there is none, naming the known ones.
     """
-    return find(_all(), name, "bug", "bugs")
+    return find_entry(__name__, "BUGS", name, "bug", "bugs")
 
 
 def check_fix(name: str, fn) -> Feedback:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import cache
 
 from helpers.exercises.design.task import LAYOUTS, DesignTask
-from helpers.exercises.per_notebook import collect, find
+from helpers.exercises.per_notebook import collect, find_entry
 from helpers.exercises.progress import record
 from helpers.feedback import Feedback
 
@@ -48,7 +48,7 @@ def design_task(name: str) -> DesignTask:
     ValueError
         If there is none, naming the known ones.
     """
-    return find(_all(), name, "design task", "tasks")
+    return find_entry(__name__, "TASKS", name, "design task", "tasks")
 
 
 def check_design(name: str, **arrays) -> Feedback:

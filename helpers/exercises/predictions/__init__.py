@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from helpers.exercises.per_notebook import collect, find
+from helpers.exercises.per_notebook import collect, find_entry
 from helpers.exercises.predictions.prediction import (
     FORMS,
     KINDS_OF_ANSWER,
@@ -53,7 +53,7 @@ def prediction(name: str) -> Prediction:
     ValueError
         If there is none, naming the known ones.
     """
-    return find(_all(), name, "prediction", "predictions")
+    return find_entry(__name__, "PREDICTIONS", name, "prediction", "predictions")
 
 
 def judge(name: str, answer) -> Judgement:
