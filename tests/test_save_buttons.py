@@ -19,7 +19,7 @@ from PIL import Image
 from helpers.figures import figure_path, safe_name
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer
 
-from conftest import html_text
+from conftest import html_text, walk
 
 TOKENS = ["the", "cat", "sat"]
 X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, -1.0]])
@@ -293,3 +293,28 @@ def test_the_training_lab_saves_the_weights_after_the_run_on_show(notebook_folde
     # A trained previous-token head: '1 A' puts most of its weight on '0 B', as the table shows.
     assert max(lab.result.weights[1]) == lab.result.weights[1][0] > 0.8
     assert f"{lab.result.weights[1][0]:.2f}" in texts
+
+
+def pattern_builder():
+    from helpers.demos.patterns import PatternBuilder
+
+    return PatternBuilder(goal="07-phrase-blocks")  # as notebook 07 shows it
+
+
+def training_lab():
+    from helpers.demos.learning import TrainingLab
+
+    return TrainingLab(lr=1.0, steps=60, seed=0)
+
+
+@pytest.mark.parametrize("make", [multi_head_explorer, pattern_builder, training_lab])
+def test_the_row_is_on_the_live_widget_under_its_weights_and_left_out_of_its_stored_picture(make):
+    from helpers.snapshot import snapshot_html
+
+    widget = make()
+    shown = list(walk(widget))  # in screen order
+    weights_views = [w for w in shown if w is getattr(widget, "view", None)
+                     or {"mh-view-head", "pattern-view-weights"} & set(getattr(w, "_dom_classes", ()))]
+    assert weights_views and shown.index(widget.save_weights) > shown.index(weights_views[-1])
+    picture = snapshot_html(widget)
+    assert "Save PNG" not in picture and "save-figure" not in picture
