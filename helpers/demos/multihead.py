@@ -168,9 +168,9 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self.explain = widgets.HTML()
         self._head_pool = []
         self.head_views = []
-        # The heads' box takes no box of its own (display: contents): each heatmap is an item of the row that holds
-        # X, so the first head sits beside X where the page is wide enough and the rest wrap under it.
-        heads_row = wrap_row([], display="contents")
+        # The heads wrap in a column of their own beside X (under X where even one head does not fit beside it),
+        # with the buttons that save them right under them, where they say what they save.
+        heads_row = wrap_row([])
         heads_row.add_class("mh-view-heads")
         self.views = {"heads": heads_row, "concat": view_html(), "output": view_html(), "cost": widgets.HTML()}
         for name in ("concat", "output", "cost"):
@@ -186,8 +186,8 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
             self.heads_picker,
             self.explain,
             self.status_html,
-            wrap_row([self.editors["X"], heads_row]),
-            self.save_weights,
+            wrap_row([self.editors["X"], widgets.VBox([heads_row, self.save_weights], layout=widgets.Layout(
+                flex="1 1 0", min_width="min-content", max_width="100%"))]),
             legend,
             wrap_row([self.views["concat"], self.views["output"]]),
             self.views["cost"],
