@@ -59,6 +59,7 @@ __all__ = [
     "show_matrices",
     "attention_weights_html",
     "heatmap",
+    "heatmaps",
     "figure_png",
     "figure_img_html",
 ]
@@ -915,7 +916,7 @@ def heatmap_alt(A: np.ndarray, rows, cols, title=None, blocked=None) -> str:
 
 
 def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool = True, cmap: str | None = None,
-            digits: int = 2, vmin=None, vmax=None, scale: str = "weights", mask=None):
+            digits: int = 2, vmin=None, vmax=None, scale: str = "weights", mask=None, colorbar: bool = True):
     """Attention weights (or, with ``scale="data"``, any matrix) as a matplotlib heatmap with token labels.
 
     Parameters
@@ -944,6 +945,9 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     mask : array_like of bool, broadcastable to (n_q, n_k), optional
         True where the query may attend. A blocked entry is drawn as a masked cell (grey, hatched,
         "—", not its 0), and a legend under the heatmap says what the hatching means.
+    colorbar : bool
+        Draw the colour scale beside the heatmap (False: several heatmaps of one figure share one, see
+        :func:`heatmaps`).
 
     Returns
     -------
@@ -999,7 +1003,8 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
             ax.set_title(title, pad=12)
         # No label on the colour bar: its ticks (0.0 to 1.0 for weights) say the scale, and a rotated label
         # would add about 4 KB to every stored figure.
-        fig.colorbar(im, ax=ax)
+        if colorbar:
+            fig.colorbar(im, ax=ax)
         if blocked.any():
             _hatch_masked(ax, blocked)
         if annotate:
@@ -1017,6 +1022,55 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     if hasattr(fig, "alt"):
         # Drawn into a described figure (one of several panels, too): the panel adds its own sentence.
         fig.alt = " ".join(filter(None, [fig.alt, heatmap_alt(A, rows, cols, title, blocked)]))
+    return fig
+
+
+_PANELS_PER_ROW = 4  # more heads than this wrap to a second row: a figure stays about as wide as a slide
+
+
+def heatmaps(weights, row_labels, col_labels, titles, title=None, annotate: bool = True, digits: int = 2):
+    """Several matrices of attention weights (one per head) as heatmaps side by side in one figure, one colour bar.
+
+    Each panel is drawn by :func:`heatmap` (token labels on both axes, Queries ↓ and Keys →, the numbers in the
+    cells); all share the fixed [0, 1] scale of weights, so one colour bar beside them serves every panel. Up to
+    four panels sit in one row; more wrap to the next rows.
+
+    Parameters
+    ----------
+    weights : array_like, shape (h, n_q, n_k), or a sequence of h matrices (n_q, n_k)
+    row_labels : sequence of str, length n_q;  col_labels : sequence of str, length n_k
+    titles : sequence of str, length h, one per panel ("head 1", ...)
+    title : str, optional, over the whole figure
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A :func:`described_figure`; its ``alt`` names the figure and says, panel by panel, where each query puts
+        most of its weight.
+    """
+    A = np.asarray(weights, dtype=float)
+    if A.ndim != 3 or 0 in A.shape:
+        raise ValueError(f"weights must be one matrix per panel, shape (h, n_q, n_k); got shape {A.shape}")
+    h, n, m = A.shape
+    titles = [str(t) for t in titles]
+    if len(titles) != h:
+        raise ValueError(f"titles must give one title per panel: {h} panels, {len(titles)} titles")
+    cols = min(h, _PANELS_PER_ROW)
+    rows = -(-h // cols)
+    with theme.figure_style():
+        fig = described_figure(figsize=(cols * max(2.6, 0.55 * m + 1.6) + 0.8, rows * max(2.5, 0.5 * n + 1.5)),
+                               layout="constrained")
+        axes = fig.subplots(rows, cols, squeeze=False).ravel()
+        if title:
+            fig.suptitle(title, fontsize="large")
+    fig.alt = f"{title}: {h} heatmaps side by side." if title else f"{h} heatmaps side by side."
+    for ax, matrix, panel_title in zip(axes, A, titles):
+        heatmap(matrix, row_labels, col_labels, title=panel_title, ax=ax, annotate=annotate, digits=digits,
+                colorbar=False)
+    for ax in axes[h:]:
+        ax.set_visible(False)  # an empty place in the last row
+    with theme.figure_style():
+        fig.colorbar(axes[0].images[0], ax=list(axes[:h]), shrink=0.9)
     return fig
 
 

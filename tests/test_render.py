@@ -17,6 +17,7 @@ from helpers.render import (
     colour_for,
     format_number,
     heatmap,
+    heatmaps,
     matrices_html,
     matrix_html,
     number_format,
@@ -247,6 +248,40 @@ def test_heatmap_of_weights_uses_the_fixed_unit_scale():
 def _luminance(rgba):
     lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3]]
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_heatmaps_of_several_heads_share_one_unit_scale_and_label_every_panel():
+    W = np.array([[[1.0, 0.0], [0.5, 0.5]], [[0.25, 0.75], [0.0, 1.0]], [[0.5, 0.5], [0.5, 0.5]]])
+    fig = heatmaps(W, ["le", "chat"], ["the", "cat"], ["head 1", "head 2", "head 3"], title="three heads")
+    panels = [ax for ax in fig.axes if ax.images]
+    assert [ax.get_title() for ax in panels] == ["head 1", "head 2", "head 3"]
+    for ax in panels:
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["the", "cat"]
+        assert [t.get_text() for t in ax.get_yticklabels()] == ["le", "chat"]
+        assert ax.get_xlabel() == "Keys →" and ax.get_ylabel() == "Queries ↓"
+        assert ax.images[0].get_clim() == (0.0, 1.0)
+    assert len(fig.axes) == 4  # three panels and one colour bar
+    assert fig.get_suptitle() == "three heads"
+    assert sorted(t.get_text() for t in panels[1].texts) == ["0.00", "0.25", "0.75", "1.00"]
+    # Side by side in one row: the panels' tops line up, left to right.
+    boxes = [ax.get_position() for ax in panels]
+    assert len({round(b.y1, 6) for b in boxes}) == 1 and boxes[0].x0 < boxes[1].x0 < boxes[2].x0
+    assert fig.alt.startswith("three heads: 3 heatmaps side by side.") and "head 2: heatmap" in fig.alt
+    assert "head 2: heatmap" in fig.alt and "chat → cat 1." in fig.alt  # head 2: chat reads cat only
+
+
+def test_heatmaps_of_many_heads_wrap_and_refuse_what_is_not_one_matrix_per_title():
+    W = np.full((6, 2, 2), 0.5)
+    fig = heatmaps(W, ["a", "b"], ["a", "b"], [f"head {i}" for i in range(1, 7)])
+    panels = [ax for ax in fig.axes if ax.images and ax.get_visible()]
+    assert len(panels) == 6
+    assert len({round(ax.get_position().y1, 6) for ax in panels}) == 2  # four in the first row, two under them
+    with pytest.raises(ValueError, match=r"titles must give one title per panel: 6 panels, 2 titles"):
+        heatmaps(W, ["a", "b"], ["a", "b"], ["head 1", "head 2"])
+    with pytest.raises(ValueError, match=r"weights must be one matrix per panel.*\(2, 2\)"):
+        heatmaps(W[0], ["a", "b"], ["a", "b"], ["head 1"])
+    with pytest.raises(ValueError, match=r"fixed \[0, 1\] scale"):
+        heatmaps(W * 3, ["a", "b"], ["a", "b"], [f"head {i}" for i in range(1, 7)])
 
 
 def test_heatmap_is_readable_on_a_dark_page_too():

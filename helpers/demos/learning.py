@@ -19,7 +19,8 @@ from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import attention_weights, copy_task, encode, init_weights, previous_token_share, train
 from helpers.live import LiveWidget, TextForm, animations_on
 from helpers.parsing import parse_count, parse_number
-from helpers.render import attention_weights_html, described_figure, figure_img_html, format_number
+from helpers.render import attention_weights_html, described_figure, figure_img_html, format_number, heatmap
+from helpers.save_buttons import SaveButtons
 
 __all__ = ["loss_curve", "TrainingMonitor", "MAX_STEPS", "LabRun", "TrainingLab"]
 
@@ -160,6 +161,14 @@ class LabRun:
     previous_share: float
 
 
+_WEIGHTS_TITLE = "After training"  # the lab's weights view, and the figure saved from it
+
+
+def _settings(lr: float, steps: int, seed: int) -> str:
+    """A run's settings as the lab's summary line says them: "learning rate 1, 300 steps, seed 0"."""
+    return f"learning rate {format_number(lr, 4)}, {steps} steps, seed {seed}"
+
+
 class TrainingLab(LiveWidget, widgets.VBox):
     """Train the head again with your own learning rate, number of steps and seed; see the result.
 
@@ -179,6 +188,8 @@ class TrainingLab(LiveWidget, widgets.VBox):
     messages : dict, the same keys -> ipywidgets.HTML, what is wrong with that field
     result : LabRun, the last run that worked
     summary, view, curve : ipywidgets.HTML
+    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the example's weights
+        after the run on show, as a heatmap for a slide (``figures/<notebook>-training-weights.png``)
     """
 
     def __init__(self, lr: float = 1.0, steps: int = 300, seed: int = 0, example: str = "BADCAB", d_k: int = 4):
@@ -202,11 +213,14 @@ class TrainingLab(LiveWidget, widgets.VBox):
         self.view = view_html()
         self.curve = widgets.HTML()
         self._runs = {}  # (lr, steps, seed) -> (result, summary, table, curve), the most recent last
+        self.save_weights = SaveButtons(self._weights_figure, "training-weights")
         super().__init__([
             wrap_row([widgets.VBox([field, self.messages[name]]) for name, field in self.fields.items()]),
             self.status_html,
             self.summary,
-            wrap_row([self.view, self.curve]),
+            # The save buttons under the weights: a figure for a slide.
+            wrap_row([widgets.VBox([self.view, self.save_weights], layout=widgets.Layout(max_width="100%")),
+                      self.curve]),
         ])
         course_box(self)
         self._update()  # the starting values are the caller's: a failure here is theirs, raise it
@@ -259,6 +273,12 @@ class TrainingLab(LiveWidget, widgets.VBox):
         with self.hold_sync():
             self.summary.value, self.view.value, self.curve.value = summary, table, curve
 
+    def _weights_figure(self):
+        """The example's weights after the run on show, as a heatmap for a slide (the "Save PNG" / "Save SVG")."""
+        r = self.result
+        title = f"{_WEIGHTS_TITLE}\n{_settings(r.lr, r.steps, r.seed)}"
+        return heatmap(r.weights, self.labels, self.labels, title=title)
+
     def _train(self, lr: float, steps: int, seed: int):
         task = copy_task(64, length=len(self.example), seed=seed)
         W_q0, W_k0 = init_weights(task.X.shape[-1], self.d_k, seed=seed)
@@ -269,9 +289,9 @@ class TrainingLab(LiveWidget, widgets.VBox):
                         weights=weights, previous_share=share)
         font = theme.sizes().font
         summary = (
-            f"<div style='font-size:{font};color:{theme.PANEL_FG}'>learning rate {format_number(lr, 4)}, "
-            f"{steps} steps, seed {seed}: final loss <b>{format_number(run.losses[-1], 4)}</b> · "
+            f"<div style='font-size:{font};color:{theme.PANEL_FG}'>{_settings(lr, steps, seed)}: "
+            f"final loss <b>{format_number(run.losses[-1], 4)}</b> · "
             f"weight on the previous token in 500 unseen sequences <b>{share:.3f}</b></div>")
-        table = attention_weights_html(weights, self.labels, self.labels, title="After training")
+        table = attention_weights_html(weights, self.labels, self.labels, title=_WEIGHTS_TITLE)
         curve = figure_img_html(loss_curve(run.losses, title=f"Loss, learning rate {format_number(lr, 4)}"))
         return result, summary, table, curve

@@ -29,7 +29,8 @@ from helpers.multihead import (
     multi_head_stages,
 )
 from helpers.parsing import ParseError, parse_count
-from helpers.render import labels_or_default, linked_matrix_html, linked_weights_html
+from helpers.render import heatmaps, labels_or_default, linked_matrix_html, linked_weights_html
+from helpers.save_buttons import SaveButtons
 
 __all__ = ["HeadShapes", "MultiHeadExplorer"]
 
@@ -140,6 +141,8 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         (h, n, n), ``heads`` (h, n, d_k), ``concat`` (n, d_model), ``output`` (n, d_model), ``cost``
     views : dict "heads" (a row of per-head heatmaps), "concat", "output", "cost" -> widgets
     head_views : list of ipywidgets.HTML, one heatmap per head currently shown
+    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the heads: every head's weights
+        on show, side by side in one figure for a slide (``figures/<notebook>-multihead-weights.png``)
 
     CSS classes: ``mh-explorer`` on the whole, ``mh-heads`` on the heads control, ``mh-editor-X``,
     ``mh-view-heads`` on the row of heatmaps and ``mh-view-head`` on each, ``mh-view-concat``,
@@ -165,9 +168,9 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self.explain = widgets.HTML()
         self._head_pool = []
         self.head_views = []
-        # The heads' box takes no box of its own (display: contents): each heatmap is an item of the row that holds
-        # X, so the first head sits beside X where the page is wide enough and the rest wrap under it.
-        heads_row = wrap_row([], display="contents")
+        # The heads wrap in a column of their own beside X (under X where even one head does not fit beside it),
+        # with the buttons that save them right under them, where they say what they save.
+        heads_row = wrap_row([])
         heads_row.add_class("mh-view-heads")
         self.views = {"heads": heads_row, "concat": view_html(), "output": view_html(), "cost": widgets.HTML()}
         for name in ("concat", "output", "cost"):
@@ -175,6 +178,7 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         for name in ("concat", "output"):
             self.views[name].add_class("mh-query-rows")
         self._links = widgets.HTML("", layout=widgets.Layout(display="none"))
+        self.save_weights = SaveButtons(self._weights_figure, "multihead-weights")
         legend = widgets.HTML(highlight.legend_html([(highlight.LINKED_STYLE, (
             "the rows and columns linked to the weight under the pointer or the keyboard focus: its query's row in "
             "every head, the concatenation and the output, its key's column in every head"))], large))
@@ -182,7 +186,8 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
             self.heads_picker,
             self.explain,
             self.status_html,
-            wrap_row([self.editors["X"], heads_row]),
+            wrap_row([self.editors["X"], widgets.VBox([heads_row, self.save_weights], layout=widgets.Layout(
+                flex="1 1 0", min_width="min-content", max_width="100%"))]),
             legend,
             wrap_row([self.views["concat"], self.views["output"]]),
             self.views["cost"],
@@ -229,14 +234,12 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
             f"softmax(Q_i K_iᵀ / √{d_k}) V_i on its own columns; each row of its weights sums to 1. "
             "Edit X and leave the cell: every view follows.</div>")
         self.head_views = []
-        for i in range(h):
-            cols = f"column {i * d_k}" if d_k == 1 else f"columns {i * d_k}–{(i + 1) * d_k - 1}"
+        for i, title in enumerate(self._head_titles(h, d_k)):
             view = self._head_view(i)
             # Narrow columns and no row-sum column: two heads fit side by side under X at 1024 px with the
             # file browser open, so an edit of X and every head's weights are on one screen.
-            view.value = linked_weights_html(weights[i], self.tokens, self.tokens, large=large,
-                                                title=f"head {i + 1} ({cols} of Q, K, V)", row_sums=False,
-                                                cell_width=None if large else "2.7em", focusable=True)
+            view.value = linked_weights_html(weights[i], self.tokens, self.tokens, large=large, title=title,
+                                             row_sums=False, cell_width=None if large else "2.7em", focusable=True)
             self.head_views.append(view)
         self.views["heads"].children = tuple(self.head_views)
         head_cols = [f"h{i + 1}·{c + 1}" for i in range(h) for c in range(d_k)]
@@ -247,6 +250,21 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
                                                  title=f"output = Concat · W^O  ({X.shape[0]} × {d_model})")
         self.views["cost"].value = self._cost_html(X.shape[0], d_model, h, cost)
         self._links.value = highlight.link_style_html("mh-explorer", _LINKS, n)
+
+    @staticmethod
+    def _head_titles(h: int, d_k: int) -> list[str]:
+        """Each head's title, with the columns of Q, K and V it reads (counted from 0, as numpy indexes them)."""
+        columns = [f"column {i * d_k}" if d_k == 1 else f"columns {i * d_k}–{(i + 1) * d_k - 1}" for i in range(h)]
+        return [f"head {i + 1} ({cols} of Q, K, V)" for i, cols in enumerate(columns)]
+
+    def _weights_figure(self):
+        """Every head's weights on show, side by side, as one figure for a slide (the "Save PNG" / "Save SVG")."""
+        weights = self.result.weights  # the last valid input's, as the views show them
+        h, d_model = weights.shape[0], self.result.concat.shape[1]
+        d_k = d_model // h
+        return heatmaps(weights, self.tokens, self.tokens, self._head_titles(h, d_k),
+                        title=f"Multi-head attention weights: {h} head{'s' if h > 1 else ''} of width "
+                              f"d_k = {d_model} / {h} = {d_k}")
 
     @staticmethod
     def _columns_sentence(h: int, d_k: int) -> str:

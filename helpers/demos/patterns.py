@@ -26,7 +26,8 @@ from helpers.patterns import (
     pattern_weights,
     token_features,
 )
-from helpers.render import linked_matrix_html, linked_weights_html
+from helpers.render import heatmap, linked_matrix_html, linked_weights_html
+from helpers.save_buttons import SaveButtons
 from helpers.snapshot import OMIT_CLASS
 from helpers.widgets import MatrixEditor
 
@@ -72,6 +73,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     goal_feedback : Feedback or None, the verdict on the current weights, as the goal line shows it
     goal_met : bool, whether the goal is met now (False without a goal)
     goal_html : ipywidgets.HTML, the goal line (hidden without a goal)
+    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights on show
+        as a heatmap for a slide, titled with the pattern (``figures/<notebook>-pattern-weights.png``)
 
     Layout, the data flow down the page: X, then W^Q, W^K, Q and K in one strip right above the weights. CSS classes:
     ``pattern-builder`` on the whole, ``pattern-editor-W_q`` and ``pattern-editor-W_k``, ``pattern-view-<name>`` on
@@ -134,6 +137,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         linked = ("the rows linked to the cell under the pointer or the keyboard focus: its query's row in X and Q, "
                   "its key's row in X and K")
         legend = widgets.HTML(highlight.legend_html([(highlight.LINKED_STYLE, linked)]))
+        self.save_weights = SaveButtons(self._weights_figure, "pattern-weights")
         super().__init__(
             [
                 wrap_row([self.pattern_picker, self.strength_box]),
@@ -143,6 +147,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
                 strip,
                 self.status_html,
                 self.views["weights"],
+                self.save_weights,
                 legend,
                 self._links,
             ]
@@ -252,6 +257,10 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             self.editors["W_k"].set_value(W_k, col_labels=self._dims(W_k), as_start=True)
             self.request_update()
 
+    def _weights_figure(self):
+        """The weights on show as a heatmap for a slide (the "Save PNG" / "Save SVG" buttons under them)."""
+        return heatmap(self.result.weights, self.tokens, self.tokens, title=self._figure_title)
+
     def _compute(self):
         W_q, W_k = self.editors["W_q"].value, self.editors["W_k"].value
         # Every cell is a finite number, but products of huge ones are not: check the
@@ -278,6 +287,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         reload = ("The pattern menu loads a pattern's weights to compare (those that already meet the goal are left "
                   "out); its first entry brings back the task's start." if self.goal is not None
                   else "The strength field and the pattern menu reload that pattern's weights.")
+        # The words of the line above the weights, kept with the weights they name for a saved figure.
+        self._figure_title = f"Attention weights\n{name}{' (weights edited)' if edited else ''}"
         self.explain.value = (
             f"<div style='max-width:900px;font-size:{theme.sizes().font}'><b>{name}</b>"
             f"{' (weights edited)' if edited else ''}. "
