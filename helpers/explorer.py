@@ -43,6 +43,7 @@ __all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "Attenti
 
 MAX_TOKENS = 24
 MAX_DK = 16
+_NARROWING_COLUMNS = 16  # the most columns the explorer's editors have in all for them to narrow to one strip
 _SEED = 20240  # seeds the values of new rows and columns, so growing is reproducible
 _STAGES = ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "trace")
 # Each stage's number, in the order the views are laid out (the data flow: X and the W's, then Q, K, V, the scores,
@@ -679,8 +680,16 @@ class Explorer(LiveWidget, widgets.VBox):
         # strip (their buttons wrap); where they cannot narrow enough (a small screen, a wide X), the strip scrolls
         # sideways instead of growing taller. The folded steps open between the inputs and the weights.
         editors = [s.editor for s in sides] + [self.editors[k] for k in ("W_q", "W_k", "W_v")]
+        # Up to 16 columns in all, the editors narrowed to three characters a column fit the notebook at 1024 px with
+        # the file browser open (about 590 px): they narrow (their buttons wrap, their rows are dense) and the strip
+        # never scrolls. More columns (cross-attention's X_dec and X_enc) never fit it: each editor keeps its one row
+        # of buttons, so that the strip stays one editor high (the weights stay in view), and the strip scrolls.
+        narrows = sum(ed.shape[1] for ed in editors) <= _NARROWING_COLUMNS
         for ed in editors:
             ed.layout.min_width = "min-content"  # narrowed, never so far that the grid spills out of it
+            ed.layout.margin = "2px 6px 2px 0"
+            if narrows:
+                ed.fit_strip()
         # Bottoms aligned: every editor ends right above the weights, however tall the others are.
         inputs = widgets.Box(editors, layout=widgets.Layout(display="flex", flex_flow="row nowrap",
                                                             align_items="flex-end", max_width="100%",

@@ -88,10 +88,18 @@ class Labels(traitlets.TraitType):
 
 # Each cell's <label> ("X, row cat, column d1") is for screen readers only: hidden the standard way (clipped to
 # nothing, out of the flow), which keeps it in the accessibility tree, unlike display: none.
+# A cell's number is centred with 2 px of padding each side (ipywidgets gives an input 8 px): a column narrowed to
+# its least width still shows three characters ("0.5", "-1"), so that four editors share a 600 px strip.
+# A dense editor's rows are 22 px high instead of 28, and its message box is tighter: a tall matrix (or one narrowed
+# in a strip of editors) and what it drives fit one small screen, a message shown too.
 _CELL_LABEL_CSS = (
     "<style>.matrix-editor-grid .widget-text > .widget-label {position:absolute !important;width:1px !important;"
     "min-width:0 !important;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);"
-    "white-space:nowrap;border:0}</style>"
+    "white-space:nowrap;border:0}"
+    ".matrix-editor-grid .widget-text > input{padding-left:2px !important;padding-right:2px !important}"
+    ".matrix-editor-dense .matrix-editor-grid .widget-text,"
+    ".matrix-editor-dense .matrix-editor-grid .widget-text > input{height:22px !important;min-height:0}"
+    ".matrix-editor-dense .matrix-editor-message [role=alert]{padding:3px 5px;margin:2px 0}</style>"
 )
 
 
@@ -125,6 +133,9 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         methods :meth:`reset`, :meth:`randomize` and :meth:`as_numpy_literal` still work.
     compact : bool
         Narrower cells (for an explorer that must fit a small screen next to its results).
+    dense : bool
+        Lower rows (22 px instead of 28; CSS class ``matrix-editor-dense``): a matrix of many rows and the view it
+        drives fit one small screen together.
 
     The columns share one width, which shrinks (down to about three characters) when the
     notebook is narrow, so a wide matrix fits the page instead of being cut off. A message
@@ -156,7 +167,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
     col_labels = Labels(1, "d", help="one name per column")
 
     def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None,
-                 buttons: bool = True, compact: bool = False):
+                 buttons: bool = True, compact: bool = False, dense: bool = False):
         # Checked before any part is built, with the messages the traits give.
         A = type(self).value.validate(self, value)
         rows = render.labels_or_default(row_labels, A.shape[0], "r", "row_labels", first=1)
@@ -209,7 +220,8 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self._label_style = HTMLStyle()
         self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
         self._buttons = bool(buttons)
-        # One row, never wrapped: a second row of buttons would make the editor (and a row of editors) taller.
+        # One row, never wrapped: a second row of buttons would make the editor (and a row of editors) taller
+        # (see :meth:`fit_strip`).
         self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn],
                                         layout=widgets.Layout(flex_flow="row nowrap"))
         if not self._buttons:
@@ -233,6 +245,8 @@ class MatrixEditor(LiveWidget, widgets.VBox):
                           # The buttons act on a live editor only: a stored notebook's picture shows the matrix.
                           (self._button_box, OMIT_CLASS)):
             part.add_class(cls)
+        if dense:
+            self.add_class("matrix-editor-dense")
         # The state comes last: its observers build the grid and fill the cells.
         with self.hold_trait_notifications():
             self.value = A
@@ -261,13 +275,14 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         """The narrowest and the widest a column may be, in px of this editor's font.
 
         Widest: the normal cell width, or more if a column label needs it; every column gets the same
-        width (even columns). Narrowest: about three characters, so that a wide matrix still fits.
+        width (even columns). Narrowest: three characters (2.1 em with the cells' 2 px padding), so that a wide
+        matrix, or four editors side by side, still fit.
         """
         font = float(theme.sizes(self._large).font.rstrip("px"))
         cell_em = 3.4 if self._compact else 4.0
         label_em = 0.62 * max((len(c) for c in cols), default=1) + 0.8  # bold monospace + padding
         widest = max(cell_em, label_em) * font
-        return f"{2.6 * font:.0f}px", f"{widest:.0f}px"
+        return f"{2.1 * font:.0f}px", f"{widest:.0f}px"
 
     def _set_columns(self, cols: list[str]) -> None:
         narrow, wide = self._column_width(cols)  # longer column names may need wider columns
@@ -304,6 +319,13 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         gl.grid_gap = "0px"
         for w in old:
             w.close()
+
+    def fit_strip(self) -> None:
+        """Fit a strip of editors side by side on a small screen: the editor may narrow to its grid (the buttons wrap
+        onto a second row when it is narrower than they are) and its rows are dense (see ``dense``), so that the
+        strip neither scrolls sideways nor grows much taller."""
+        self._button_box.layout.flex_flow = "row wrap"
+        self.add_class("matrix-editor-dense")
 
     def _cell_name(self, row: str, col: str) -> str:
         """What a screen reader says for a cell: the matrix (its title without the shape) and the cell's labels."""

@@ -290,12 +290,20 @@ class LoraDemo(LiveWidget, widgets.VBox):
         self.views = {k: view_html() for k in ("params", "frozen", "adapted")}
         self.frozen_weights = self.example.weights(0)
         tokens = self.example.tokens
-        # The two heads are compared: side by side (narrow cells, no row sums: every row sums to 1) on the
-        # weights' one fixed scale.
+        # The two heads are compared on the weights' one fixed scale, drawn once, under the adapted head: side by side
+        # where the notebook is wide enough (narrow cells, no row sums: every row sums to 1), one under the other
+        # otherwise. The rank field sits right above them and the count of numbers below, so that the field and the
+        # head it changes are on one screen at 1024 × 768 too.
         self.views["frozen"].value = attention_weights_html(self.frozen_weights, tokens, tokens,
-                                                            title="frozen head (r = 0)", **_SIDE_BY_SIDE)
-        super().__init__([self.rank_picker, self.status_html, self.views["params"],
-                          wrap_row([self.views["frozen"], self.views["adapted"]])])
+                                                            title="frozen head (r = 0)", legend=False,
+                                                            **_SIDE_BY_SIDE)
+        heads = wrap_row([self.views["frozen"], self.views["adapted"]])
+        heads.add_class("lora-heads")
+        super().__init__([self.rank_picker, self.status_html, heads, self.views["params"]])
+        self.add_class("lora-demo")
+        self.rank_picker.add_class("lora-rank")
+        for name, view in self.views.items():
+            view.add_class(f"lora-view-{name}")
         course_box(self)
         self._update()
         self.watch(self.rank_picker, lambda _c: self.request_update())

@@ -76,7 +76,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights on show
         as a heatmap for a slide, titled with the pattern (``figures/<notebook>-pattern-weights.png``)
 
-    Layout, the data flow down the page: X, then W^Q, W^K, Q and K in one strip right above the weights. CSS classes:
+    Layout, the data flow down the page: X, then W^Q and W^K side by side with the weights beside them (under them
+    on a narrow page), then Q and K, then the explanation of the pattern on show. CSS classes:
     ``pattern-builder`` on the whole, ``pattern-editor-W_q`` and ``pattern-editor-W_k``, ``pattern-view-<name>`` on
     each view, ``pattern-inputs`` on the strip.
     """
@@ -121,34 +122,38 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         # editors stay short enough for the weights to fit under them on a small screen.
         self.editors = {
             name: MatrixEditor(W, row_labels=self._features, col_labels=self._dims(W), title=f"{title} (d_model × d_k)",
-                               buttons=False)
+                               buttons=False, dense=True)
             for name, title, W in (("W_q", "W^Q", W_q), ("W_k", "W^K", W_k))
         }
         self._links = widgets.HTML(highlight.link_style_html("pattern-builder", _LINKS, len(self.tokens)),
                                    layout=widgets.Layout(display="none"))
-        # The data flow, down the page: X (the tokens' features, given), then W^Q and W^K with the Q and K they make,
-        # in one strip right above the weights, so that the weights stay in view while either editor is edited.
-        strip = widgets.Box([self.editors["W_q"], self.editors["W_k"], self.views["Q"], self.views["K"]],
+        # The data flow: X (the tokens' features, given), then W^Q and W^K (dense rows: their 11 rows and the weights
+        # fit a 1024 × 768 screen together) with the weights beside them where the page is wide enough, right under
+        # them otherwise, so that the weights stay in view while either editor is edited; then the Q and K they make,
+        # and the explanation. Nothing scrolls sideways: the editors are narrow, and the rows wrap.
+        strip = widgets.Box([self.editors["W_q"], self.editors["W_k"]],
                             layout=widgets.Layout(display="flex", flex_flow="row nowrap", align_items="flex-end",
-                                                  max_width="100%", overflow="auto"))
+                                                  max_width="100%"))
         strip.add_class("pattern-inputs")
-        for item in strip.children:
-            item.layout.flex = "0 0 auto"  # each at its full width: on a narrow page the strip scrolls sideways
+        for ed in strip.children:
+            ed.layout.flex = "0 0 auto"
+            ed.layout.margin = "4px 12px 4px 0"
+        # The status (weights too large) right above the weights it keeps as they were; the save row right under them.
+        self.save_weights = SaveButtons(self._weights_figure, "pattern-weights")
+        weights = widgets.VBox([self.status_html, self.views["weights"], self.save_weights],
+                               layout=widgets.Layout(max_width="100%"))
         linked = ("the rows linked to the cell under the pointer or the keyboard focus: its query's row in X and Q, "
                   "its key's row in X and K")
         legend = widgets.HTML(highlight.legend_html([(highlight.LINKED_STYLE, linked)]))
-        self.save_weights = SaveButtons(self._weights_figure, "pattern-weights")
         super().__init__(
             [
                 wrap_row([self.pattern_picker, self.strength_box]),
-                self.explain,
                 self.goal_html,
                 self.views["X"],
-                strip,
-                self.status_html,
-                self.views["weights"],
-                self.save_weights,
+                wrap_row([strip, weights], align_items="flex-end"),
                 legend,
+                wrap_row([self.views["Q"], self.views["K"]]),
+                self.explain,
                 self._links,
             ]
         )
@@ -293,7 +298,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             f"<div style='max-width:900px;font-size:{theme.sizes().font}'><b>{name}</b>"
             f"{' (weights edited)' if edited else ''}. "
             f"d_model = {r.X.shape[1]}, d_k = {d_k}: weights = softmax(Q K<sup>T</sup> / √{d_k}). "
-            "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> below and leave the cell: the views follow. "
+            "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> above and leave the cell: the views follow. "
             f"{reload}</div>"
         )
         self.views["weights"].value = linked_weights_html(r.weights, self.tokens, self.tokens, focusable=True)

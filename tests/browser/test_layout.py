@@ -12,13 +12,17 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from playwright.sync_api import expect
 
 from .jupyter_servers import notebook_paths
 from .widget_pages import (
     editor,
+    editor_cells,
     editor_message,
+    editor_shape,
+    editor_values,
     explorer,
     notebooks_calling,
     projections_notebook,
@@ -170,8 +174,33 @@ def test_an_edit_and_its_effect_fit_on_one_screen(pages, path, size):
 JS_WEIGHTS_NOW = """
 (ex) => {
   const scroller = ex.closest('.jp-WindowedPanel-outer') || ex.closest('.jp-Notebook');
-  const area = scroller.getBoundingClientRect(), w = ex.querySelector('.attn-view-weights').getBoundingClientRect();
+  const area = scroller.getBoundingClientRect();
+  const w = ex.querySelector('.attn-view-weights, .pattern-view-weights').getBoundingClientRect();
   return {area_top: area.top, area_bottom: area.bottom, weights_top: w.top, weights_bottom: w.bottom};
+}
+"""
+
+# Each editor of the explorer's or the builder's strip that is not whole on screen without scrolling sideways: a
+# strip that scrolls, or an editor that reaches past the strip's edge or the notebook's.
+JS_EDITORS_CUT = """
+(ex) => {
+  const strip = ex.querySelector('.attn-inputs, .pattern-inputs');
+  const out = ex.closest('.jp-OutputArea-output').getBoundingClientRect();
+  const s = strip.getBoundingClientRect();
+  const found = [];
+  if (strip.scrollWidth > strip.clientWidth + 1) {
+    found.push(`the strip scrolls sideways (${strip.scrollWidth} px of editors in ${strip.clientWidth} px)`);
+  }
+  strip.querySelectorAll('.matrix-editor').forEach((ed) => {
+    const r = ed.getBoundingClientRect();
+    const name = [...ed.classList].find(c => /^(attn|pattern)-editor-/.test(c)) || 'editor';
+    const right = Math.min(s.right, out.right);
+    if (r.left < s.left - 1 || r.right > right + 1) {
+      found.push(`${name} spans ${Math.round(r.left)}-${Math.round(r.right)} px; the strip shows `
+                 + `${Math.round(s.left)}-${Math.round(right)} px`);
+    }
+  });
+  return found;
 }
 """
 
@@ -180,43 +209,76 @@ def fully_shown(box) -> bool:
     return box["weights_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1
 
 
+def check_each_editor_with_the_weights(ex, editors: dict, size: str, whole: bool = True) -> None:
+    """Each editor (name -> CSS selector) fits on one screen with the weights; with ``whole``, every editor is whole
+    on screen without scrolling sideways."""
+    cut = ex.evaluate(JS_EDITORS_CUT) if whole else []
+    assert not cut, f"at {size} some editors are not whole on screen:\n" + "\n".join(cut)
+    for name, selector in editors.items():
+        box = ex.evaluate(JS_EDIT_AND_EFFECT, selector)
+        assert box["x_top"] >= box["area_top"] - 1 and box["x_bottom"] <= box["area_bottom"] + 1 and fully_shown(
+            box), f"{name} and the weights do not fit on one screen at {size}: {box}"
+
+
+def type_and_watch_the_weights(ex, ed, weights, size: str, row: int = 0) -> None:
+    """Type into the first cell of row ``row`` of ``ed`` (the editor scrolled into view with the weights): the
+    weights change and stay whole on screen; the old value typed back brings the old weights back."""
+    before = weights.inner_text()
+    old = editor_cells(ed).nth(row * editor_shape(ed)[1]).input_value()
+    type_into_cell(ed, row, 0, "3" if old.strip() != "3" else "-2")
+    expect(weights).not_to_have_text(before, use_inner_text=True)
+    box = ex.evaluate(JS_WEIGHTS_NOW)
+    assert fully_shown(box), f"typing at {size} left the weights out of view: {box}"
+    type_into_cell(ed, row, 0, old)
+    expect(weights).to_have_text(before, use_inner_text=True)
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("path", notebooks_calling(r"(?<!Cross)AttentionExplorer\("), ids=lambda p: p.stem)
 def test_typing_into_any_editor_keeps_the_weights_in_view(pages, path, size):
-    """The weights and each editor of the explorer fit on one screen together, W^Q, W^K and W^V as well as X; and
-    after typing into W^K, the weights, changed, are still all in view."""
+    """Every editor of the explorer is whole on screen (the strip does not scroll sideways), and fits on one screen
+    with the weights, W^Q, W^K and W^V as well as X; after typing into W^K, the weights, changed, are still all in
+    view."""
     lab = pages(size)
     run(lab, path)
     ex = explorer(lab.notebook, "self")
-    for name in ("X", "W_q", "W_k", "W_v"):
-        box = ex.evaluate(JS_EDIT_AND_EFFECT, f".attn-editor-{name}")
-        assert box["x_top"] >= box["area_top"] - 1 and box["x_bottom"] <= box["area_bottom"] + 1 and fully_shown(
-            box), f"{name} and the weights do not fit on one screen at {size}: {box}"
+    check_each_editor_with_the_weights(ex, {n: f".attn-editor-{n}" for n in ("X", "W_q", "W_k", "W_v")}, size)
+    ex.evaluate(JS_EDIT_AND_EFFECT, ".attn-editor-W_k")
     shot(lab, f"layout-wk-{path.stem}-{size}")
-    w_k = editor(ex, "W_k")
-    before = view_table(ex, "weights").inner_text()
-    old = w_k.locator(":scope > .matrix-editor-grid input").first.input_value()
-    type_into_cell(w_k, 0, 0, "3" if old.strip() != "3" else "-2")
-    expect(view_table(ex, "weights")).not_to_have_text(before, use_inner_text=True)
-    box = ex.evaluate(JS_WEIGHTS_NOW)
-    assert fully_shown(box), f"typing into W^K at {size} left the weights out of view: {box}"
-    type_into_cell(w_k, 0, 0, old)
-    expect(view_table(ex, "weights")).to_have_text(before, use_inner_text=True)
+    type_and_watch_the_weights(ex, editor(ex, "W_k"), view_table(ex, "weights"), size)
 
 
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", notebooks_calling(r"CrossAttentionExplorer\("), ids=lambda p: p.stem)
+def test_typing_into_the_cross_explorer_keeps_the_weights_in_view(pages, path, size):
+    """The same for the cross-attention explorer: X_dec, X_enc and the W's each on one screen with the weights,
+    and the weights in view while typing into W^Q. (Its 32 columns of editors, X_dec and X_enc 10 wide, never fit
+    one row of the notebook: the strip scrolls sideways, and stays one editor high.)"""
+    lab = pages(size)
+    run(lab, path)
+    ex = explorer(lab.notebook, "cross")
+    names = ("X_dec", "X_enc", "W_q", "W_k", "W_v")
+    check_each_editor_with_the_weights(ex, {n: f".attn-editor-{n}" for n in names}, size, whole=False)
+    ex.evaluate(JS_EDIT_AND_EFFECT, ".attn-editor-W_q")
+    shot(lab, f"layout-cross-wq-{path.stem}-{size}")
+    # A row of W^Q that some decoder token's features reach (a feature no token has changes nothing).
+    row = int(np.flatnonzero(np.abs(editor_values(editor(ex, "X_dec"))).sum(axis=0))[0])
+    type_and_watch_the_weights(ex, editor(ex, "W_q"), view_table(ex, "weights"), size, row)
+
+
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("path", notebooks_calling(r"PatternBuilder\("), ids=lambda p: p.stem)
-def test_the_pattern_builders_weights_stay_in_view_while_editing_w(pages, path):
-    """At 1400 × 900. (At 1024 × 768 its 11-row editors and the 7 × 7 weights need about 20 px more than the
-    notebook shows.)"""
-    size = "1400x900"
+def test_the_pattern_builders_weights_stay_in_view_while_editing_w(pages, path, size):
     lab = pages(size)
     run(lab, path)
     builder = lab.notebook.locator(".pattern-builder").first
+    check_each_editor_with_the_weights(builder, {n: f".pattern-editor-{n}" for n in ("W_q", "W_k")}, size)
+    builder.evaluate(JS_EDIT_AND_EFFECT, ".pattern-editor-W_k")
+    shot(lab, f"layout-pattern-{path.stem}-{size}")
+    weights = builder.locator(".pattern-view-weights table").first
     for name in ("W_q", "W_k"):
-        box = builder.evaluate(JS_EDIT_AND_EFFECT, f".pattern-editor-{name}")
-        shot(lab, f"layout-pattern-{name}-{path.stem}-{size}")
-        assert box["x_top"] >= box["area_top"] - 1 and box["x_bottom"] <= box["area_bottom"] + 1 and fully_shown(
-            box), f"{name} and the weights do not fit on one screen at {size}: {box}"
+        builder.evaluate(JS_EDIT_AND_EFFECT, f".pattern-editor-{name}")
+        type_and_watch_the_weights(builder, builder.locator(f".pattern-editor-{name}").first, weights, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -230,6 +292,61 @@ def test_the_heads_explorer_shows_x_and_every_heads_weights_on_one_screen(pages,
     assert box["x_top"] >= box["area_top"] - 1 and box["weights_bottom"] <= box["area_bottom"] + 1, (
         f"X starts at {box['x_top']:.0f} px and the heads' weights end at {box['weights_bottom']:.0f} px; the "
         f"notebook shows {box['area_top']:.0f}-{box['area_bottom']:.0f} px")
+
+
+# The LoRA demo's two heads, with the rank field scrolled to the top of the notebook (as while a learner types a
+# rank): each panel's box and its table's, whether a panel scrolls or cuts its table, the room the output area gives,
+# the background colour of each weight cell with its shown text, and the notebook's visible area.
+JS_LORA_PANELS = """
+(demo) => {
+  demo.querySelector('.lora-rank').scrollIntoView({block: 'start'});
+  const area = (demo.closest('.jp-WindowedPanel-outer') || demo.closest('.jp-Notebook')).getBoundingClientRect();
+  const field = demo.querySelector('.lora-rank').getBoundingClientRect();
+  const out = demo.closest('.jp-OutputArea-output').getBoundingClientRect();
+  const panel = (cls) => {
+    const v = demo.querySelector(cls), t = v.querySelector('table');
+    const r = v.getBoundingClientRect(), tr = t.getBoundingClientRect();
+    const cells = [...t.querySelectorAll('td:not(.matrix-corner)')]
+      .filter(c => /^\\s*[0-9.]+\\s*$/.test(c.textContent))
+      .map(c => [c.textContent.trim(), getComputedStyle(c).backgroundColor]);
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, table_right: tr.right,
+            table_width: tr.width, cut: v.scrollWidth > v.clientWidth + 1, cells};
+  };
+  return {area_top: area.top, area_bottom: area.bottom, field_top: field.top,
+          out_left: out.left, out_right: out.right, frozen: panel('.lora-view-frozen'),
+          adapted: panel('.lora-view-adapted')};
+}
+"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", notebooks_calling(r"LoraDemo\("), ids=lambda p: p.stem)
+def test_the_lora_heads_sit_side_by_side_or_stack_whole(pages, path, size):
+    """The frozen and the adapted head: side by side when both fit the notebook's width, one under the other
+    otherwise, each table whole (no panel cuts or scrolls it), on screen with the rank field that changes the
+    adapted one, on one colour scale (a weight shown alike in both has the same colour, within the 0.01 that two
+    weights shown alike may differ by)."""
+    lab = pages(size)
+    run(lab, path)
+    demo = lab.notebook.locator(".lora-demo").first
+    box = demo.evaluate(JS_LORA_PANELS)
+    shot(lab, f"layout-lora-{path.stem}-{size}")
+    frozen, adapted = box["frozen"], box["adapted"]
+    for name, p in (("frozen", frozen), ("adapted", adapted)):
+        assert not p["cut"] and p["table_right"] <= box["out_right"] + 1, f"the {name} head's table is cut: {box}"
+    beside = adapted["left"] >= frozen["right"] - 1 and abs(adapted["top"] - frozen["top"]) <= 1
+    under = adapted["top"] >= frozen["bottom"] - 1 and abs(adapted["left"] - frozen["left"]) <= 1
+    assert beside or under, f"at {size} the heads are neither side by side nor one under the other: {box}"
+    if frozen["table_width"] + adapted["table_width"] <= box["out_right"] - box["out_left"] - 40:
+        assert beside, f"at {size} both heads fit side by side, yet they are stacked: {box}"
+    assert box["field_top"] >= box["area_top"] - 1 and max(frozen["bottom"], adapted["bottom"]) <= box[
+        "area_bottom"] + 1, f"at {size} the rank field and the two heads are not on one screen: {box}"
+    colours = {}
+    for text, colour in frozen["cells"] + adapted["cells"]:
+        colours.setdefault(text, []).append([int(c) for c in re.findall(r"\d+", colour)[:3]])
+    # A weight shown as 0.47 lies in [0.465, 0.475): on the viridis scale its colour channels vary by a few units.
+    mixed = {t: c for t, c in colours.items() if np.ptp(np.array(c), axis=0).max() > 8}
+    assert len(colours) > 3 and not mixed, f"a weight shown alike has far apart colours in the two heads: {mixed}"
 
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
