@@ -226,19 +226,17 @@ def decode_with_kv_cache(X, W_q, W_k, W_v, W_o, h: int, h_kv: int) -> CachedDeco
 # Sparse attention as masks
 # ---------------------------------------------------------------------------------
 
-def _offsets(n: int) -> np.ndarray:
-    """(n, n) integer matrix of i - j: how far back key j is from query i."""
-    idx = np.arange(n)
-    return idx[:, None] - idx[None, :]
-
-
 def sliding_window_mask(n: int, window: int, causal: bool = True) -> np.ndarray:
     """Local attention: query i sees the ``window`` keys ending at itself (causal) or within
     ``window - 1`` on either side (not causal). Bool (n, n), True = may attend."""
     n = positive_int(n, "n")
     window = positive_int(window, "window")
-    near = np.abs(_offsets(n)) < window
-    return near & causal_mask(n) if causal else near
+    # A band around the diagonal, cut from two triangles (np.tri(n, k=c)[i, j] is j <= i + c): no (n, n) matrix of
+    # offsets i - j, which at n = 4096 is 128 MB of integers.
+    near_past = ~np.tri(n, k=-window, dtype=bool)            # i - j < window
+    if causal:
+        return near_past & causal_mask(n)
+    return near_past & np.tri(n, k=window - 1, dtype=bool)   # j - i < window
 
 
 def strided_mask(n: int, stride: int) -> np.ndarray:
@@ -249,7 +247,9 @@ def strided_mask(n: int, stride: int) -> np.ndarray:
     """
     n = positive_int(n, "n")
     stride = positive_int(stride, "stride")
-    return causal_mask(n) & (_offsets(n) % stride == 0)
+    # i - j is a multiple of the stride exactly when i and j leave the same remainder.
+    phase = np.arange(n) % stride
+    return causal_mask(n) & (phase[:, None] == phase[None, :])
 
 
 def global_mask(n: int, global_tokens) -> np.ndarray:
