@@ -391,6 +391,21 @@ def test_picking_a_trace_row_does_not_redraw_the_thumbnails(explorer):
     assert len(grids) == 1  # a new head: the outline moves, drawn once
 
 
+def test_a_sentence_typed_back_after_many_others_is_not_drawn_again(explorer, monkeypatch):
+    """A learner who keeps going back to one sentence waits for its thumbnails once (they take a tenth of a second)."""
+    import helpers.demos.real_model as real_model
+
+    drawn, draw = [], real_model.thumbnails_figure
+    monkeypatch.setattr(real_model, "thumbnails_figure", lambda out, **kw: drawn.append(out.text) or draw(out, **kw))
+    home = explorer.output.text
+    others = [f"the {animal} sat on the bank" for animal in
+              ("cat", "dog", "cow", "fox", "owl", "bat", "rat", "pig", "hen", "elk", "yak", "emu")]
+    for sentence in others:
+        explorer.set_text(sentence)
+        explorer.set_text(home)
+    assert drawn == others  # each new sentence drawn once; the one typed back every time, never again
+
+
 def test_thumbnails_are_on_light_paper_whatever_the_style(model):
     """The grid is a PNG in a widget: it reads on a dark page only if it is opaque light paper with dark text."""
     import io

@@ -328,10 +328,13 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         drawn = self._grid_drawn
         if self._show_grid and (drawn is None or drawn[0] is not out or drawn[1:] != (l, h)):
             key = (out.text, l, h)
-            if key not in self._grid_pngs:
-                # A sentence typed back, or a head picked again, draws nothing new: a few recent images are kept.
+            if key in self._grid_pngs:
+                # A sentence typed back, or a head picked again, draws nothing new: the images used last are kept
+                # (the one used now moves to the end, so the sentence a learner keeps coming back to stays).
+                self._grid_pngs[key] = self._grid_pngs.pop(key)
+            else:
                 if len(self._grid_pngs) >= _GRID_CACHE:
-                    self._grid_pngs.pop(next(iter(self._grid_pngs)))
+                    self._grid_pngs.pop(next(iter(self._grid_pngs)))  # the one used longest ago
                 self._grid_pngs[key] = figure_png(thumbnails_figure(out, selected=(l, h)))
             self.grid.value = self._grid_pngs[key]
             self._grid_drawn = (out, l, h)
