@@ -811,7 +811,10 @@ def _register_described_figure(cls) -> None:
         from IPython.core.pylabtools import print_figure
 
         density, zoom = theme.figure_resolution()
-        png = smaller_png(print_figure(fig, "png", bbox_inches="tight", dpi=fig.dpi * density))
+        # A figure laid out by its layout engine (the course's are constrained) already fits its paper, whose border
+        # is drawn just inside the edge: saved as it is. Cropping it ("tight") would draw it twice, once to measure.
+        crop = None if fig.get_layout_engine() is not None else "tight"
+        png = smaller_png(print_figure(fig, "png", bbox_inches=crop, dpi=fig.dpi * density))
         data = base64.b64encode(png).decode("ascii")
         alt = _html.escape(fig.alt or "a figure", quote=True)
         return f'<img alt="{alt}"{_img_width(_png_width(png), density, zoom)} src="data:image/png;base64,{data}">'
