@@ -379,10 +379,10 @@ def new_figure(**kwargs):
 def add_border(fig) -> None:
     """Give ``fig`` the course's paper (opaque :data:`FIGURE_FACE`) and a grey border round its edge.
 
-    The border is an artist in figure coordinates, not the figure's own edge: Jupyter shows
-    a figure cropped to its contents (``bbox_inches="tight"``), which would cut the figure's
-    edge away, whereas an artist is part of the contents and stays. Adding it twice is
-    harmless (the second call does nothing).
+    The border is an artist in figure coordinates, not the figure's own edge: a figure shown
+    cropped to its contents (``bbox_inches="tight"``: Jupyter's default, and the course's for a
+    figure without a layout engine) would lose the figure's edge, whereas an artist is part of
+    the contents and stays. Adding it twice is harmless (the second call does nothing).
     """
     from matplotlib.layout_engine import ConstrainedLayoutEngine
     from matplotlib.patches import Rectangle
