@@ -67,7 +67,7 @@ def main(names: list[str]) -> None:
         raise SystemExit("no Chromium found: apt-get install chromium")
     with tempfile.TemporaryDirectory() as tmp:
         home = make_jupyter_home(Path(tmp))
-        proc, url = start_voila(home, "notebooks")
+        proc, url = start_voila(home, "notebooks", fill_delay=None)  # refills as in make present
         try:
             # start_voila has waited for every notebook's pool to be filled; the machine still settles after running
             # them all (a page opened at once took 12 s instead of 2), and a presenter starts a minute before class.

@@ -269,24 +269,36 @@ def start_lab(home: JupyterHome) -> Server:
     return server
 
 
-def voila_command(target: Path, port: int) -> list[str]:
+# The tests open each notebook's page once. make present refills a notebook's kernel pool 10 s after a page takes its
+# kernel (for a reload), by running the notebook again inside Voila's own process; with the tests opening a page every
+# few seconds, that run kept Voila busy while the next page asked its kernel for its widgets, and on a 2-core machine
+# the answer sometimes came after ipywidgets' 4 s: "Error displaying widget: model not found". In the tests the refill
+# comes after an hour, so it never overlaps a page's load (bench/bench_lecture.py measures the refilled, second load).
+TEST_FILL_DELAY_S = 3600
+
+
+def voila_command(target: Path, port: int, fill_delay: float | None = TEST_FILL_DELAY_S) -> list[str]:
     """The lecture mode (``make present``, scripts/present.py) for a notebook or a folder of notebooks, on ``port``,
-    no browser opened."""
+    no browser opened; a notebook's kernel pool refilled ``fill_delay`` seconds after a page takes its kernel (None:
+    as ``make present`` does)."""
+    refill = [] if fill_delay is None else [f"--VoilaKernelManager.fill_delay={fill_delay}"]
     return [
         sys.executable, str(REPO / "scripts" / "present.py"), str(target),
-        f"--port={port}", "--Voila.port_retries=0", "--no-browser", "--Voila.ip=127.0.0.1",
+        f"--port={port}", "--Voila.port_retries=0", "--no-browser", "--Voila.ip=127.0.0.1", *refill,
     ]  # fmt: skip
 
 
-def start_voila(home: JupyterHome, target_rel: str) -> tuple[subprocess.Popen, str]:
-    """The lecture mode on a notebook or folder of the copy; returns the process and the base URL once it answers.
+def start_voila(home: JupyterHome, target_rel: str, fill_delay: float | None = TEST_FILL_DELAY_S
+                ) -> tuple[subprocess.Popen, str]:
+    """The lecture mode on a notebook or folder of the copy; returns the process and the base URL once it answers
+    (``fill_delay``: see :func:`voila_command`).
 
     For a folder, notebook ``name`` is at ``<base URL>voila/render/<name>``."""
     port = free_port()
     log = home.root.parent / f"voila-{port}.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            voila_command(home.root / target_rel, port),
+            voila_command(home.root / target_rel, port, fill_delay),
             env=home.env, cwd=home.root, stdout=out, stderr=subprocess.STDOUT,
         )  # fmt: skip
     target = home.root / target_rel
