@@ -252,10 +252,14 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         self._links.value = highlight.link_style_html("mh-explorer", _LINKS, n)
 
     @staticmethod
-    def _head_titles(h: int, d_k: int) -> list[str]:
-        """Each head's title, with the columns of Q, K and V it reads (counted from 0, as numpy indexes them)."""
-        columns = [f"column {i * d_k}" if d_k == 1 else f"columns {i * d_k}–{(i + 1) * d_k - 1}" for i in range(h)]
-        return [f"head {i + 1} ({cols} of Q, K, V)" for i, cols in enumerate(columns)]
+    def _head_columns(i: int, d_k: int) -> str:
+        """The columns of Q, K and V that head ``i`` (from 0) reads, counted from 0 as numpy indexes them."""
+        return f"column {i * d_k}" if d_k == 1 else f"columns {i * d_k}–{(i + 1) * d_k - 1}"
+
+    @classmethod
+    def _head_titles(cls, h: int, d_k: int) -> list[str]:
+        """Each head's title, with the columns of Q, K and V it reads."""
+        return [f"head {i + 1} ({cls._head_columns(i, d_k)} of Q, K, V)" for i in range(h)]
 
     def _weights_figure(self):
         """Every head's weights on show, side by side, as one figure for a slide (the "Save PNG" / "Save SVG")."""
@@ -266,13 +270,12 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
                         title=f"Multi-head attention weights: {h} head{'s' if h > 1 else ''} of width "
                               f"d_k = {d_model} / {h} = {d_k}")
 
-    @staticmethod
-    def _columns_sentence(h: int, d_k: int) -> str:
+    @classmethod
+    def _columns_sentence(cls, h: int, d_k: int) -> str:
         """Which columns of Q, K and V each head reads, counted from 0 as numpy indexes them."""
         if h == 1:
             return "The one head uses every column of Q, K and V."
-        first = "column 0" if d_k == 1 else f"columns 0–{d_k - 1}"
-        return f"Head 1 uses {first} of Q, K and V, head 2 the next {d_k}, and so on."
+        return f"Head 1 uses {cls._head_columns(0, d_k)} of Q, K and V, head 2 the next {d_k}, and so on."
 
     def _cost_html(self, n, d_model, h, cost) -> str:
         d_k = d_model // h
