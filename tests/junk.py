@@ -58,8 +58,8 @@ KINDS = (
 
 TEXT = [text for kind in KINDS for text in kind.texts]
 REFUSED_AS_NUMBER = [(text, kind.number_reason) for kind in KINDS if kind.number_reason for text in kind.texts]
-# Every number cell gets these (the parser's main refusals); the cells between the first and the last of a grid
-# share their handler with them.
+# The parser's main refusals: the sweep gives one of them, in turn, to each number cell between the first and the
+# last of a grid (those get every kind); the cells share their handler and their parser.
 CELL = ["", "abc", "1e999", "1,5"]
 # The browser sends numeric text boxes numbers only, clamped into [min, max] by the bounded ones.
 BOX_NUMBERS = [0, -1, 1, 10**9, -(10**9), 1e300, -1e300, 0.5]

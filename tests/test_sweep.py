@@ -8,11 +8,13 @@ freeze without a word). After the original text is back, everything the widget s
 fields, images, outputs) must be as before: a message the junk caused is gone, the views show the same state.
 Finally every number cell of a widget goes to the largest number a cell takes (1e15) at once, and back.
 
-To stay fast (the whole sweep takes well under 20 s), the full catalogue goes to every field that is not a
-number cell and to the first and last cell of each grid; the cells between get the parser's main refusals
-(``junk.CELL``), and all of them the 1e15 round. Numeric text boxes (IntText, BoundedIntText, ...) get what a
-browser can send them, numbers clamped into their bounds: those are valid values, so the box need not bring
-the old state back (a shorter token list forgets names), only raise nothing and leave no message behind.
+To stay fast, the full catalogue goes to every field that is not a number cell and to the first and last cell of
+each grid; each cell between gets one of the parser's main refusals (``junk.CELL``), in turn (they share their
+handler and their parser with the first and the last, so one entry shows the cell is wired and guarded, and a grid
+of six cells or more gets every refusal), and all of them the 1e15 round. Numeric text boxes (IntText,
+BoundedIntText, ...) get what a browser can send them, numbers clamped into their bounds: those are valid values,
+so the box need not bring the old state back (a shorter token list forgets names), only raise nothing and leave no
+message behind.
 
 The findings of one notebook are gathered once and asserted by three tests (escapes, recovery, unexpected
 errors), so a failure says which kind it is, and lists every case as notebook / widget / field / junk.
@@ -43,7 +45,8 @@ from conftest import (
 )
 
 # The junk comes from the one catalogue (tests/junk.py): every kind of junk (its first texts) for each field that is
-# not a number cell and for the first and last cell of each grid; the parser's main refusals for the cells between.
+# not a number cell and for the first and last cell of each grid; one of the parser's main refusals, in turn, for
+# each cell between.
 FULL_JUNK = junk.sample()
 HUGE = junk.LARGEST  # the largest number a cell takes: every view must still show it
 # The words of the message a guarded handler shows for an exception nobody expected.
@@ -198,13 +201,17 @@ class Sweep:
         for root in roots:
             fields = text_fields(root)
             full = fields_for_full_catalogue(fields)
+            between = 0  # number cells between the first and the last of their grid, so far
             for k in range(len(fields)):
                 field = fields[k]
                 name = f"{field_name(field) or type(field).__name__} (field {k + 1})"
                 if is_numeric_box(field):
                     self.sweep_field(root, field, name, browser_values(field))
+                elif id(field) in full:
+                    self.sweep_field(root, field, name, FULL_JUNK)
                 else:
-                    self.sweep_field(root, field, name, FULL_JUNK if id(field) in full else junk.CELL)
+                    self.sweep_field(root, field, name, [junk.CELL[between % len(junk.CELL)]])
+                    between += 1
                 if id(field) in full:
                     # A size or a token list may have changed and changed back: the cells are rebuilt.
                     fields = text_fields(root)
