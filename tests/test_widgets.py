@@ -174,8 +174,25 @@ def test_accepted_forms_parse_to_the_right_value(text, value):
 BAD = junk.REFUSED_AS_NUMBER
 
 
+@pytest.fixture(scope="module")
+def junk_target():
+    """One explorer for every refused text: each test types into it and checks that it comes back, and the matrix
+    is reset after each (a refusal that left something behind would show in the next test's checks)."""
+    e = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
+    yield e
+    e.close_all()
+
+
+@pytest.fixture
+def ex_after_junk(junk_target):
+    yield junk_target
+    junk_target.editors["X"].reset()
+
+
 @pytest.mark.parametrize("text, reason", BAD)
-def test_bad_input_is_refused_in_the_explorer_then_recovers(ex, text, reason):
+def test_bad_input_is_refused_in_the_explorer_then_recovers(ex_after_junk, text, reason):
+    ex = ex_after_junk
+    np.testing.assert_array_equal(ex.editors["X"].value, X0)
     before = snapshot(ex)
     ex.editors["X"].set_text(1, 2, text)
     msg = ex.editors["X"].message
