@@ -36,9 +36,10 @@ TEXT_CSS = ("<style>.course-widget .widget-html > .widget-html-content,"
             "margin:0 0.5em 0 1px}</style>")
 
 
-def text_style_widget() -> widgets.HTML:
-    """A hidden widget holding :data:`TEXT_CSS`; put it in a widget that has the class ``course-widget``."""
-    w = widgets.HTML(TEXT_CSS, layout=widgets.Layout(display="none"))
+def text_style_widget(more_css: str = "") -> widgets.HTML:
+    """A hidden widget holding :data:`TEXT_CSS` (and ``more_css``, a widget's own ``<style>``, in the same model);
+    put it in a widget that has the class ``course-widget``."""
+    w = widgets.HTML(TEXT_CSS + more_css, layout=widgets.Layout(display="none"))
     w.add_class("course-text-style")
     return w
 

@@ -193,57 +193,40 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         # As wide as the editor and no wider (width 0, at least 100%): a long message wraps under its grid
         # instead of widening the editor and pushing its neighbours aside.
         self._message_html = widgets.HTML("", layout=widgets.Layout(width="0px", min_width="100%"))
-        # Buttons of one text line, tightly padded, on one row as wide as a small grid: an editor in a row of
-        # editors (an explorer's inputs) stays one button high and about its grid's width.
-        btn_layout = widgets.Layout(width="auto", padding="0 5px", margin="2px 4px 2px 0")
-        self._reset_btn = widgets.Button(description="Reset", tooltip="back to the starting values", layout=btn_layout)
-        self._rand_btn = widgets.Button(description="Random", tooltip="Randomize: small integers -2..2 (seeded)",
-                                        layout=btn_layout)
-        self._copy_btn = widgets.Button(description=_COPY, tooltip=_COPY_TIP, layout=btn_layout)
-        self._literal = widgets.Textarea(
-            value="", layout=widgets.Layout(display="none", width="100%", height="auto"), rows=2
-        )
-        for b in (self._reset_btn, self._rand_btn, self._copy_btn):
-            if sz.button:
-                b.style.font_size = sz.button
-        # One Layout and one Style shared by all good cells (and one pair for bad cells)
-        # instead of two extra widget models per cell: a 16 × 8 matrix builds and syncs
-        # three times faster this way.
+        # Cells and labels by position, kept when the shape changes (see _build_grid); the look of a bad cell is made
+        # when a cell is first refused; the numpy literal when it is first asked for.
+        self._cell_pool: dict[tuple[int, int], widgets.Text] = {}
+        self._row_label_pool: list[widgets.HTML] = []
+        self._col_label_pool: list[widgets.HTML] = []
+        self._bad_look: tuple | None = None
+        self._literal: widgets.Textarea | None = None
         # The cells fill their grid column (the columns set the width, see _build_grid). A good cell's border
         # is as wide as a bad cell's red one, so that marking a cell does not move the grid by a pixel.
+        # One Layout and one Style shared by all good cells (and one pair for bad cells) instead of two extra widget
+        # models per cell: a 16 × 8 matrix builds and syncs three times faster this way.
         self._ok_layout = widgets.Layout(width="auto", min_width="0", margin="0px", border="2px solid transparent")
-        self._bad_layout = widgets.Layout(width="auto", min_width="0", margin="0px",
-                                          border=f"2px solid {theme.ERROR_BORDER}")
         self._ok_style = TextStyle(font_size=sz.font)
-        self._bad_style = TextStyle(font_size=sz.font, background=theme.BAD_CELL_BG, text_color=theme.BAD_CELL_FG)
         self._label_layout = widgets.Layout(min_width="0", overflow="hidden")
         self._label_style = HTMLStyle()
-        self._extra_models = [self._ok_layout, self._bad_layout, self._ok_style, self._bad_style]
         self._buttons = bool(buttons)
-        # One row, never wrapped: a second row of buttons would make the editor (and a row of editors) taller
-        # (see :meth:`fit_strip`).
-        self._button_box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn],
-                                        layout=widgets.Layout(flex_flow="row nowrap"))
-        if not self._buttons:
-            # display: none also takes the buttons out of the Tab order.
-            self._button_box.layout.display = "none"
-        cell_label_css = widgets.HTML(_CELL_LABEL_CSS, layout=widgets.Layout(display="none"))
+        # An answer grid (no buttons) builds none: fewer models for the page to make.
+        self._button_box = self._make_buttons(sz) if self._buttons else None
         super().__init__(
-            children=[self._title_html, self._grid, self._message_html, self._button_box, self._literal,
-                      text_style_widget(), cell_label_css],
+            children=[self._title_html, self._grid, self._message_html,
+                      *([self._button_box] if self._buttons else []),
+                      # One hidden model for the course's text CSS and the cells' own.
+                      text_style_widget(_CELL_LABEL_CSS)],
             # May shrink below its natural width (the columns narrow) rather than overflow the page.
             layout=widgets.Layout(margin="4px 12px 4px 0", align_items="flex-start", flex="0 1 auto",
                                   min_width="0", max_width="100%", overflow="visible"),
         )
         self._live_setup(large, status_html=self._message_html)
-        self.on_click(self._reset_btn, lambda _b: self.reset())
-        self.on_click(self._rand_btn, self._on_randomize_click)
-        self.on_click(self._copy_btn, self._on_copy_click)
+        if self._buttons:
+            self.on_click(self._reset_btn, lambda _b: self.reset())
+            self.on_click(self._rand_btn, self._on_randomize_click)
+            self.on_click(self._copy_btn, self._on_copy_click)
         for part, cls in ((self, "course-widget"), (self, "matrix-editor"), (self._title_html, "matrix-editor-title"),
-                          (self._grid, "matrix-editor-grid"), (self._message_html, "matrix-editor-message"),
-                          (self._button_box, "matrix-editor-buttons"), (self._literal, "matrix-editor-literal"),
-                          # The buttons act on a live editor only: a stored notebook's picture shows the matrix.
-                          (self._button_box, OMIT_CLASS)):
+                          (self._grid, "matrix-editor-grid"), (self._message_html, "matrix-editor-message")):
             part.add_class(cls)
         if dense:
             self.add_class("matrix-editor-dense")
@@ -254,6 +237,33 @@ class MatrixEditor(LiveWidget, widgets.VBox):
             self.col_labels = cols
 
     # -- construction
+
+    def _make_buttons(self, sz) -> widgets.HBox:
+        """Reset / Random / numpy: buttons of one text line, tightly padded, on one row as wide as a small grid (an
+        editor in a row of editors, an explorer's inputs, stays one button high and about its grid's width); one
+        layout and one style for the three."""
+        layout = widgets.Layout(width="auto", padding="0 5px", margin="2px 4px 2px 0")
+        style = widgets.ButtonStyle(**({"font_size": sz.button} if sz.button else {}))
+        self._reset_btn, self._rand_btn, self._copy_btn = (
+            widgets.Button(description=description, tooltip=tooltip, layout=layout, style=style)
+            for description, tooltip in (("Reset", "back to the starting values"),
+                                         ("Random", "Randomize: small integers -2..2 (seeded)"),
+                                         (_COPY, _COPY_TIP)))
+        # One row, never wrapped: a second row of buttons would make the editor (and a row of editors) taller
+        # (see :meth:`fit_strip`).
+        box = widgets.HBox([self._reset_btn, self._rand_btn, self._copy_btn],
+                           layout=widgets.Layout(flex_flow="row nowrap"))
+        box.add_class("matrix-editor-buttons")
+        box.add_class(OMIT_CLASS)  # the buttons act on a live editor only: a stored notebook's picture shows the matrix
+        return box
+
+    @property
+    def _extra_models(self) -> list:
+        """Models this editor owns that may be on no screen (for :func:`helpers.live.close_tree`): the shared looks of
+        the cells, and the cells and labels kept for shapes not on show."""
+        shown = {id(w) for w in self._grid.children}
+        kept = [*self._cell_pool.values(), *self._row_label_pool, *self._col_label_pool]
+        return [self._ok_layout, self._ok_style, *(self._bad_look or ()), *(w for w in kept if id(w) not in shown)]
 
     def _title_value(self) -> str:
         if self._title is None:
@@ -289,42 +299,61 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self._grid.layout.grid_template_columns = f"max-content repeat({len(cols)}, minmax({narrow}, {wide}))"
 
     def _build_grid(self) -> None:
-        """A new grid of cells for the shape of ``_cells_val``, showing its numbers and the current labels."""
+        """The grid for the shape of ``_cells_val``, showing its numbers and the current labels.
+
+        Cells and labels are kept by position: a shape shown before (a token added, then removed; a size typed, then
+        changed back) reuses them, so only positions never shown get new widgets (the browser builds a view for each
+        new model, and a resize would otherwise rebuild every cell).
+        """
         n, m = self._cells_val.shape
         rows, cols = self.row_labels, self.col_labels
-        lab = dict(layout=self._label_layout, style=self._label_style)
-        self._row_label_w = [widgets.HTML(self._label(r, "right"), **lab) for r in rows]
-        self._col_label_w = [widgets.HTML(self._label(c, "center"), **lab) for c in cols]
-        self._cells = []
-        children = [widgets.HTML("", **lab)] + self._col_label_w
+        self._row_label_w = self._labels_from(self._row_label_pool, [self._label(r, "right") for r in rows])
+        self._col_label_w = self._labels_from(self._col_label_pool, [self._label(c, "center") for c in cols])
+        if not self._grid.children:
+            self._corner = widgets.HTML("", layout=self._label_layout, style=self._label_style)
+        reused = [(i, j) for i in range(n) for j in range(m) if (i, j) in self._cell_pool]
         for i in range(n):
-            row = []
-            children.append(self._row_label_w[i])
             for j in range(m):
-                # The description becomes the input's <label>, its accessible name ("X, row cat, column d1"); the
-                # row and column labels already show it on screen, so the label is visually hidden (_CELL_LABEL_CSS).
-                t = widgets.Text(value=cell_text(self._cells_val[i, j]), continuous_update=False,
-                                 layout=self._ok_layout, style=self._ok_style,
-                                 description=self._cell_name(rows[i], cols[j]))
-                self.watch(t, self._cell_handler(i, j))
-                row.append(t)
-                children.append(t)
-            self._cells.append(row)
-        old = list(self._grid.children)
+                if (i, j) not in self._cell_pool:
+                    # The description becomes the input's <label>, its accessible name ("X, row cat, column d1"); the
+                    # row and column labels already show it on screen, so the label is visually hidden
+                    # (_CELL_LABEL_CSS).
+                    cell = widgets.Text(value=cell_text(self._cells_val[i, j]), continuous_update=False,
+                                        layout=self._ok_layout, style=self._ok_style,
+                                        description=self._cell_name(rows[i], cols[j]))
+                    self.watch(cell, self._cell_handler(i, j))
+                    self._cell_pool[(i, j)] = cell
+        self._cells = [[self._cell_pool[(i, j)] for j in range(m)] for i in range(n)]
+        # The grid is complete before a kept cell gets its text: its handler then finds the number it shows.
+        for i, j in reused:
+            cell = self._cell_pool[(i, j)]
+            self._mark(cell, ok=True)
+            cell.description = self._cell_name(rows[i], cols[j])
+            cell.value = cell_text(self._cells_val[i, j])
+        children = [self._corner, *self._col_label_w]
+        for i in range(n):
+            children += [self._row_label_w[i], *self._cells[i]]
         self._grid.children = children
         gl = self._grid.layout
         self._set_columns(cols)
         gl.max_width = "100%"
         gl.align_items = "center"
         gl.grid_gap = "0px"
-        for w in old:
-            w.close()
+
+    def _labels_from(self, pool: list, texts: list[str]) -> list:
+        """One label widget per text, from ``pool`` (kept by position), new ones made for positions never shown."""
+        for k in range(len(pool), len(texts)):
+            pool.append(widgets.HTML(texts[k], layout=self._label_layout, style=self._label_style))
+        for w, text in zip(pool, texts):
+            w.value = text
+        return pool[:len(texts)]
 
     def fit_strip(self) -> None:
         """Fit a strip of editors side by side on a small screen: the editor may narrow to its grid (the buttons wrap
         onto a second row when it is narrower than they are) and its rows are dense (see ``dense``), so that the
         strip neither scrolls sideways nor grows much taller."""
-        self._button_box.layout.flex_flow = "row wrap"
+        if self._button_box is not None:
+            self._button_box.layout.flex_flow = "row wrap"
         self.add_class("matrix-editor-dense")
 
     def _cell_name(self, row: str, col: str) -> str:
@@ -477,7 +506,7 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self.status = ""  # a listener's earlier failure is about an earlier value
         self._show_message()
         self._title_html.value = self._title_value()
-        if self._literal.layout.display != "none":
+        if self._literal is not None and self._literal.layout.display != "none":
             self._literal.value = self.as_numpy_literal()
 
     @traitlets.observe("row_labels", "col_labels")
@@ -534,7 +563,16 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self.value = self._cells_val
 
     def _mark(self, cell, ok: bool):
-        layout, style = (self._ok_layout, self._ok_style) if ok else (self._bad_layout, self._bad_style)
+        if ok:
+            layout, style = self._ok_layout, self._ok_style
+        else:
+            if self._bad_look is None:
+                sz = theme.sizes(self._large)
+                self._bad_look = (widgets.Layout(width="auto", min_width="0", margin="0px",
+                                                 border=f"2px solid {theme.ERROR_BORDER}"),
+                                  TextStyle(font_size=sz.font, background=theme.BAD_CELL_BG,
+                                            text_color=theme.BAD_CELL_FG))
+            layout, style = self._bad_look
         if cell.layout is not layout:
             cell.layout = layout
             cell.style = style
@@ -556,6 +594,13 @@ class MatrixEditor(LiveWidget, widgets.VBox):
         self.randomize(seed=[self._seed, self._rand_clicks])
 
     def _on_copy_click(self, _b):
+        if self._literal is None:
+            # Under the buttons, made on the first click.
+            self._literal = widgets.Textarea(value="", layout=widgets.Layout(display="none", width="100%",
+                                                                             height="auto"), rows=2)
+            self._literal.add_class("matrix-editor-literal")
+            k = self.children.index(self._button_box) + 1
+            self.children = (*self.children[:k], self._literal, *self.children[k:])
         if self._literal.layout.display == "none":
             self._literal.value = self.as_numpy_literal()
             self._literal.rows = min(2 + self.shape[0], 12)

@@ -20,6 +20,7 @@ from helpers.live import LiveWidget
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer, MatrixEditor, parse_number
 
 import junk
+from conftest import html_text
 
 TOKENS = ["the", "cat", "sat", "down"]
 X0 = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0], [2.0, 1.0, 0.0], [-1.0, 2.0, 1.0]])
@@ -315,19 +316,28 @@ def test_reset_button_restores_start(ex):
     assert_result_matches(ex.result, self_ref(ex))
 
 
+def shown_literals(ed) -> list:
+    """The numpy literals the editor shows (none until its "numpy" button is clicked)."""
+    return [w for w in _classes_below(ed).get("matrix-editor-literal", []) if w.layout.display != "none"]
+
+
 def test_copy_as_numpy_shows_a_literal_that_round_trips():
     ed = MatrixEditor([[1, -0.5], [0.25, 3]])
-    literal = part(ed, "matrix-editor-literal")
-    assert literal.layout.display == "none"
+    assert shown_literals(ed) == []
     button(ed, "numpy").click()
-    assert literal.layout.display != "none"
+    literal = part(ed, "matrix-editor-literal")
+    assert shown_literals(ed) == [literal]
+    # Under the buttons.
+    assert ed.children.index(literal) == ed.children.index(part(ed, "matrix-editor-buttons")) + 1
     text = literal.value
     assert text == ed.as_numpy_literal() == "np.array([[1, -0.5], [0.25, 3]])"
     np.testing.assert_array_equal(np.array(ast.literal_eval(text[len("np.array("):-1])), ed.value)
     ed.set_text(0, 0, "2")
     assert literal.value == "np.array([[2, -0.5], [0.25, 3]])"
     button(ed, "Hide numpy").click()
-    assert literal.layout.display == "none"
+    assert shown_literals(ed) == []
+    button(ed, "numpy").click()  # shown again: the same literal, up to date
+    assert shown_literals(ed) == [literal] and literal.value == "np.array([[2, -0.5], [0.25, 3]])"
 
 
 def test_set_text_outside_the_matrix_raises():
@@ -711,10 +721,32 @@ def test_close_all_releases_every_widget():
 
     before = set(_instances)
     e = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
-    e.set_tokens(TOKENS + ["x"])  # rebuilt grids must not leave models behind either
+    e.set_tokens(TOKENS + ["x"])  # resized grids must not leave models behind either, nor cells kept for later
+    e.set_tokens(TOKENS)
+    e.editors["X"].set_text(0, 0, "abc")  # the look of a bad cell
+    e.editors["X"].set_text(0, 0, "1")
+    button(e.editors["W_q"], "numpy").click()  # the literal
     assert len(set(_instances) - before) > 50
     e.close_all()
     assert set(_instances) - before == set()
+
+
+def test_a_shape_shown_before_is_shown_again_without_new_widgets():
+    """A token added, removed and added again: the browser gets no new cell to build the second time."""
+    from ipywidgets.widgets.widget import _instances
+
+    ed = MatrixEditor(X0, row_labels=TOKENS, title="X")  # 4 × 3
+    ed.resize((5, 3), seed=1, row_labels=TOKENS + ["x"])
+    ed.resize((4, 3))
+    grown_before = set(_instances)
+    ed.resize((5, 3), seed=1, row_labels=TOKENS + ["y"])
+    assert set(_instances) - grown_before == set()
+    # What the learner sees is the grown matrix, labelled, each cell named, none marked.
+    assert [[parse_number(c.value) for c in row] for row in grid_cells(ed)] == ed.value.tolist()
+    assert html_text(part(ed, "matrix-editor-grid").children[1 + 3 + 4 * (1 + 3)]) == "y"  # the last row's label
+    assert grid_cells(ed)[4][2].description == "X, row y, column d3"
+    ed.set_text(4, 2, "7")
+    assert ed.value[4, 2] == 7 and ed.message == ""
 
 
 # ------------------------------------------------------------------ cross-attention
@@ -813,7 +845,7 @@ def test_editor_buttons_shown_by_default_and_hidden_for_answer_grids():
 def test_default_editor_children_unchanged_by_the_buttons_option():
     # What notebooks 01-06 store depends on the default editor: same parts, same order, same text.
     a, b = MatrixEditor(np.eye(2), title="W^Q"), MatrixEditor(np.eye(2), title="W^Q", buttons=True)
-    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "Textarea", "HTML", "HTML"]
+    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "HTML"]
     assert a.children[0].value == b.children[0].value and a.children[3].layout.display is None
 
 
