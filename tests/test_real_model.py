@@ -7,7 +7,7 @@ answer is known by construction), then on the real model for the claims notebook
 import numpy as np
 import pytest
 
-from helpers.demos.real_model import HeadExplorer, thumbnails_figure
+from helpers.demos.real_model import HeadExplorer, thumbnails_figure, thumbnails_png
 from helpers.head_analysis import (
     BANK_SENSES_NO_SHARED_WORDS,
     FIRST_NOUN_NOT_SUBJECT,
@@ -337,6 +337,45 @@ def test_thumbnails_cover_every_head(model):
     np.testing.assert_allclose(img[10:18, 20:28], model(BANK_RIVER).attentions[1, 2], atol=1e-6)
 
 
+def test_thumbnails_png_is_the_figure_drawn_as_png(model):
+    """The fast drawing keeps each sentence length's frame: every picture is still exactly the full figure's."""
+    import matplotlib.style
+
+    from helpers.render import figure_png
+
+    short, long_ = "I sat on the river bank", "the cat sat on the mat and looked at the dog for a long time"
+    other_short = "we swam near the muddy bank"  # as many tokens as `short`, other weights
+    assert len(model(short).tokens) == len(model(other_short).tokens) != len(model(long_).tokens)
+    calls = [(short, None), (short, (0, 0)), (short, (5, 11)),  # the outline put on a kept frame, and moved
+             (long_, (3, 1)), ("a", (4, 4)),
+             (other_short, None)]  # back to a length after others came between, the outline taken away
+    for text, selected in calls:
+        out = model(text)
+        assert thumbnails_png(out, selected) == figure_png(thumbnails_figure(out, selected)), (text, selected)
+    out = model(short)
+    assert thumbnails_png(out, (0, 0)) != thumbnails_png(out, (0, 1)) != thumbnails_png(model(other_short), (0, 1))
+    assert thumbnails_png(out, width=8.0) == figure_png(thumbnails_figure(out, width=8.0))
+    with matplotlib.style.context("dark_background"):
+        for text, selected in calls[2:3]:
+            out = model(text)
+            assert thumbnails_png(out, selected) == figure_png(thumbnails_figure(out, selected)), (text, selected)
+
+
+def test_thumbnails_png_follows_matplotlibs_settings_like_the_figure(model):
+    """A frame drawn under other settings (here a larger dpi and font) is not reused."""
+    import matplotlib
+
+    from helpers.render import figure_png
+
+    out = model(BANK_RIVER)
+    default = thumbnails_png(out, (0, 2))
+    with matplotlib.rc_context({"figure.dpi": 130, "font.size": 14}):
+        png = thumbnails_png(out, (0, 2))
+        assert png == figure_png(thumbnails_figure(out, (0, 2))) != default
+    assert int.from_bytes(png[16:20], "big") == 1430  # 11 inches at 130 dpi
+    assert thumbnails_png(out, (0, 2)) == default
+
+
 def test_within_group_share_and_its_locality_control():
     toks = ["[CLS]", "a", "b", "c", "and", "d", "e", "f", "[SEP]"]
     groups = [0, 1, 1, 1, 0, 2, 2, 2, 0]
@@ -395,8 +434,8 @@ def test_a_sentence_typed_back_after_many_others_is_not_drawn_again(explorer, mo
     """A learner who keeps going back to one sentence waits for its thumbnails once (they take a tenth of a second)."""
     import helpers.demos.real_model as real_model
 
-    drawn, draw = [], real_model.thumbnails_figure
-    monkeypatch.setattr(real_model, "thumbnails_figure", lambda out, **kw: drawn.append(out.text) or draw(out, **kw))
+    drawn, draw = [], real_model.thumbnails_png
+    monkeypatch.setattr(real_model, "thumbnails_png", lambda out, **kw: drawn.append(out.text) or draw(out, **kw))
     home = explorer.output.text
     others = [f"the {animal} sat on the bank" for animal in
               ("cat", "dog", "cow", "fox", "owl", "bat", "rat", "pig", "hen", "elk", "yak", "emu")]

@@ -1,8 +1,8 @@
 """Notebook 11's views of the real model: the head explorer and every head at a glance.
 
 :class:`HeadExplorer`: type a sentence, pick a layer and a head, read the weights between the tokens, and see all
-6 × 12 heads as thumbnails (:func:`thumbnails_figure`). The measurements of the heads are in
-:mod:`helpers.head_analysis`, the model itself in :mod:`helpers.pretrained`.
+6 × 12 heads as thumbnails (:func:`thumbnails_figure`; :func:`thumbnails_png` draws them as PNG, fast). The
+measurements of the heads are in :mod:`helpers.head_analysis`, the model itself in :mod:`helpers.pretrained`.
 
 The model is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0).
 """
@@ -21,15 +21,20 @@ from helpers.layout import choice_buttons, course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import MiniLMOutput
-from helpers.render import attention_weights_html, figure_png, heatmap
+from helpers.render import attention_weights_html, heatmap
 from helpers.save_buttons import SaveButtons
 
-__all__ = ["thumbnails_figure", "HeadExplorer"]
+__all__ = ["thumbnails_figure", "thumbnails_png", "HeadExplorer"]
 
 
 # ---------------------------------------------------------------------------------------------
 # All heads at a glance
 # ---------------------------------------------------------------------------------------------
+
+def _gap(n: int) -> int:
+    """Blank pixels between two thumbnails of n × n weights."""
+    return max(1, n // 4)
+
 
 def _tile(attentions: np.ndarray, gap: int) -> np.ndarray:
     """Lay the (L, H, n, n) weights out as one (L·(n+gap)−gap, H·(n+gap)−gap) image, NaN in the gaps."""
@@ -59,20 +64,59 @@ def thumbnails_figure(out: MiniLMOutput, selected=None, width: float = 11.0):
     queries down and the keys across, like the big heatmap, with the colour scale fixed to
     [0, 1]. All thumbnails are drawn in one image, which keeps redrawing fast. Drawn in
     :func:`helpers.theme.figure_style` (light paper, dark text, grey border), so the image
-    reads in JupyterLab's light and dark themes alike.
+    reads in JupyterLab's light and dark themes alike. :func:`thumbnails_png` gives the same
+    picture as PNG bytes, faster.
     """
     with theme.figure_style():  # light paper, dark text: readable in light and dark themes (see theme)
-        return _thumbnails_figure(out, selected, width)
+        fig, _image, outline = _thumbnails_parts(out.attentions, width)
+        _place_outline(outline, selected, out.attentions.shape[2])
+        return fig
 
 
-def _thumbnails_figure(out: MiniLMOutput, selected, width: float):
+def thumbnails_png(out: MiniLMOutput, selected=None, width: float = 11.0) -> bytes:
+    """:func:`thumbnails_figure` as PNG bytes: exactly ``figure_png(thumbnails_figure(out, selected, width))``.
+
+    The parameters are :func:`thumbnails_figure`'s. Only the weights and the outline are drawn
+    for each call: the rest (paper, ticks, labels, title), which depends only on the number of
+    layers, heads and tokens and on the width, is drawn once and kept (a full draw spends most of
+    its time on that text).
+
+    Returns
+    -------
+    bytes, a PNG (the same bytes as :func:`helpers.render.figure_png` of the figure).
+    """
+    import io
+
+    import matplotlib.image
+
+    A = out.attentions
+    with theme.figure_style():
+        # matplotlib's settings (figure.dpi, fonts, ...) shape the frame too: one drawn under others is not reused.
+        key = (A.shape, float(width), repr(list(dict.items(matplotlib.rcParams))))
+        frame = _FRAMES.pop(key, None)
+        if frame is None:
+            if len(_FRAMES) >= _FRAME_CACHE:
+                _FRAMES.pop(next(iter(_FRAMES)))  # the one used longest ago
+            frame = _Frame(A, width)
+        _FRAMES[key] = frame  # last: used most recently
+        rgba = frame.draw(A, selected)
+        # What matplotlib's print_png (which figure_png calls) does with the pixels it drew: the same bytes.
+        buffer = io.BytesIO()
+        matplotlib.image.imsave(buffer, rgba, format="png", origin="upper", dpi=frame.dpi,
+                                metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _thumbnails_parts(A: np.ndarray, width: float):
+    """The thumbnails of the (L, H, n, n) weights ``A``: (figure, its image of the weights, the selection outline).
+
+    The outline is hidden; :func:`_place_outline` shows it. Call inside :func:`helpers.theme.figure_style`.
+    """
     from matplotlib import colormaps
     from matplotlib.patches import Rectangle
 
-    A = out.attentions
     L, H, n, _ = A.shape
-    gap = max(1, n // 4)
-    step = n + gap
+    gap = _gap(n)
     img = _tile(A, gap)
     height = width * img.shape[0] / img.shape[1] + 0.9
     fig = theme.new_figure(figsize=(width, height))
@@ -80,10 +124,10 @@ def _thumbnails_figure(out: MiniLMOutput, selected, width: float):
     # redraw would double the time it takes.
     ax = fig.add_axes((0.4 / width, 0.1 / height, 1 - 0.5 / width, 1 - 0.9 / height))
     cmap = colormaps["viridis"].with_extremes(bad="white")
-    ax.imshow(np.ma.masked_invalid(img), cmap=cmap, vmin=0.0, vmax=1.0, interpolation="nearest")
+    image = ax.imshow(np.ma.masked_invalid(img), cmap=cmap, vmin=0.0, vmax=1.0, interpolation="nearest")
     centres = (n - 1) / 2
-    ax.set_xticks([h * step + centres for h in range(H)], [str(h) for h in range(H)])
-    ax.set_yticks([l * step + centres for l in range(L)], [str(l) for l in range(L)])
+    ax.set_xticks([h * (n + gap) + centres for h in range(H)], [str(h) for h in range(H)])
+    ax.set_yticks([l * (n + gap) + centres for l in range(L)], [str(l) for l in range(L)])
     ax.xaxis.set_ticks_position("top")
     ax.xaxis.set_label_position("top")
     ax.set_xlabel("head")
@@ -91,13 +135,59 @@ def _thumbnails_figure(out: MiniLMOutput, selected, width: float):
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
-    if selected is not None:
-        l, h = selected
-        ax.add_patch(Rectangle((h * step - 1.0, l * step - 1.0), n + 1.0, n + 1.0,
-                               fill=False, edgecolor=theme.HIGHLIGHT, linewidth=2.5))
+    outline = ax.add_patch(Rectangle((0.0, 0.0), n + 1.0, n + 1.0, fill=False, edgecolor=theme.HIGHLIGHT,
+                                     linewidth=2.5, visible=False))
     ax.set_title(f"All {L * H} heads: each square is one head's {n} × {n} weights "
                  "(queries ↓, keys →; colour 0 to 1)", fontsize=10)
-    return fig
+    return fig, image, outline
+
+
+def _place_outline(outline, selected, n: int) -> None:
+    """Put the outline round the (layer, head) thumbnail ``selected`` of n × n weights; hide it if None."""
+    outline.set_visible(selected is not None)
+    if selected is not None:
+        l, h = selected
+        step = n + _gap(n)
+        outline.set_xy((h * step - 1.0, l * step - 1.0))
+
+
+class _Frame:
+    """The thumbnails of one shape drawn once without the weights and the outline; each call draws only those.
+
+    matplotlib's blitting: the frame's pixels are kept (``copy_from_bbox``) and put back before each
+    drawing (``restore_region``). Nothing of the frame overlaps the weights and the outline except the
+    axes' paper, which lies under them in a full draw too (the ticks have no length, the labels and
+    the title are outside the axes), so the pixels are those of a full draw.
+    """
+
+    def __init__(self, A: np.ndarray, width: float):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        fig, self.image, self.outline = _thumbnails_parts(A, width)
+        self.canvas = FigureCanvasAgg(fig)
+        self.dpi = fig.dpi
+        self.image.set_visible(False)
+        self.canvas.draw()
+        self.background = self.canvas.copy_from_bbox(fig.bbox)
+        self.image.set_visible(True)
+
+    def draw(self, A: np.ndarray, selected):
+        """The pixels (height, width, 4) of the thumbnails of ``A`` with ``selected`` outlined (a view, valid
+        until the next call)."""
+        n = A.shape[2]
+        self.canvas.restore_region(self.background)
+        self.image.set_data(np.ma.masked_invalid(_tile(A, _gap(n))))
+        ax = self.image.axes
+        ax.draw_artist(self.image)
+        _place_outline(self.outline, selected, n)
+        ax.draw_artist(self.outline)  # draws nothing when hidden
+        return self.canvas.buffer_rgba()
+
+
+# Frames kept, one per shape (number of tokens) and width: a few sentence lengths a learner goes back and forth
+# between. Each holds two full RGBA images of the figure (the canvas and its saved frame), about 3 MB each.
+_FRAME_CACHE = 4
+_FRAMES: dict[tuple, _Frame] = {}
 
 
 _GRID_CACHE = 8  # thumbnail images kept per explorer (about 50 KB each)
@@ -335,6 +425,6 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             else:
                 if len(self._grid_pngs) >= _GRID_CACHE:
                     self._grid_pngs.pop(next(iter(self._grid_pngs)))  # the one used longest ago
-                self._grid_pngs[key] = figure_png(thumbnails_figure(out, selected=(l, h)))
+                self._grid_pngs[key] = thumbnails_png(out, selected=(l, h))
             self.grid.value = self._grid_pngs[key]
             self._grid_drawn = (out, l, h)
