@@ -418,6 +418,34 @@ def test_an_unexpected_failure_is_shown_and_the_views_stay(model):
     assert ex.message_html.value == "" and ex.tokens == model(BANK_RIVER).tokens
 
 
+class _CountingModel:
+    """The real model, counting the sentences it reads."""
+
+    def __init__(self, model):
+        self.model, self.read = model, []
+
+    def __call__(self, text):
+        self.read.append(text)
+        return self.model(text)
+
+
+def test_the_sentence_shown_before_is_not_read_again_when_typed_back(model):
+    counting = _CountingModel(model)
+    ex = HeadExplorer(counting, BANK_RIVER, query="bank", show_grid=False)
+    before = (ex.tokens, ex.table.value, ex.trace_html.value)
+    ex.set_text("the cat sat on the mat")
+    ex.set_text(BANK_RIVER)  # back: the model is not run again, the views are as they were
+    assert (ex.tokens, ex.table.value, ex.trace_html.value) == before
+    ex.set_text("")  # refused, then back again
+    ex.set_text(BANK_RIVER)
+    assert ex.message == "" and (ex.tokens, ex.table.value) == before[:2]
+    ex.set_text("the cat sat on the mat")  # the one before, again
+    assert counting.read == [BANK_RIVER, "the cat sat on the mat"]
+    assert ex.tokens == model("the cat sat on the mat").tokens
+    ex.set_text("a dog barked")  # a new one is read
+    assert counting.read[-1] == "a dog barked" and ex.tokens == model("a dog barked").tokens
+
+
 def test_picking_a_trace_row_does_not_redraw_the_thumbnails(explorer):
     grids = []
     explorer.grid.observe(lambda change: grids.append(change["new"]), names="value")

@@ -191,6 +191,7 @@ _FRAMES: dict[tuple, _Frame] = {}
 
 
 _GRID_CACHE = 8  # thumbnail images kept per explorer (about 50 KB each)
+_PREVIOUS_BYTES = 4_000_000  # the model's reading of the sentence shown before is kept up to this size (n ≈ 80)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -250,6 +251,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self._grid_drawn = None  # (output, layer, head) the thumbnails show
         self._grid_pngs: dict[tuple, bytes] = {}  # (sentence, layer, head) -> thumbnails drawn for it
         self.output = self._run(text)  # a bad starting sentence is a programming error: raise
+        self._previous = None  # the sentence shown before this one (see _on_text)
         L, H = self.output.attentions.shape[:2]
         check_layer_head(self.output, layer, head)
 
@@ -364,8 +366,14 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             raise ValueError(f"sentence: {err}") from None
 
     def _on_text(self, change) -> None:
+        text, previous = change["new"], self._previous
+        if text == self.output.text:
+            # The sentence on show typed again (after a refused one, say): the model has read it already.
+            self.clear_problem(self.message_html)
+            return
         try:
-            out = self._run(change["new"])
+            # The sentence shown before this one, typed back (a learner tries a sentence and returns): read already.
+            out = previous if previous is not None and previous.text == text else self._run(text)
         except ValueError as err:  # shown next to the field; the views stay
             raise ValueError(f"{err} (still showing: {quote(self.output.text, 40)})") from None
         self.clear_problem(self.message_html)
@@ -373,6 +381,8 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             # The sentence on show typed again (e.g. after a refused one): keep the traced row.
             return
         keep = self._chosen_query if self._chosen_query in out.tokens else None
+        # Kept unless long: the weights of a sentence of n tokens take 6 · 12 · n² numbers (n = 512: 75 MB).
+        self._previous = self.output if self.output.attentions.nbytes <= _PREVIOUS_BYTES else None
         self.output = out
         # The menu passes through other rows while its options change: they are not the learner's picks.
         self.query_picker.unobserve(self._query_handler, names="value")
