@@ -585,6 +585,22 @@ def test_heatmap_picture_is_the_same_for_the_same_problem_and_new_for_a_new_one(
     assert g.inputs_html.value != first and set(g.answer_widgets) == {"pattern", "mask", "attention", "strongest"}
 
 
+def test_a_problem_shown_again_is_not_drawn_again(sess, monkeypatch):
+    """Back to a problem (or a mistyped number put back): its heatmap is on screen at once."""
+    import helpers.demos.practice as practice
+
+    drawn, draw = [], practice.heatmap
+    monkeypatch.setattr(practice, "heatmap", lambda *a, **kw: drawn.append(1) or draw(*a, **kw))
+    g = sess.generator("heatmap", "hard", 3)
+    first = g.inputs_html.value
+    g.set_seed(4)
+    g.set_seed("1e999")  # refused: problem 4 stays on show
+    assert g.problem.seed == 4 and g.seed_message_html.value
+    g.set_seed(3)
+    assert g.inputs_html.value == first and g.problem.seed == 3
+    assert len(drawn) == 2  # problems 3 and 4, each once
+
+
 # ---------------------------------------------------------------- 09 as a learner reads it
 
 NOTEBOOK = __import__("pathlib").Path(__file__).resolve().parents[1] / "notebooks" / "09_practice.ipynb"

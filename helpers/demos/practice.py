@@ -126,6 +126,9 @@ def _heatmap_img(g: HeatmapGiven, large: bool) -> str:
     return figure_img_html(fig)
 
 
+_GIVEN_KEPT = 4  # problems whose given matrices a generator keeps drawn
+
+
 def _given_html(given, large: bool) -> str:
     """The given matrices as tables, side by side; weights to be read as a heatmap, as a heatmap."""
     def cols(labels):
@@ -442,6 +445,7 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
         self._rng = np.random.default_rng(rng_seed)
         self.problem: Problem = generate(kind, seed, difficulty)
         self.last_feedback: Feedback | None = None
+        self._given_shown: dict[tuple, str] = {}  # see _given_html_of
         self._live_setup(large)
         self.kind_dropdown = widgets.Dropdown(options=list(kinds()), value=kind, description="Kind:")
         self.difficulty_dropdown = widgets.Dropdown(options=list(DIFFICULTIES), value=difficulty,
@@ -554,11 +558,24 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
             seed = int(self._rng.integers(0, 10_000))
         self.seed_text.value = str(seed)  # the seed field's handler builds the problem
 
+    def _given_html_of(self, p: Problem, large: bool) -> str:
+        """:func:`_given_html` of problem ``p``, drawn once for the last few problems shown here: a problem always
+        gives the same, and a learner who goes back to one (or whose mistyped number is put back) does not wait for
+        its heatmap again (a quarter of a second). Each is an HTML string of up to about 60 KB."""
+        key = (p.kind, p.seed, p.difficulty, large, theme.figure_resolution())
+        shown = self._given_shown.pop(key, None)
+        if shown is None:
+            shown = _given_html(p.given, large)
+            if len(self._given_shown) >= _GIVEN_KEPT:
+                self._given_shown.pop(next(iter(self._given_shown)))  # the one shown longest ago
+        self._given_shown[key] = shown  # last: shown most recently
+        return shown
+
     def _show_problem(self) -> None:
         p, large = self.problem, self._live_large
         self.prompt_html.value = (f'<div style="margin:4px 0;font-size:{theme.sizes(large).font}">'
                                   f"<b>{_html.escape(p.title)}.</b> {_html.escape(p.instruction)}</div>")
-        self.inputs_html.value = _given_html(p.given, large)
+        self.inputs_html.value = self._given_html_of(p, large)
         self._build_answer(p, self.answer_box)
         self.feedback_html.value = ""
         self.last_feedback = None
