@@ -21,9 +21,9 @@ from conftest import NOTEBOOKS, ROOT
 MAX_BYTES = 200 * 1024
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 CLASS_ATTR = re.compile(r"""\sclass=(?:'([^']*)'|"([^"]*)")""")
-# A notebook with live widgets, a figure-free explorer and printed checks: quick to run, and it would show any
-# random id, timestamp or stream split that the storing step lets through.
-RERUN = ROOT / "notebooks" / "02_projections.ipynb"
+# A notebook with live widgets, a figure-free explorer, a figure and printed checks: the quickest to run of those
+# that have all four, and it would show any random id, timestamp or stream split that the storing step lets through.
+RERUN = ROOT / "notebooks" / "04_masking.ipynb"
 
 
 def outputs(path: Path):
