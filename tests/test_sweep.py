@@ -6,7 +6,8 @@ followed by the field's original text. ipywidgets calls observers synchronously,
 lets out comes out of the ``field.value = ...`` assignment: that is an *escape* (in the browser the views would
 freeze without a word). After the original text is back, everything the widget shows (HTML, labels, other
 fields, images, outputs) must be as before: a message the junk caused is gone, the views show the same state.
-Finally every number cell of a widget goes to the largest number a cell takes (1e15) at once, and back.
+Finally every number cell of a widget goes to the largest number a cell takes (1e15) at once (inside the widget's
+``hold_trait_notifications()``: one recompute), and back.
 
 To stay fast, the full catalogue goes to every field that is not a number cell and to the first and last cell of
 each grid; each cell between gets one of the parser's main refusals (``junk.CELL``), in turn (they share their
@@ -190,12 +191,21 @@ class Sweep:
         label = f"{HUGE} in all {len(cells)} number cells"
         before = visible_state(root)
         originals = [c.value for c in cells]
-        for cell in cells:
-            self.type_into(root, cell, "every number cell", HUGE, label)
+        self.type_at_once(root, [(cell, HUGE) for cell in cells], label)
         self.check_unexpected(root, "every number cell", label, before)
-        for cell, original in reversed(list(zip(cells, originals))):
-            self.type_into(root, cell, "every number cell", original, f"{label}, then the originals back")
+        self.type_at_once(root, list(zip(cells, originals))[::-1], f"{label}, then the originals back")
         self.check_recovered(root, before, "every number cell", label)
+
+    def type_at_once(self, root, entries, label) -> None:
+        """Type each (cell, text) of ``entries`` inside the widget's ``hold_trait_notifications()``: the cells change
+        at once, and the widget recomputes when the block ends (an escape then is recorded too)."""
+        try:
+            with root.hold_trait_notifications():
+                for cell, text in entries:
+                    self.type_into(root, cell, "every number cell", text, label)
+        except Exception as err:  # noqa: BLE001 - every exception out of a handler is a finding
+            self.escapes.append((type(root).__name__, "every number cell", label,
+                                 f"{type(err).__name__}: {str(err)[:120]} (when the cells were all typed)"))
 
     def run(self, roots) -> Sweep:
         for root in roots:
