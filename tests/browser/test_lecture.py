@@ -122,7 +122,7 @@ def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(project
                   shown_buttons: [...ex.querySelectorAll('.matrix-editor button')]
                     .filter(b => b.getClientRects().length > 0).length};
         }""")
-        assert box["editors"] > 0 and box["shown_buttons"] == 0, f"the explorer is not compact in the lecture mode: {box}"
+        assert box["editors"] > 0 and box["shown_buttons"] == 0, f"not compact in the lecture mode: {box}"
         if SHOTS:
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768.png"))
