@@ -37,6 +37,7 @@ from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, HeatmapG
 from helpers.layout import choice_list, course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.parsing import ParseError, parse_count, quote
+from helpers.recent import Recent
 from helpers.render import figure_img_html, heatmap, matrix_html
 from helpers.solutions import INSTRUCTOR, InstructorMode, InstructorSwitch
 from helpers.widgets import MatrixEditor
@@ -445,7 +446,7 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
         self._rng = np.random.default_rng(rng_seed)
         self.problem: Problem = generate(kind, seed, difficulty)
         self.last_feedback: Feedback | None = None
-        self._given_shown: dict[tuple, str] = {}  # see _given_html_of
+        self._given_shown = Recent(_GIVEN_KEPT)  # see _given_html_of
         self._live_setup(large)
         self.kind_dropdown = widgets.Dropdown(options=list(kinds()), value=kind, description="Kind:")
         self.difficulty_dropdown = widgets.Dropdown(options=list(DIFFICULTIES), value=difficulty,
@@ -563,13 +564,7 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
         gives the same, and a learner who goes back to one (or whose mistyped number is put back) does not wait for
         its heatmap again (a quarter of a second). Each is an HTML string of up to about 60 KB."""
         key = (p.kind, p.seed, p.difficulty, large, theme.figure_resolution())
-        shown = self._given_shown.pop(key, None)
-        if shown is None:
-            shown = _given_html(p.given, large)
-            if len(self._given_shown) >= _GIVEN_KEPT:
-                self._given_shown.pop(next(iter(self._given_shown)))  # the one shown longest ago
-        self._given_shown[key] = shown  # last: shown most recently
-        return shown
+        return self._given_shown.get(key, lambda: _given_html(p.given, large))
 
     def _show_problem(self) -> None:
         p, large = self.problem, self._live_large

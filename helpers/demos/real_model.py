@@ -21,6 +21,7 @@ from helpers.layout import choice_buttons, course_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import MiniLMOutput
+from helpers.recent import Recent
 from helpers.render import attention_weights_html, heatmap
 from helpers.save_buttons import SaveButtons
 
@@ -93,12 +94,7 @@ def thumbnails_png(out: MiniLMOutput, selected=None, width: float = 11.0) -> byt
     with theme.figure_style():
         # matplotlib's settings (figure.dpi, fonts, ...) shape the frame too: one drawn under others is not reused.
         key = (A.shape, float(width), repr(list(dict.items(matplotlib.rcParams))))
-        frame = _FRAMES.pop(key, None)
-        if frame is None:
-            if len(_FRAMES) >= _FRAME_CACHE:
-                _FRAMES.pop(next(iter(_FRAMES)))  # the one used longest ago
-            frame = _Frame(A, width)
-        _FRAMES[key] = frame  # last: used most recently
+        frame = _FRAMES.get(key, lambda: _Frame(A, width))
         rgba = frame.draw(A, selected)
         # What matplotlib's print_png (which figure_png calls) does with the pixels it drew: the same bytes.
         buffer = io.BytesIO()
@@ -186,8 +182,7 @@ class _Frame:
 
 # Frames kept, one per shape (number of tokens) and width: a few sentence lengths a learner goes back and forth
 # between. Each holds two full RGBA images of the figure (the canvas and its saved frame), about 3 MB each.
-_FRAME_CACHE = 4
-_FRAMES: dict[tuple, _Frame] = {}
+_FRAMES = Recent(4)
 
 
 _GRID_CACHE = 8  # thumbnail images kept per explorer (about 50 KB each)
@@ -249,7 +244,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self.model = model
         self._show_grid = bool(show_grid)
         self._grid_drawn = None  # (output, layer, head) the thumbnails show
-        self._grid_pngs: dict[tuple, bytes] = {}  # (sentence, layer, head) -> thumbnails drawn for it
+        self._grid_pngs = Recent(_GRID_CACHE)  # (sentence, layer, head) -> thumbnails drawn for it
         self.output = self._run(text)  # a bad starting sentence is a programming error: raise
         self._previous = None  # the sentence shown before this one (see _on_text)
         L, H = self.output.attentions.shape[:2]
@@ -427,14 +422,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         # The thumbnails are the slow part: redraw them only when the sentence or the head changed.
         drawn = self._grid_drawn
         if self._show_grid and (drawn is None or drawn[0] is not out or drawn[1:] != (l, h)):
-            key = (out.text, l, h)
-            if key in self._grid_pngs:
-                # A sentence typed back, or a head picked again, draws nothing new: the images used last are kept
-                # (the one used now moves to the end, so the sentence a learner keeps coming back to stays).
-                self._grid_pngs[key] = self._grid_pngs.pop(key)
-            else:
-                if len(self._grid_pngs) >= _GRID_CACHE:
-                    self._grid_pngs.pop(next(iter(self._grid_pngs)))  # the one used longest ago
-                self._grid_pngs[key] = thumbnails_png(out, selected=(l, h))
-            self.grid.value = self._grid_pngs[key]
+            # A sentence typed back, or a head picked again, draws nothing new: the images used last are kept (the
+            # sentence a learner keeps coming back to stays).
+            self.grid.value = self._grid_pngs.get((out.text, l, h), lambda: thumbnails_png(out, selected=(l, h)))
             self._grid_drawn = (out, l, h)
