@@ -20,6 +20,8 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from .render import draw_figure
+
 __all__ = ["FOLDER", "FORMATS", "figure_path", "notebook_name", "safe_name", "save_figure"]
 
 FOLDER = "figures"
@@ -102,23 +104,6 @@ def save_figure(fig, path: str | os.PathLike) -> Path:
         if fig.get_layout_engine() is None:
             fig.savefig(path, format=fmt, dpi=DPI, metadata=metadata, bbox_inches="tight")
         else:
-            _draw_once(fig, path, fmt, metadata)
+            # Laid out by its layout engine (the course's are constrained): it fits its paper, border included.
+            draw_figure(fig, path, fmt, dpi=DPI, metadata=metadata)
     return path
-
-
-def _draw_once(fig, path: Path, fmt: str, metadata: dict) -> None:
-    """Write a figure laid out by its layout engine (the course's are constrained) as it is, at :data:`DPI`: it fits
-    its paper, border included. Drawn once, through a canvas of the format; ``savefig`` would lay it out once more
-    before drawing it (a sixth of the time)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-
-    dpi = fig.dpi
-    fig.set_dpi(DPI)  # the images in an SVG (a heatmap's cells) are sampled at the figure's dpi too
-    try:
-        if fmt == "png":
-            FigureCanvasAgg(fig).print_png(path, metadata=metadata)
-        else:
-            FigureCanvasSVG(fig).print_svg(path, metadata=metadata)
-    finally:
-        fig.set_dpi(dpi)

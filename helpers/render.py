@@ -60,6 +60,7 @@ __all__ = [
     "attention_weights_html",
     "heatmap",
     "heatmaps",
+    "draw_figure",
     "figure_png",
     "figure_img_html",
 ]
@@ -812,13 +813,12 @@ def _register_described_figure(cls) -> None:
 
         density, zoom = theme.figure_resolution()
         # A figure laid out by its layout engine (the course's are constrained) already fits its paper, whose border
-        # is drawn just inside the edge: drawn as it is, once, through its own canvas (print_figure, which would crop
-        # it, lays every figure with an engine out once more before drawing it: a sixth of the time).
-        if fig.get_layout_engine() is not None and density == 1:
-            png = figure_png(fig)
+        # is drawn just inside the edge: drawn as it is (figure_png). Another is cropped to its contents, as Jupyter
+        # shows figures.
+        if fig.get_layout_engine() is not None:
+            png = figure_png(fig, density)
         else:
-            crop = None if fig.get_layout_engine() is not None else "tight"
-            png = print_figure(fig, "png", bbox_inches=crop, dpi=fig.dpi * density)
+            png = print_figure(fig, "png", bbox_inches="tight", dpi=fig.dpi * density)
         png = smaller_png(png)
         data = base64.b64encode(png).decode("ascii")
         alt = _html.escape(fig.alt or "a figure", quote=True)
@@ -861,22 +861,41 @@ def smaller_png(png: bytes) -> bytes:
     return smaller if len(smaller) < len(png) else png
 
 
+def draw_figure(fig, target, fmt: str = "png", dpi: float | None = None, metadata: dict | None = None) -> None:
+    """Draw ``fig`` once, whole (not cropped), through its own canvas of ``fmt`` ("png": Agg, or "svg") into
+    ``target`` (a path or a binary file), at ``dpi`` (default: the figure's own).
+
+    Not pyplot, so it is safe inside a widget while a cell runs. ``savefig`` and IPython's ``print_figure`` would lay
+    a figure with a layout engine (the course's are constrained) out once more before drawing it (a sixth of the
+    time); such a figure already fits its paper, border included.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
+    own_dpi = fig.dpi
+    if dpi is not None:
+        fig.set_dpi(dpi)  # an SVG's images (a heatmap's cells) are sampled at the figure's dpi too
+    try:
+        if fmt == "png":
+            FigureCanvasAgg(fig).print_png(target, metadata=metadata)
+        elif fmt == "svg":
+            FigureCanvasSVG(fig).print_svg(target, metadata=metadata)
+        else:
+            raise ValueError(f"fmt must be 'png' or 'svg'; got {fmt!r}")
+    finally:
+        fig.set_dpi(own_dpi)
+
+
 def figure_png(fig, density: float = 1.0) -> bytes:
     """A matplotlib figure as PNG bytes, with no timestamp in them (the same figure gives the same bytes).
 
-    Drawn through its own Agg canvas, not pyplot, so it is safe inside a widget while a cell runs.
-    ``density`` times the figure's dpi (2: twice as many pixels each way, for a HiDPI screen).
+    Drawn once by :func:`draw_figure`. ``density`` times the figure's dpi (2: twice as many pixels each way, for a
+    HiDPI screen).
     """
     import io
 
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
     buffer = io.BytesIO()
-    canvas = FigureCanvasAgg(fig)
-    if density == 1:
-        canvas.print_png(buffer, metadata={"Software": None})
-    else:
-        fig.savefig(buffer, format="png", dpi=fig.dpi * density, metadata={"Software": None})
+    draw_figure(fig, buffer, dpi=None if density == 1 else fig.dpi * density, metadata={"Software": None})
     return buffer.getvalue()
 
 
