@@ -70,23 +70,27 @@ def png_size(path: Path) -> tuple[int, int]:
         return image.size
 
 
+def saved(widget, fmt: str, folder: Path, name: str) -> Path:
+    """Press "Save PNG" or "Save SVG" of ``widget``; the file it says it saved, which is where it should be."""
+    button = widget.save_weights.png_button if fmt == "png" else widget.save_weights.svg_button
+    assert button.description == f"Save {fmt.upper()}"
+    button.click()
+    path = folder / "figures" / f"{NOTEBOOK}-{name}.{fmt}"
+    assert widget.save_weights.message == "" and path.is_file()
+    assert f"figures/{NOTEBOOK}-{name}.{fmt}" in html_text(widget.save_weights.saved_html)
+    return path
+
+
 def test_save_png_writes_the_weights_heatmap_next_to_the_notebook_and_says_where(notebook_folder):
-    ex = explorer()
-    ex.save_weights.png_button.click()
-    path = notebook_folder / "figures" / f"{NOTEBOOK}-weights.png"
-    width, height = png_size(path)
+    width, height = png_size(saved(explorer(), "png", notebook_folder, "weights"))
     assert 400 <= width <= 3000 and 300 <= height <= 3000, (width, height)  # a slide's figure, not a thumbnail
-    assert ex.save_weights.message == ""
-    assert f"figures/{NOTEBOOK}-weights.png" in html_text(ex.save_weights.saved_html)
 
 
 def test_save_svg_holds_the_token_labels_axes_title_and_the_weights_on_show(notebook_folder):
     ex = explorer()
     ex.editors["X"].set_text(0, 1, "3")  # the file shows the weights on show now, not those it was built with
     ex.causal = True
-    ex.save_weights.svg_button.click()
-    path = notebook_folder / "figures" / f"{NOTEBOOK}-weights.svg"
-    texts = svg_texts(path)
+    texts = svg_texts(saved(ex, "svg", notebook_folder, "weights"))
     for token in TOKENS:
         assert texts.count(token) >= 2, f"{token!r} should label a row and a column: {texts}"
     assert "Queries ↓" in texts and "Keys →" in texts
@@ -97,7 +101,6 @@ def test_save_svg_holds_the_token_labels_axes_title_and_the_weights_on_show(note
     for weight in weights_by_hand(edited, W_Q, W_K)[2]:
         assert f"{weight:.2f}" in texts
     assert "1.00" in texts and "0.00" in texts
-    assert f"figures/{NOTEBOOK}-weights.svg" in html_text(ex.save_weights.saved_html)
 
 
 def test_a_second_save_replaces_the_first_and_the_same_figure_gives_the_same_bytes(notebook_folder):
@@ -206,17 +209,6 @@ def test_the_real_models_head_explorer_saves_the_head_on_show_under_its_layer_an
 
 
 # --- the other live views of weights: notebook 10's heads, 07's pattern builder, 13's training lab ---------------
-
-def saved(widget, fmt: str, folder: Path, name: str) -> Path:
-    """Press "Save PNG" or "Save SVG" of ``widget``; the file it says it saved, which is where it should be."""
-    button = widget.save_weights.png_button if fmt == "png" else widget.save_weights.svg_button
-    assert button.description == f"Save {fmt.upper()}"
-    button.click()
-    path = folder / "figures" / f"{NOTEBOOK}-{name}.{fmt}"
-    assert widget.save_weights.message == "" and path.is_file()
-    assert f"figures/{NOTEBOOK}-{name}.{fmt}" in html_text(widget.save_weights.saved_html)
-    return path
-
 
 def test_the_multi_head_explorer_saves_every_heads_weights_side_by_side_in_one_figure(notebook_folder):
     ex = multi_head_explorer(h=2)
