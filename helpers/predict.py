@@ -239,7 +239,7 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         self.clear_problem(self.message_html)
         self._lock(True)
         self.set_trait("committed", True)
-        record("prediction", self.prediction.name)
+        record("prediction", self.prediction.name, correct=judgement.correct, answer=judgement.answer)
         _show(self.try_again_button, True)
         if self.lecture:
             _show(self.reveal_button, True)

@@ -65,7 +65,7 @@ from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Quest
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
 from helpers.exercises.problems import BUILT_IN_KINDS
 from helpers.exercises.problems.heatmap import HEATMAP_MARGIN, HeatmapGiven
-from helpers.exercises.progress import Progress, progress, record, reset_progress
+from helpers.exercises.progress import Progress, Result, progress, record, reset_progress
 from helpers.exercises.registry import (
     DIFFICULTIES,
     Generated,
@@ -117,6 +117,7 @@ __all__ = [
     "bugs",
     "check_fix",
     "Progress",
+    "Result",
     "progress",
     "record",
     "reset_progress",

@@ -92,7 +92,7 @@ def check_fix(name: str, fn) -> Feedback:
     Feedback
         As :func:`helpers.exercises.check_code` returns for the bug's task: ``.correct``, ``.message`` (what is
         wrong, on which example, the mistake's name and where the course explains it), ``.mistake``. Never raises
-        for a broken ``fn``. A fix is recorded in the learner's progress.
+        for a broken ``fn``. Every check is recorded in the learner's progress (kind ``"bug"``), right or not.
 
     Raises
     ------
@@ -100,6 +100,5 @@ def check_fix(name: str, fn) -> Feedback:
         If no bug is called ``name``.
     """
     feedback = check_task(bug(name).task, fn)
-    if feedback.correct:
-        record("bug", name)
+    record("bug", name, correct=feedback.correct, answer=feedback.mistake or None)
     return feedback

@@ -35,7 +35,7 @@ its reference solution as real code (its skeleton is that solution's signature a
 * ``"merge_heads"``: ``fn(Xh)`` -> (..., n, h * d_k), the heads side by side in head order (the inverse of
   ``"split_heads"``)
 
-:data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. A correct check of one of them is recorded
+:data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. Every judged check of one of them is recorded
 in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
 """
 
@@ -125,8 +125,9 @@ def check_code(task: str, fn) -> Feedback:
     Feedback
         ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
         ``.mistake``, the key in :data:`MISTAKES` of the mistake recognised ('' if none). Never raises for
-        a broken ``fn``. A correct check of a "Your turn" task (:data:`YOUR_TURN_TASKS`) is recorded in the
-        learner's progress (kind ``"your-turn"``, name ``task``).
+        a broken ``fn``. Every check of a "Your turn" task (:data:`YOUR_TURN_TASKS`) but that of an unfilled skeleton
+        is recorded in the learner's progress (kind ``"your-turn"``, name ``task``): its verdict, and as its answer
+        the mistake recognised.
 
     Raises
     ------
@@ -134,8 +135,8 @@ def check_code(task: str, fn) -> Feedback:
         If ``task`` is not a known task.
     """
     feedback = check_task(task, fn)
-    if feedback.correct and _task(task).your_turn:
-        record("your-turn", task)
+    if _task(task).your_turn and feedback.mistake != NOT_WRITTEN:  # an unfilled skeleton is not a try
+        record("your-turn", task, correct=feedback.correct, answer=feedback.mistake or None)
     return feedback
 
 
