@@ -42,6 +42,15 @@ os.environ.setdefault("COURSE_ANIMATION", "off")
 _PROGRESS_DIR = tempfile.mkdtemp(prefix="course-progress-")
 atexit.register(shutil.rmtree, _PROGRESS_DIR, ignore_errors=True)
 os.environ["COURSE_PROGRESS"] = os.path.join(_PROGRESS_DIR, "progress.json")
+_progress_files = iter(range(1, 10**9))
+
+
+@pytest.fixture(autouse=True)
+def progress_of_its_own(monkeypatch):
+    """Each test records into a progress file of its own (in this run's folder, made when first written): what one
+    test records is not in another's counts, nor in the notebooks that nbval runs (09 shows the questions solved)."""
+    monkeypatch.setenv("COURSE_PROGRESS", os.path.join(_PROGRESS_DIR, f"course-progress-{next(_progress_files)}",
+                                                       "progress.json"))
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"

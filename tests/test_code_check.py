@@ -15,7 +15,7 @@ import pytest
 
 from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
 from helpers.exercises import Feedback, check_code
-from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS, YOUR_TURN_TASKS
+from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS, YOUR_TURN_CELLS, YOUR_TURN_TASKS
 from helpers.solutions import show_solution
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -633,16 +633,15 @@ YOUR_TURNS = your_turn_cells()
 CHECK_LINE = re.compile(r'^check_code\("([a-z_]+)", ([A-Za-z_][A-Za-z0-9_]*)\)$')
 
 
-def test_the_planned_your_turn_cells_exist():
+def test_the_your_turn_cells_are_those_the_table_of_notebooks_names():
+    """YOUR_TURN_CELLS (which notebook asks for which task, what 00's progress lists per notebook) is what the
+    notebooks' cells ask for, cell by cell."""
     tasks = {}
     for path, k, cells in YOUR_TURNS:
         task = CHECK_LINE.match("".join(cells[k]["source"]).strip().splitlines()[-1]).group(1)
         tasks.setdefault(path.stem, []).append(task)
-    planned = {"01_intuition": ["softmax"], "02_projections": ["project_qkv", "attention"],
-               "04_masking": ["causal_mask", "masked_attention"], "06_cross_attention": ["attention"],
-               "10_multi_head": ["multi_head_attention", "split_heads", "merge_heads"]}
-    for stem, wanted in planned.items():
-        assert tasks.get(stem) == wanted, tasks
+    assert {stem: tuple(asked) for stem, asked in tasks.items()} == YOUR_TURN_CELLS
+    assert tasks["02_projections"] == ["project_qkv", "attention"] and tasks["06_cross_attention"] == ["attention"]
 
 
 def test_the_your_turn_tasks_are_those_the_notebooks_ask_for():

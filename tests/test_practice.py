@@ -10,7 +10,16 @@ import pytest
 
 from helpers import questions as data
 from helpers.demos.practice import PracticeQuestion, PracticeSession
-from helpers.exercises import QUESTIONS, Generated, Kind, generate, given_matrix, register_kind, unregister_kind
+from helpers.exercises import (
+    QUESTIONS,
+    Generated,
+    Kind,
+    generate,
+    given_matrix,
+    progress,
+    register_kind,
+    unregister_kind,
+)
 from helpers.widgets import MatrixEditor
 
 import junk
@@ -191,6 +200,29 @@ def test_progress_counts_questions_and_generated_problems(sess):
     g.check_button.click()
     assert "Solved 3 of 8 lesson questions, 2 generated problems." in sess.progress.widget.value
     assert sess.progress.attempts == 7
+
+
+def test_answers_are_recorded_and_a_new_session_counts_them(sess):
+    """What 09 checks is in the learner's progress file: a kernel started later (a new session) counts it, and a
+    question answered right says so when it is built again."""
+    for qid in ("q3", "q7"):
+        _answer_right(sess.question(qid))
+        sess.question(qid).check()
+    sess.question("q4").answer_widgets["choice"].value = "a"
+    sess.question("q4").check()
+    g = sess.generator("softmax", "easy", 5)
+    _type_matrix(g.answer_widgets["weights"], g.problem.answer["weights"].reshape(1, -1))
+    g.check()
+    assert [(r.name, r.correct, r.tries, r.answer) for r in progress().results("question").values()] == [
+        ("q3", True, 1, "c"), ("q4", False, 1, "a"), ("q7", True, 1, "10,000"),
+        ("softmax-5-easy", True, 1, progress().result("question", "softmax-5-easy").answer)]
+    later = PracticeSession()
+    assert later.progress.summary == ("Solved 2 of 8 lesson questions, 1 generated problem. Done: Q3, Q7.")
+    assert later.progress.attempts == 0
+    assert html.unescape(later.question("q3").feedback_html.value).count("✓ Answered right before (your answer: "
+                                                                          "'c'). Check again any time.") == 1
+    assert later.question("q4").feedback_html.value == "", "a question not right yet starts afresh"
+    assert later.question("q1").feedback_html.value == ""
 
 
 def test_progress_summary_singular(sess):

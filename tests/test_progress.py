@@ -7,15 +7,19 @@ import importlib.util
 import inspect
 import json
 import os
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from helpers.demos.progress import ROWS, ProgressView, course_totals, progress_view
+from helpers.course import find_course_plan
+from helpers.demos.progress import NOTHING_TO_REVIEW, ROWS, ProgressView, course_totals, progress_view
 from helpers.exercises import Progress, bugs, check_code, design_tasks, predictions, progress, record, reset_progress
 from helpers.exercises.code_tasks import SOLUTIONS, YOUR_TURN_TASKS, check_task
-from helpers.exercises.progress import ENV_VAR, KINDS, progress_path
+from helpers.exercises.progress import ENV_VAR, KINDS, progress_path, read_progress_file
 from helpers.live import RUN_TO_SHOW
+from helpers.snapshot import snapshot_html
 
 from conftest import NOTEBOOK_DIR, ROOT, html_text
 
@@ -187,8 +191,8 @@ def test_the_progress_survives_a_new_python(progress_file):
 def test_the_view_counts_what_is_done_out_of_what_the_course_defines(progress_file):
     totals = course_totals()
     assert totals == {"prediction": tuple(predictions()), "design": tuple(design_tasks()), "bug": tuple(bugs()),
-                      "your-turn": YOUR_TURN_TASKS}
-    assert [kind for kind, _, _ in ROWS] == list(KINDS[:4])
+                      "your-turn": YOUR_TURN_TASKS, "question": ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8")}
+    assert [kind for kind, _, _ in ROWS] == list(KINDS[:5])
     view = progress_view()
     assert isinstance(view, ProgressView) and "course-progress" in view._dom_classes
     shown = html_text(view.table_html)
@@ -207,9 +211,9 @@ def test_reset_asks_first_then_forgets_everything(progress_file):
     view = progress_view()
     assert "Bugs fixed 1 of" in html_text(view.table_html)
     view.reset_button.click()
-    assert progress().bugs and "Forget everything recorded?" in html_text(view.children[2].children[0])
+    assert progress().bugs and "Forget everything recorded?" in html_text(view.confirm_row.children[0])
     view.cancel_button.click()
-    assert progress().bugs and view.children[2].layout.display == "none"
+    assert progress().bugs and view.confirm_row.layout.display == "none"
     view.reset_button.click()
     view.confirm_button.click()
     assert progress() == Progress() and "Bugs fixed 0 of" in html_text(view.table_html)
@@ -257,3 +261,158 @@ def test_a_check_in_one_kernel_shows_in_the_view_of_another(progress_file):
     """What 00's view reads is what another notebook's kernel wrote: the same file."""
     assert check_code("softmax", SOLUTIONS["softmax"]).correct
     assert "softmax" in ProgressView().done["your-turn"]
+
+
+# --------------------------------------------------------------------------- per notebook, the review list, Hand in
+
+
+def shown_items(html_widget) -> list[str]:
+    """The list items an HTML widget shows, each as its words."""
+    return [html_text(item) for item in re.findall(r"<li>(.*?)</li>", html_widget.value, flags=re.S)]
+
+
+def links(html_widget) -> list[str]:
+    return re.findall(r'<a href="([^"]+)"', html_widget.value)
+
+
+def line_of(view, title: str) -> str:
+    """The line of the notebook called ``title`` ("02 · Projections") in the view's list of notebooks."""
+    (line,) = [item for item in shown_items(view.notebooks_html) if item.startswith(title + " :")]
+    return line
+
+
+def cells_tagged(stem: str, tag: str) -> list[str]:
+    """The sources of the cells of notebook ``stem`` tagged ``tag``."""
+    nb = json.loads((NOTEBOOK_DIR / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    return ["".join(c["source"]) for c in nb["cells"] if tag in c.get("metadata", {}).get("tags", [])]
+
+
+def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
+    """The counts of 02's line, worked out from its cells: its Predict, Find the bug and Your turn cells."""
+    predicted = [re.search(r'predict\("([^"]+)"\)', src)[1] for src in cells_tagged("02_projections", "predict-commit")]
+    fixes = [re.search(r'check_fix\("([^"]+)"', src)[1] for src in cells_tagged("02_projections", "find-the-bug")]
+    written = [re.search(r'check_code\("([^"]+)"', src)[1] for src in cells_tagged("02_projections", "your-turn")]
+    assert (len(predicted), len(fixes), written) == (4, 2, ["project_qkv", "attention"])
+    record("prediction", "02-output-shape", correct=False, answer="(10, 64)")
+    record("bug", fixes[0], correct=False)
+    record("bug", fixes[0], correct=True)
+    record("your-turn", "attention", correct=True)
+    view = progress_view(folder=NOTEBOOK_DIR)
+    line = line_of(view, "02 · Projections")
+    assert line.startswith("02 · Projections : 1 of 4 predictions, 0 of 1 design goals, 1 of 2 bugs, 1 of 2 Your turns "
+                           "Left: "), line
+    left = line.split("Left: ", 1)[1].split(" · ")
+    assert "predict: What shape is the output softmax(QKᵀ/√d_k)V?" not in left
+    assert "predict: How much attention will the query of 'The' give 'cat'?" in left
+    assert "write my_project_qkv" in left and "write my_attention" not in left
+    assert "find the bug 2 of 2" in left, "a bug not tried yet is not named"
+    assert not any("transposed" in item for item in left)
+    # 06 asks for the same function with more queries than keys: right once, done in both.
+    assert "1 of 1 Your turns" in line_of(view, "06 · Cross attention")
+    assert line_of(view, "11 · Real model").endswith("nothing to check here: read it and explore")
+    assert line_of(view, "09 · Practice").startswith("09 · Practice : 0 of 8 lesson questions Left: Q1 Shapes with "
+                                                     "batch and heads · Q2")
+    record("your-turn", "online_softmax", correct=True)
+    view.refresh_button.click()
+    assert line_of(view, "12 · Efficiency") == "12 · Efficiency : 1 of 1 Your turns ✓ all done"
+
+
+def test_the_core_path_and_going_further_are_apart_in_course_order(progress_file):
+    plan = tomllib.loads((ROOT / "course.toml").read_text(encoding="utf-8"))
+    view = progress_view(folder=NOTEBOOK_DIR)
+    text = html_text(view.notebooks_html)
+    assert text.index("The core path") < text.index("01 · Intuition") < text.index("Going further") \
+        < text.index("10 · Multi head")
+    assert links(view.notebooks_html) == [f"{name}.ipynb" for name in plan["core"] + plan["going_further"]]
+    assert all((NOTEBOOK_DIR / href).is_file() for href in links(view.notebooks_html))
+
+
+def test_the_plan_is_found_next_to_the_notebooks_and_without_one_the_notebooks_go_by_number(tmp_path, monkeypatch):
+    import helpers.course
+
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "course.toml").write_text('index = "00_index"\ncore = ["02_projections"]\n'
+                                          'going_further = ["01_intuition"]\n')
+    assert find_course_plan(tmp_path / "notebooks").core == ("02_projections",)
+    (tmp_path / "course.toml").write_text("core = 3")
+    monkeypatch.setattr(helpers.course, "_CHECKOUT", tmp_path / "elsewhere")
+    assert find_course_plan(tmp_path / "notebooks") is None
+    view = progress_view(folder=tmp_path / "notebooks")
+    assert [title for title, _ in view.groups] == ["The notebooks"]
+    numbers = [href[:2] for href in links(view.notebooks_html)]
+    assert numbers == sorted(numbers) and "09" in numbers and "11" not in numbers  # 11 asks for nothing
+
+
+def test_the_review_list_holds_the_predictions_missed_and_the_tasks_of_several_tries(progress_file):
+    view = progress_view(folder=NOTEBOOK_DIR)
+    assert html_text(view.review_html) == "To review " + NOTHING_TO_REVIEW
+    record("prediction", "02-output-shape", correct=False, answer="(10, 64)")
+    record("prediction", "02-output-shape", correct=True, answer="(10, 32)")  # a second try changes nothing
+    record("prediction", "01-pasta-weight", correct=True, answer="0.27")
+    for correct in (False, False, True):
+        record("your-turn", "causal_mask", correct=correct)
+    for correct in (False, True):
+        record("your-turn", "softmax", correct=correct)  # right on the second try: not listed
+    record("bug", "04-mask-after-softmax", correct=False)  # the cell as given, run once: not a try of the learner's
+    for _ in range(2):
+        record("bug", "02-softmax-over-queries", correct=False)
+    record("question", "q3", correct=False, answer="a")
+    record("question", "attention-42-easy", correct=False)
+    record("your-turn", "a-task-no-longer-in-the-course", correct=False)
+    view.refresh_button.click()
+    assert shown_items(view.review_html) == [
+        "02 · Projections : predict: What shape is the output softmax(QKᵀ/√d_k)V? (you predicted (10, 64))",
+        "02 · Projections : find the bug: softmax over queries (not right yet after 2 tries)",
+        "04 · Masking : write my_causal_mask (right on try 3)",
+        "09 · Practice : Q3 Why the decoder is causal (not right yet after 1 try)",
+        "09 · Practice : problem 42 (attention, easy) (not right yet after 1 try)",
+    ]
+    assert links(view.review_html) == ["02_projections.ipynb", "02_projections.ipynb", "04_masking.ipynb",
+                                       "09_practice.ipynb", "09_practice.ipynb"]
+    assert [r.result.name for r in view.reviews][:1] == ["02-output-shape"]
+
+
+def test_hand_in_writes_the_progress_that_the_class_report_reads_back(progress_file, tmp_path, monkeypatch):
+    record("prediction", "02-output-shape", correct=False, answer="(10, 64)")
+    record("your-turn", "softmax", correct=True)
+    monkeypatch.setenv("JUPYTERHUB_USER", "ana@uni.edu")
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    view = progress_view(folder=folder)
+    assert view.hand_in_html.value == ""
+    view.hand_in_button.click()
+    written = folder / "progress-ana-uni.edu.json"
+    assert [p.name for p in folder.iterdir()] == ["progress-ana-uni.edu.json"]
+    assert read_progress_file(written) == progress()
+    assert json.loads(written.read_text(encoding="utf-8"))["learner"] == "ana-uni.edu"
+    said = html_text(view.hand_in_html)
+    assert said.startswith(f"Handed in: progress-ana-uni.edu.json in {folder} (2 records).") and not view.status
+    monkeypatch.delenv("JUPYTERHUB_USER")
+    monkeypatch.setattr("getpass.getuser", lambda: "bob smith")
+    assert view.hand_in() == folder / "progress-bob-smith.json"
+
+
+def test_hand_in_where_it_cannot_write_says_why_next_to_the_button(progress_file, tmp_path):
+    record("your-turn", "softmax", correct=True)
+    view = progress_view(folder=tmp_path / "no-such-folder")
+    view.hand_in_button.click()  # no exception leaves the handler
+    said = html_text(view.hand_in_html)
+    assert said.startswith("Your progress could not be handed in: No such file or directory")
+    assert "Traceback" not in said
+    assert str(tmp_path / "no-such-folder") in said and view.last_unexpected is None
+    assert view.hand_in(learner="ana") is None
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    assert progress_view(folder=a_file).hand_in(learner="ana") is None
+
+
+def test_the_text_form_and_the_picture_hold_none_of_the_learners_data(progress_file):
+    record("prediction", "02-output-shape", correct=False, answer="(10, 64)")
+    record("your-turn", "softmax", correct=True)
+    view = progress_view(folder=NOTEBOOK_DIR)
+    picture = snapshot_html(view)
+    text = view._repr_mimebundle_()["text/plain"]
+    for shown in (picture, text):
+        assert "(10, 64)" not in shown and "Projections" not in shown and "1 of" not in shown
+    assert "Hand in" in picture and "Refresh" in picture
+    assert snapshot_html(progress_view(folder=NOTEBOOK_DIR)) == picture, "the picture is the same for any progress"

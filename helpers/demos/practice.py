@@ -33,7 +33,19 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers import theme
-from helpers.exercises import DIFFICULTIES, QUESTIONS, Feedback, Field, HeatmapGiven, Problem, generate, kinds
+from helpers.exercises import (
+    DIFFICULTIES,
+    QUESTIONS,
+    Feedback,
+    Field,
+    HeatmapGiven,
+    Problem,
+    generate,
+    kinds,
+    progress as recorded,
+    record,
+)
+from helpers.exercises.course_work import problem_name, read_problem_name
 from helpers.layout import choice_list, course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.parsing import ParseError, parse_count, quote
@@ -257,7 +269,7 @@ class _AnswerPanel(LiveWidget):
         self.last_feedback = fb
         self.feedback_html.value = theme.verdict_html(str(fb), fb.correct, self._live_large)
         if self.tracker is not None:
-            self._record(fb.correct)
+            self._record(fb.correct, self.answer())
         return fb
 
     def _update(self) -> None:  # nothing is recomputed while typing: answers are judged on Check
@@ -279,7 +291,10 @@ class _ProgressHTML(TextForm, widgets.HTML):
 
 
 class ProgressTracker:
-    """What has been solved in this sitting.
+    """What has been solved, here and in earlier sittings: every check is recorded in the learner's progress file
+    (:mod:`helpers.exercises.progress`, kind ``"question"``: ``"q1"`` ... ``"q8"``, and a generated problem under
+    :func:`~helpers.exercises.course_work.problem_name`, ``"attention-42-easy"``), and the counts are read from it, so
+    they are right after a restart.
 
     Attributes
     ----------
@@ -288,18 +303,24 @@ class ProgressTracker:
     solved_problems : set of tuple
         ``(kind, seed, difficulty)`` of generated problems answered correctly.
     attempts : int
-        Every press of a Check button.
+        Every press of a Check button in this sitting.
     widget : ipywidgets.HTML
         The summary, kept up to date.
     """
 
     def __init__(self, large: bool = False):
-        self.solved: set[str] = set()
-        self.solved_problems: set[tuple] = set()
         self.attempts = 0
         self._large = large
         self.widget = _ProgressHTML(self, value=self._html())
         self.widget.add_class("practice-progress")
+
+    @property
+    def solved(self) -> set[str]:
+        return {name for name in recorded().names("question") if name in QUESTIONS}
+
+    @property
+    def solved_problems(self) -> set[tuple]:
+        return {problem for problem in map(read_problem_name, recorded().names("question")) if problem is not None}
 
     @property
     def summary(self) -> str:
@@ -314,17 +335,24 @@ class ProgressTracker:
         return (f'<div style="padding:4px 0;font-size:{theme.sizes(self._large).font}"><b>Progress:</b> '
                 f"{_html.escape(self.summary)}</div>")
 
-    def record_question(self, qid: str, correct: bool) -> None:
+    def record_question(self, qid: str, correct: bool, answer=None) -> None:
+        self._record(qid, correct, answer)
+
+    def record_problem(self, problem: Problem, correct: bool, answer=None) -> None:
+        self._record(problem_name(problem.kind, problem.seed, problem.difficulty), correct, answer)
+
+    def _record(self, name: str, correct: bool, answer) -> None:
         self.attempts += 1
-        if correct:
-            self.solved.add(qid)
+        record("question", name, correct=bool(correct), answer=answer)
         self.widget.value = self._html()
 
-    def record_problem(self, problem: Problem, correct: bool) -> None:
-        self.attempts += 1
-        if correct:
-            self.solved_problems.add((problem.kind, problem.seed, problem.difficulty))
-        self.widget.value = self._html()
+    def earlier(self, qid: str) -> str:
+        """What the learner's progress says of lesson question ``qid`` from before: '' if it was never right."""
+        result = recorded().result("question", qid)
+        if result is None or result.solved_on is None:
+            return ""
+        answer = f" (your answer: {quote(result.answer, 60)})" if result.answer else ""
+        return f"✓ Answered right before{answer}. Check again any time."
 
 
 # --------------------------------------------------------------------------- a lesson question
@@ -360,7 +388,9 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
         answer_box = widgets.VBox()
         self.check_button = _button("Check", large, button_style="primary", tooltip="check your answer",
                                     layout=widgets.Layout(width="7em"))
-        self.feedback_html = widgets.HTML("")
+        # A question answered right in an earlier sitting says so (the answer fields start empty all the same).
+        earlier = tracker.earlier(qid) if tracker is not None else ""
+        self.feedback_html = widgets.HTML(theme.verdict_html(earlier, True, large))
         self.hint_accordion = _collapsible("Hint", widgets.HTML(_prose_html(q.hint, large)))
         self.solution_accordion = _collapsible("Worked solution", widgets.HTML(_solution_html(q, large)))
         self._live_setup(large)
@@ -386,8 +416,8 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
     def _item(self):
         return self.question
 
-    def _record(self, correct: bool) -> None:
-        self.tracker.record_question(self.qid, correct)
+    def _record(self, correct: bool, answer) -> None:
+        self.tracker.record_question(self.qid, correct, answer)
 
     # -- hint and solution
 
@@ -496,8 +526,8 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
     def _item(self):
         return self.problem
 
-    def _record(self, correct: bool) -> None:
-        self.tracker.record_problem(self.problem, correct)
+    def _record(self, correct: bool, answer) -> None:
+        self.tracker.record_problem(self.problem, correct, answer)
 
     # -- choosing the problem
 

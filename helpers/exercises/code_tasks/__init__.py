@@ -65,14 +65,26 @@ from helpers.exercises.code_tasks.engine import (
 from helpers.exercises.progress import record
 from helpers.feedback import NOT_WRITTEN, Feedback
 
-__all__ = ["TASKS", "YOUR_TURN_TASKS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN", "TIME_LIMIT", "Mistake",
-           "CodeTask", "check_code", "check_task", "solution_source"]
+__all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN",
+           "TIME_LIMIT", "Mistake", "CodeTask", "check_code", "check_task", "solution_source"]
 
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
     softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
     softmax_backward, self_attention, split_heads, merge_heads)}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
 YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
+# Which notebook's "Your turn" cells ask for which tasks, in the order of the cells (tests/test_code_check.py reads the
+# notebooks and checks this table). A task asked twice ("attention": 02, then 06 with more queries than keys) is one
+# task: right once, it is done in both.
+YOUR_TURN_CELLS: dict[str, tuple[str, ...]] = {
+    "01_intuition": ("softmax",),
+    "02_projections": ("project_qkv", "attention"),
+    "04_masking": ("causal_mask", "masked_attention"),
+    "06_cross_attention": ("attention",),
+    "10_multi_head": ("multi_head_attention", "split_heads", "merge_heads"),
+    "12_efficiency": ("online_softmax",),
+    "13_learning": ("softmax_backward",),
+}
 
 
 def _mistake_table() -> dict[str, Mistake]:
