@@ -30,6 +30,10 @@ Beyond transcription, three ways to think, each with its data in one module per 
 What the learner has done (predictions committed, goals met, bugs fixed, Your turns right) is kept across kernels
 by :mod:`.progress`: ``progress()``, ``reset_progress()``.
 
+``items()``, ``judge_item(name, answer) -> ItemVerdict``
+    The concept inventory, taken before notebook 01 and after 09 (:mod:`.inventory`; scores and the normalized gain
+    there too).
+
 Every word a learner reads (questions, options, hints, worked solutions, the catalogues of mistakes, the
 texts of generated problems) is data in :mod:`helpers.questions`; answers are read by :mod:`.answers` and
 every reference answer is computed with :mod:`helpers.attention`. Nothing in this package imports a widget
@@ -61,6 +65,7 @@ from helpers.exercises.bugs import Bug, bugs, check_fix
 from helpers.exercises.code_tasks import check_code, solution_source
 from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
+from helpers.exercises.inventory import Item, ItemVerdict, items, judge_item
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
 from helpers.exercises.problems import BUILT_IN_KINDS
@@ -116,6 +121,10 @@ __all__ = [
     "Bug",
     "bugs",
     "check_fix",
+    "Item",
+    "ItemVerdict",
+    "items",
+    "judge_item",
     "Progress",
     "Result",
     "progress",
