@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present student site bench clean
+.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present student site bench \
+	class-report clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
@@ -27,6 +28,9 @@ help:
 	@echo "make site       the course as a static web site in _site/, from the stored notebooks (not run; seconds):"
 	@echo "                open _site/index.html (launch links: site/site.toml)"
 	@echo "make bench      print the speed figures"
+	@echo "make class-report PROGRESS=PATH [OUT=DIR]  what a class got right, from the learners' progress files (files,"
+	@echo "                or folders such as nbgrader's submitted/): class_report.csv, class_gain.csv, class_report.html"
+	@echo "                in DIR (default: class-report/)"
 
 setup: $(STAMP)
 
@@ -111,6 +115,13 @@ site: $(STAMP)
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
+
+# The class report (helpers/class_report.py; README: "Teach it with Binder or JupyterHub"): PROGRESS names the learners'
+# progress files (progress-<learner>.json, from 00's Hand in) or folders searched for them (nbgrader's submitted/).
+OUT ?= class-report
+class-report: $(STAMP)
+	@[ -n "$(PROGRESS)" ] || { echo "make class-report PROGRESS=PATH [OUT=DIR]: PROGRESS names the progress files or the folders that hold them (nbgrader: submitted/)"; exit 2; }
+	$(PY) -m helpers.class_report $(PROGRESS) --out "$(OUT)"
 
 clean:
 	rm -rf $(VENV)

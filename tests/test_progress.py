@@ -416,3 +416,12 @@ def test_the_text_form_and_the_picture_hold_none_of_the_learners_data(progress_f
         assert "(10, 64)" not in shown and "Projections" not in shown and "1 of" not in shown
     assert "Hand in" in picture and "Refresh" in picture
     assert snapshot_html(progress_view(folder=NOTEBOOK_DIR)) == picture, "the picture is the same for any progress"
+
+
+@pytest.mark.parametrize("given, safe", [("ana", "ana"), ("ana@uni.edu", "ana-uni.edu"), ("../../etc/passwd",
+                                         "etc-passwd"), ("", "learner"), ("  ", "learner"), (".hidden", "hidden"),
+                                         ("Zoë Smith", "Zo-Smith")])
+def test_a_learners_name_is_made_safe_for_a_file_name(given, safe):
+    from helpers.exercises.hand_in import safe_name
+
+    assert safe_name(given) == safe

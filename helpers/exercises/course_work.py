@@ -115,27 +115,28 @@ def _question_of(prediction) -> str:
     return (asking or sentences)[-1]
 
 
-def _bug_words(name: str, result: Result | None) -> str:
+def _bug_words(name: str, named: bool) -> str:
     bug = bugs()[name]
-    if result is not None and (result.tries >= 2 or result.solved_on is not None):
+    if named:
         return "find the bug: " + name[3:].replace("-", " ")  # "02-softmax-over-queries": its mistake, in words
     same = [n for n, b in bugs().items() if b.notebook == bug.notebook]
     return "find the bug" + (f" {same.index(name) + 1} of {len(same)}" if len(same) > 1 else "")
 
 
-def describe(kind: str, name: str, result: Result | None = None) -> str:
+def describe(kind: str, name: str, result: Result | None = None, named: bool = False) -> str:
     """What ``name`` of ``kind`` is, in a few words: "predict: What shape is …?", "design: Make 'sat' give …",
     "find the bug 1 of 2", "write my_softmax", "Q3 Why the decoder is causal", "problem 42 (attention, easy)".
 
-    ``result`` (the learner's record, if any) decides whether a bug may be named by its mistake. A name the course
-    does not know is said as it is.
+    A bug is named by its mistake ("find the bug: softmax over queries") when ``named`` (an instructor's view) or when
+    ``result``, the learner's record, shows two tries or the fix; else by its place. A name the course does not know
+    is said as it is.
     """
     if kind == "prediction" and name in predictions():
         return "predict: " + short(_question_of(predictions()[name]))
     if kind == "design" and name in design_tasks():
         return "design: " + short(design_tasks()[name].goal)
     if kind == "bug" and name in bugs():
-        return _bug_words(name, result)
+        return _bug_words(name, named or (result is not None and (result.tries >= 2 or result.solved_on is not None)))
     if kind == "your-turn" and name in TASKS:
         return f"write {TASKS[name].solution.__name__}"
     if kind == "question" and name in QUESTIONS:
