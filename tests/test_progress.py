@@ -275,10 +275,13 @@ def links(html_widget) -> list[str]:
     return re.findall(r'<a href="([^"]+)"', html_widget.value)
 
 
-def line_of(view, title: str) -> str:
-    """The line of the notebook called ``title`` ("02 · Projections") in the view's list of notebooks."""
-    (line,) = [item for item in shown_items(view.notebooks_html) if item.startswith(title + " :")]
-    return line
+def line_of(view, title: str) -> tuple[str, list[str]]:
+    """The line of the notebook called ``title`` ("02 · Projections") in the view's list of notebooks, and what it
+    says is left there (a folded list under it)."""
+    lines = re.split(r'<li class="progress-notebook">', view.notebooks_html.value)[1:]
+    (line,) = [item for item in lines if html_text(item).startswith(title + " :")]
+    head, _, left = line.partition("<details")
+    return html_text(head), [html_text(item) for item in re.findall(r"<li>(.*?)</li>", left, flags=re.S)]
 
 
 def cells_tagged(stem: str, tag: str) -> list[str]:
@@ -298,23 +301,23 @@ def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
     record("bug", fixes[0], correct=True)
     record("your-turn", "attention", correct=True)
     view = progress_view(folder=NOTEBOOK_DIR)
-    line = line_of(view, "02 · Projections")
-    assert line.startswith("02 · Projections : 1 of 4 predictions, 0 of 1 design goals, 1 of 2 bugs, 1 of 2 Your turns "
-                           "Left: "), line
-    left = line.split("Left: ", 1)[1].split(" · ")
+    line, left = line_of(view, "02 · Projections")
+    assert line == "02 · Projections : 1 of 4 predictions, 0 of 1 design goal, 1 of 2 bugs, 1 of 2 Your turns"
+    assert len(left) == 3 + 1 + 1 + 1 and "left: 6" in view.notebooks_html.value
     assert "predict: What shape is the output softmax(QKᵀ/√d_k)V?" not in left
     assert "predict: How much attention will the query of 'The' give 'cat'?" in left
     assert "write my_project_qkv" in left and "write my_attention" not in left
     assert "find the bug 2 of 2" in left, "a bug not tried yet is not named"
     assert not any("transposed" in item for item in left)
     # 06 asks for the same function with more queries than keys: right once, done in both.
-    assert "1 of 1 Your turns" in line_of(view, "06 · Cross attention")
-    assert line_of(view, "11 · Real model").endswith("nothing to check here: read it and explore")
-    assert line_of(view, "09 · Practice").startswith("09 · Practice : 0 of 8 lesson questions Left: Q1 Shapes with "
-                                                     "batch and heads · Q2")
+    assert line_of(view, "06 · Cross attention")[0].endswith("1 of 1 Your turn")
+    assert line_of(view, "11 · Real model") == ("11 · Real model : nothing to check here: read it and explore", [])
+    nine, questions = line_of(view, "09 · Practice")
+    assert nine.endswith("0 of 8 lesson questions") and questions[:2] == ["Q1 Shapes with batch and heads",
+                                                                           "Q2 The per-head dimension d_k"]
     record("your-turn", "online_softmax", correct=True)
     view.refresh_button.click()
-    assert line_of(view, "12 · Efficiency") == "12 · Efficiency : 1 of 1 Your turns ✓ all done"
+    assert line_of(view, "12 · Efficiency") == ("12 · Efficiency : 1 of 1 Your turn ✓ all done", [])
 
 
 def test_the_core_path_and_going_further_are_apart_in_course_order(progress_file):

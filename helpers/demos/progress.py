@@ -32,7 +32,7 @@ from helpers import theme
 from helpers.course import find_course_plan, notebook_title
 from helpers.exercises import QUESTIONS, bugs, design_tasks, predictions, progress, reset_progress
 from helpers.exercises.code_tasks import YOUR_TURN_TASKS
-from helpers.exercises.course_work import WORDS, course_work, describe, review_list
+from helpers.exercises.course_work import count_words, course_work, describe, review_list
 from helpers.exercises.hand_in import hand_in
 from helpers.layout import course_box, course_button, wrap_row
 from helpers.live import LiveWidget
@@ -59,8 +59,13 @@ def course_totals() -> dict[str, tuple[str, ...]]:
             "your-turn": YOUR_TURN_TASKS, "question": tuple(QUESTIONS)}
 
 
+# JupyterLab's colour for links in rendered text (a widget's HTML gets no link style of its own).
+LINK = "var(--jp-content-link-color, #1565c0)"
+
+
 def _link(notebook: str) -> str:
-    return f'<a href="{_html.escape(notebook)}.ipynb">{_html.escape(notebook_title(notebook))}</a>'
+    return (f'<a href="{_html.escape(notebook)}.ipynb" style="color:{LINK};text-decoration:underline">'
+            f"{_html.escape(notebook_title(notebook))}</a>")
 
 
 class ProgressView(LiveWidget, widgets.VBox):
@@ -166,7 +171,7 @@ class ProgressView(LiveWidget, widgets.VBox):
         counts, left = [], []
         for kind, names in course_work().get(notebook, {}).items():
             done = recorded.names(kind)
-            counts.append(f"{sum(n in done for n in names)} of {len(names)} {WORDS[kind]}")
+            counts.append(count_words(kind, sum(n in done for n in names), len(names)))
             left += [describe(kind, n, recorded.result(kind, n)) for n in names if n not in done]
         return (", ".join(counts) or _WITHOUT_WORK), left
 
@@ -177,12 +182,13 @@ class ProgressView(LiveWidget, widgets.VBox):
             items = []
             for notebook in notebooks:
                 counts, left = self.notebook_line(notebook, recorded)
-                if left:
-                    tail = (f'<div style="color:{theme.MUTED_FG};font-size:{sz.small}">Left: '
-                            + " · ".join(_html.escape(item) for item in left) + "</div>")
+                if left:  # folded: fourteen notebooks' lists in full would bury the review list
+                    tail = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer;color:'
+                            f'{theme.MUTED_FG}">left: {len(left)}</summary><ul style="margin:0;padding-left:1.4em">'
+                            + "".join(f"<li>{_html.escape(item)}</li>" for item in left) + "</ul></details>")
                 else:
                     tail = "" if counts == _WITHOUT_WORK else " ✓ all done"
-                items.append(f"<li>{_link(notebook)}: {_html.escape(counts)}{tail}</li>")
+                items.append(f'<li class="progress-notebook">{_link(notebook)}: {_html.escape(counts)}{tail}</li>')
             parts.append(f'<div style="font-weight:700;margin-top:6px">{_html.escape(title)}</div>'
                          f'<ul style="margin:2px 0;padding-left:1.4em">{"".join(items)}</ul>')
         return f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:60em">{"".join(parts)}</div>'

@@ -28,7 +28,7 @@ from helpers.exercises.predictions import predictions
 from helpers.exercises.progress import Progress, Result
 
 __all__ = ["WORK_KINDS", "PRACTICE_NOTEBOOK", "REVIEW_TRIES", "WORDS", "Review", "course_work", "notebook_of",
-           "problem_name", "read_problem_name", "describe", "short", "needs_review", "review_list"]
+           "count_words", "problem_name", "read_problem_name", "describe", "short", "needs_review", "review_list"]
 
 # The kinds of work a notebook asks for, in the order a notebook's line lists them.
 WORK_KINDS = ("prediction", "design", "bug", "your-turn", "question")
@@ -36,9 +36,9 @@ WORK_KINDS = ("prediction", "design", "bug", "your-turn", "question")
 PRACTICE_NOTEBOOK = "09_practice"
 # A task right on this try or later, or tried and not right yet, is worth a second look.
 REVIEW_TRIES = 3
-# What a count of each kind is called: "3 of 5 predictions".
-WORDS = {"prediction": "predictions", "design": "design goals", "bug": "bugs", "your-turn": "Your turns",
-         "question": "lesson questions"}
+# What one of each kind is called, in a count: "3 of 5 predictions", "0 of 1 bug".
+WORDS = {"prediction": "prediction", "design": "design goal", "bug": "bug", "your-turn": "Your turn",
+         "question": "lesson question"}
 # A short text is cut here, with "…".
 SHORT = 70
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
@@ -70,6 +70,11 @@ def course_work() -> dict[str, dict[str, tuple[str, ...]]]:
     questions are 09's ``"question"`` names (the generated problems, unlimited, are not listed).
     """
     return {notebook: dict(by_kind) for notebook, by_kind in _work().items()}
+
+
+def count_words(kind: str, done: int, total: int) -> str:
+    """``"3 of 5 predictions"``, ``"0 of 1 bug"``: how many of a notebook's ``total`` of ``kind`` are done."""
+    return f"{done} of {total} {WORDS[kind]}{'' if total == 1 else 's'}"
 
 
 def notebook_of(kind: str, name: str) -> str | None:
