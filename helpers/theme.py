@@ -267,15 +267,15 @@ def bar_style(fraction: float, colour: str, width: str = "7em") -> str:
 OK_BORDER = "var(--jp-success-color1, #1b7f3b)"
 
 
-def verdict_html(message: str, correct: bool, large: bool = False) -> str:
+def verdict_html(message: str, correct: bool, large: bool = False, more_html: str = "") -> str:
     """A checked answer's verdict: one line per ``\\n``, with a green (right) or red (not yet) bar.
 
-    The text keeps the panel's colour so that it reads in light and dark themes alike.
-    Empty ``message`` gives ``''``.
+    The text keeps the panel's colour so that it reads in light and dark themes alike. ``more_html`` (markup, not
+    escaped: a link) goes under the lines. Empty ``message`` gives ``''``.
     """
     if not message:
         return ""
-    lines = "".join(f"<div>{_html.escape(line)}</div>" for line in str(message).split("\n"))
+    lines = "".join(f"<div>{_html.escape(line)}</div>" for line in str(message).split("\n")) + more_html
     bar = OK_BORDER if correct else ERROR_BORDER
     return (f'<div role="status" style="border-left:4px solid {bar};padding:2px 8px;margin:2px 0;'
             f'color:{PANEL_FG};font-size:{sizes(large).font};line-height:1.45">{lines}</div>')

@@ -434,3 +434,220 @@ def test_normalized_gain_with_no_room_to_gain_and_out_of_range_values():
 def test_the_kinds_are_progress_kinds():
     from helpers.exercises.progress import FIRST_TRY_KINDS
     assert set(TEST_KINDS) <= set(FIRST_TRY_KINDS)
+
+
+# --------------------------------------------------------------------------- the test widget (00 and 09)
+
+from helpers.demos.inventory import InventoryTest, inventory_results, inventory_test, section_href  # noqa: E402
+from helpers.exercises.progress import progress_json  # noqa: E402
+from helpers.live import RUN_TO_SHOW  # noqa: E402
+
+from conftest import html_text, walk  # noqa: E402
+
+MISCONCEPTIONS = [text for item in ITEMS.values() for text in item.misconceptions.values()]
+
+
+def shown_text(widget) -> str:
+    """Every word the widget's HTML parts show (its questions and options are not HTML)."""
+    import ipywidgets as widgets
+    return " ".join(html_text(w) for w in walk(widget) if isinstance(w, widgets.HTML))
+
+
+def answer_all(test: InventoryTest, right: set[str] = frozenset(), skip: tuple[int, ...] = ()) -> dict[str, str]:
+    """Pick an option for every question (numbered from 1) but ``skip``: the right one for the names in ``right``, a
+    wrong one for the others. Returns name -> the option picked."""
+    picked = {}
+    for number, (name, radio) in enumerate(test.choices.items(), start=1):
+        if number in skip:
+            continue
+        item = ITEMS[name]
+        choice = item.answer if name in right else next(o for o in radio.options if o != item.answer)
+        radio.value = choice
+        picked[name] = choice
+    return picked
+
+
+def picture(test) -> str:
+    """The static picture the test's output keeps, without its <style> (written once per page)."""
+    return re.sub(r"<style>.*?</style>", "", test._repr_mimebundle_()["text/html"])
+
+
+def choices_drawn(shown: str) -> list[str]:
+    """The questions and their options as a picture draws them, one text per question."""
+    return re.findall(r"<div class='cs-field course-choice[^']*'>.*?</div></div>", shown)
+
+
+def test_the_test_shows_every_item_numbered_and_grouped_by_objective(progress_file):
+    test = inventory_test("pre")
+    assert list(test.choices) == list(ITEMS)
+    for number, (name, radio) in enumerate(test.choices.items(), start=1):
+        assert radio.description == f"{number}. {ITEMS[name].question}", "the question names the options' group"
+        assert tuple(radio.options) == ITEMS[name].options and radio.value is None
+    headings = [html_text(w) for w in walk(test) if "inventory-objective" in w._dom_classes]
+    assert headings == [f"Objective {k}: {text}" for k, text in OBJECTIVES.items()]
+    classes = {c for w in walk(test) for c in getattr(w, "_dom_classes", ())}
+    assert {"concept-inventory", "concept-inventory-pre", "inventory-item", "inventory-submit", "inventory-message",
+            "inventory-result", "inventory-verdict"} <= classes
+    post = inventory_test("post")
+    assert all(tuple(radio.options) == post_order(name) for name, radio in post.choices.items())
+    with pytest.raises(ValueError, match="'pre'"):
+        inventory_test("after")
+
+
+def test_nothing_is_revealed_before_the_whole_test_is_submitted(progress_file):
+    test = inventory_test("post")
+    answer_all(test, right=set(list(ITEMS)[:5]), skip=(20,))
+    test.submit_button.click()
+    words = shown_text(test)
+    assert "question without an answer (20)" in words
+    for hidden in ("✓", "✗", "Right", "Submitted", "right answer", "Taught in", *MISCONCEPTIONS):
+        assert hidden not in words, hidden
+    assert not test.submitted and progress().results("inventory-post") == {}
+    assert not any(radio.disabled for radio in test.choices.values())
+
+
+def test_submit_says_which_questions_are_open_and_records_nothing(progress_file):
+    test = inventory_test("pre")
+    test.submit_button.click()
+    assert "no question is answered yet" in html_text(test.message_html)
+    answer_all(test, skip=(3, 7, 12))
+    test.submit_button.click()
+    assert "3 questions without an answer (3, 7 and 12)" in html_text(test.message_html)
+    assert progress().empty and not progress_file.exists()
+    assert test.last_unexpected is None
+
+
+@pytest.mark.parametrize("when", ["pre", "post"])
+def test_submit_records_every_item_locks_and_shows_the_results(progress_file, when):
+    test = inventory_test(when)
+    right = {name for k, name in enumerate(ITEMS) if k % 3 == 0}
+    picked = answer_all(test, right=right)
+    test.submit_button.click()
+    kind = f"inventory-{when}"
+    for name, choice in picked.items():
+        result = progress().result(kind, name)
+        assert (result.correct, result.answer, result.tries) == (name in right, choice, 1)
+    assert test.submitted and all(radio.disabled for radio in test.choices.values())
+    assert test.submit_button.layout.display == "none" and html_text(test.message_html) == ""
+    assert f"Submitted: {len(right)} of {len(ITEMS)} questions right." in html_text(test.result_html)
+    for name, verdict_html in test._verdict_html.items():
+        words, item = html_text(verdict_html), ITEMS[name]
+        if name in right:
+            assert words == "✓ Right."
+            continue
+        assert words.startswith("✗ Not this one.") and item.misconceptions[picked[name]] in words
+        assert (item.answer in words) == (when == "post"), "only the post-test gives the right answer"
+        assert item.notebook in words
+        assert (section_href(item.notebook, item.section) in verdict_html.value) == (when == "post")
+    test.submit_button.click()                               # a second click (the button is hidden) does nothing
+    assert all(progress().result(kind, name).tries == 1 for name in ITEMS)
+    assert progress().results("inventory-pre" if when == "post" else "inventory-post") == {}
+
+
+def test_a_test_submitted_before_a_restart_shows_its_answers_and_results(progress_file):
+    names = list(ITEMS)
+    chosen = {name: ITEMS[name].options[k % 4] for k, name in enumerate(names)}
+    state = {"format": 2, "records": {"inventory-post": {
+        name: {"correct": chosen[name] == ITEMS[name].answer, "tries": 1, "answer": chosen[name], "solved_on": None}
+        for name in names[:-1]}}}                             # the last item: not answered when submitted
+    progress_file.write_text(json.dumps(state), encoding="utf-8")
+    test = inventory_test("post")
+    assert test.submitted and test.submit_button.layout.display == "none"
+    for name in names[:-1]:
+        assert test.choices[name].value == chosen[name] and test.choices[name].disabled
+        assert test.verdicts[name] == (chosen[name] == ITEMS[name].answer)
+    assert test.choices[names[-1]].value is None and test.verdicts[names[-1]] is None
+    assert "Not answered when the test was submitted" in html_text(test._verdict_html[names[-1]])
+    right = sum(chosen[n] == ITEMS[n].answer for n in names[:-1])
+    assert f"Submitted: {right} of {len(names) - 1} questions right." in html_text(test.result_html)
+    assert not inventory_test("pre").submitted, "the other test is still a blank form"
+
+
+def test_the_text_form_and_the_picture_keep_no_answers(progress_file):
+    blank = picture(inventory_test("pre"))
+    test = inventory_test("pre")
+    picked = answer_all(test, right=set(list(ITEMS)[::2]))
+    test.submit_button.click()
+    bundle = test._repr_mimebundle_()
+    assert bundle["text/plain"].endswith(f"({RUN_TO_SHOW})") and not re.search(r"\d", bundle["text/plain"])
+    again = inventory_test("pre")                            # after a restart, from progress
+    for shown in (picture(test), picture(again)):
+        assert choices_drawn(shown) == choices_drawn(blank), "the questions and options as in the blank form"
+        assert "checked" not in shown and "Submitted" not in shown and "✓" not in shown and "✗" not in shown
+        assert all(text not in shown for text in MISCONCEPTIONS)
+    assert len(choices_drawn(blank)) == len(ITEMS) and "checked" not in blank
+    assert {name: radio.value for name, radio in test.choices.items()} == picked, "the choices stay on screen"
+    assert not re.search(r"\d", repr(again))
+
+
+def test_section_links_name_the_heading_as_jupyterlab_does():
+    assert section_href("04_masking", "2. The causal mask in two forms") == \
+        "04_masking.ipynb#2.-The-causal-mask-in-two-forms"
+    assert section_href("03_heads", '3. Splitting into heads: "The cat sat" with two') == \
+        "03_heads.ipynb#3.-Splitting-into-heads:-%22The-cat-sat%22-with-two"
+    for item in ITEMS.values():   # a heading with math or code would render to other text than its source
+        assert not re.search(r"[$`*_]", item.section), item.section
+
+
+# --------------------------------------------------------------------------- 00's results
+
+
+def made_up_class_of_one(path):
+    """A progress file: per objective, the first ``k`` of its items right before and after (k by objective)."""
+    by_objective = {k: [n for n, i in ITEMS.items() if i.objective == k] for k in OBJECTIVES}
+    right_before = {1: 2, 2: 4, 3: 0, 4: 1, 5: 1}
+    right_after = {1: 4, 2: 3, 3: 1, 4: 1, 5: 4}
+    records = {"inventory-pre": {}, "inventory-post": {}}
+    for kind, right in (("inventory-pre", right_before), ("inventory-post", right_after)):
+        for k, names in by_objective.items():
+            for position, name in enumerate(names):
+                records[kind][name] = {"correct": position < right[k], "tries": 1, "answer": None}
+    path.write_text(json.dumps({"format": 2, "records": records}), encoding="utf-8")
+    return by_objective, right_after
+
+
+def test_inventory_results_per_objective_and_the_items_missed(progress_file):
+    view = inventory_results()
+    assert "pre-test is not taken yet" in html_text(view.notes_html)
+    assert "post-test is not taken yet" in html_text(view.notes_html)
+    assert html_text(view.table_html) == "" and html_text(view.missed_html) == ""
+    by_objective, right_after = made_up_class_of_one(progress_file)
+    view.refresh_button.click()                               # another kernel wrote the file: Refresh reads it
+    # Four items per objective: 2, 4, 0, 1, 1 right before (50, 100, 0, 25, 25 %), 4, 3, 1, 1, 4 after.
+    assert [len(names) for names in by_objective.values()] == [4] * 5
+    assert view.pre == {1: 50.0, 2: 100.0, 3: 0.0, 4: 25.0, 5: 25.0}
+    assert view.post == {1: 100.0, 2: 75.0, 3: 25.0, 4: 25.0, 5: 100.0}
+    assert view.gains == {1: 1.0, 2: None, 3: 0.25, 4: 0.0, 5: 1.0}
+    rows = re.findall(r"<tr>(.*?)</tr>", view.table_html.value)
+    cells = [[html_text(c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row)] for row in rows]
+    assert cells[0] == ["objective", "right before", "right after", "gain g"]
+    assert [row[1:] for row in cells[1:]] == [["50 %", "100 %", "1.00"], ["100 %", "75 %", "no room to gain"],
+                                              ["0 %", "25 %", "0.25"], ["25 %", "25 %", "0.00"],
+                                              ["25 %", "100 %", "1.00"]]
+    assert html_text(view.notes_html) == ""
+    missed_names = [name for k, names in by_objective.items() for name in names[right_after[k]:]]
+    assert view.missed == tuple(missed_names)
+    links = re.findall(r'<a href="([^"]+)" class="inventory-link">', view.missed_html.value)
+    assert links == [section_href(ITEMS[n].notebook, ITEMS[n].section).replace('"', "&quot;") for n in missed_names]
+    words = html_text(view.missed_html)
+    for name in missed_names:
+        assert ITEMS[name].question in words and ITEMS[name].section in words
+    assert not re.search(r"\d", repr(view)) and view.last_unexpected is None
+    shown = picture(view)
+    assert "%" not in shown and "no room" not in shown and "Missed" not in shown
+
+
+def test_inventory_results_with_only_the_pre_test(progress_file):
+    record("inventory-pre", "column-sums", correct=True, answer=ITEMS["column-sums"].answer)
+    view = inventory_results()
+    assert html_text(view.notes_html) == "The post-test is not taken yet: it is at the end of 09_practice."
+    assert view.pre[3] == 100.0 and view.post[3] is None and view.gains[3] is None
+    assert "not taken" in html_text(view.table_html) and html_text(view.missed_html) == ""
+
+
+def test_a_progress_file_written_by_the_widget_reads_back_as_written(progress_file):
+    test = inventory_test("pre")
+    answer_all(test, right=set(ITEMS))
+    test.submit()
+    assert progress_json(progress()) == progress_file.read_text(encoding="utf-8")
+    assert objective_scores(progress(), "inventory-pre") == dict.fromkeys(OBJECTIVES, 100.0)
