@@ -5,13 +5,24 @@ In a notebook::
     from helpers.predict import predict
     predict("01-pasta-weight")
 
-shows the prediction's question, an input for its form (a number field, a row of option buttons, a grid of a
-labelled matrix's entries, or buttons naming parts of a matrix) and **Commit**. Committing locks the input, records
-the prediction in the learner's progress (:mod:`helpers.exercises.progress`) and reveals the result: the truth beside
-the learner's own answer, one line of why, and, for a wrong prediction, "You probably thought …". A wrong prediction
-is not an error: the reveal is drawn in neutral colours. In the lecture mode (:func:`helpers.live.lecture_mode`)
-commit does not reveal: a **Reveal** button appears and the result waits for the presenter's click. **Try again**
-unlocks the input for a fresh prediction.
+shows the prediction's question (for a number, what is possible and how precise to be: "A number from 0 to 1, to
+within ±0.05."), an input for its form (a number field, a row of option buttons, a grid of a labelled matrix's
+entries, or buttons naming parts of a matrix) and **Commit**. Committing locks the input and reveals the result: the
+truth beside the learner's own answer, one line of why, and, for a wrong prediction, "You probably thought …" (not
+for a close number: that is rounding). A wrong prediction is not an error: the reveal is drawn in neutral colours.
+The verdict is recorded in the learner's progress (:mod:`helpers.exercises.progress`) once the result is shown, never
+before: what listens to progress (an answer folded until its prediction is committed) opens with the reveal.
+**Try again** unlocks the input for a fresh prediction; progress keeps the first try's verdict.
+
+After a restart, a box whose prediction is in progress opens as it was left: the learner's first answer (the one
+progress keeps) in the locked input and its verdict revealed, judged again against the truth as computed now, with
+Try again.
+
+In the lecture mode (:func:`helpers.live.lecture_mode`, or ``lecture=True``) the box waits for the room: commit does
+not reveal, a **Reveal** button shows the result on the presenter's click, and the room votes first
+(:class:`helpers.predict_vote.VotePanel`): the counts of hands for each answer, or the room's guesses at a number;
+after discussion, a second vote; Reveal then shows both votes as bars beside the truth. A committed prediction is
+recorded at the Reveal. The lecture mode restores nothing: the room predicts afresh.
 
 What is asked and how an answer is judged is data, in :mod:`helpers.exercises.predictions`; this module only shows it
 and reads what the learner typed or clicked. Nothing is written into an ``Output``: every part is an HTML widget or
@@ -28,9 +39,10 @@ import traitlets
 
 from helpers import theme
 from helpers.exercises.predictions import Judgement, Prediction, prediction
-from helpers.exercises.progress import record
+from helpers.exercises.progress import progress, record
 from helpers.layout import choice_buttons, course_box, course_button, wrap_row
 from helpers.live import LiveWidget, lecture_mode
+from helpers.predict_vote import VotePanel
 
 __all__ = ["PredictionWidget", "predict"]
 
@@ -52,7 +64,8 @@ class PredictionWidget(LiveWidget, widgets.VBox):
     large : bool
         Bigger text for a projector.
     lecture : bool or None
-        Wait for the Reveal button after commit. None (the default): in the lecture mode only.
+        The room votes first and the result waits for the Reveal button. None (the default): in the lecture mode
+        only.
 
     Attributes
     ----------
@@ -63,6 +76,10 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         True once the result is shown, until Try again.
     judgement : Judgement or None
         The verdict on the committed prediction.
+    restored : bool
+        True when the box was built showing an earlier answer from progress (until Try again).
+    vote : VotePanel or None
+        The room's votes (lecture only).
     answer
         What the input holds now: the typed text (number), the option picked or None (choice, region), the
         ``(row, column)`` labels of the entry picked or None (cell).
@@ -75,11 +92,12 @@ class PredictionWidget(LiveWidget, widgets.VBox):
     CSS classes (stable, for tests and custom styles): ``predict`` and ``predict-form-<form>`` on the widget,
     ``predict-question``,
     ``predict-input``, ``predict-message``, ``predict-commit``, ``predict-reveal-button``, ``predict-try-again``,
-    ``predict-reveal``; ``predict-cell`` on each entry of a cell grid.
+    ``predict-reveal``, ``predict-precision`` (what a number may be and how precise); ``predict-cell`` on each entry
+    of a cell grid; ``predict-vote`` on the room's votes (lecture).
     """
 
     committed = traitlets.Bool(False, read_only=True, help="a prediction is committed (the input is locked)")
-    revealed = traitlets.Bool(False, read_only=True, help="the result is shown")
+    revealed = traitlets.Bool(False, read_only=True, help="the result is shown (and the verdict recorded)")
 
     def __init__(self, which, large: bool = False, lecture: bool | None = None):
         self.prediction = which if isinstance(which, Prediction) else prediction(which)
@@ -88,13 +106,16 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         self._large = bool(large)
         self.lecture = lecture_mode() if lecture is None else bool(lecture)
         self.judgement: Judgement | None = None
+        self.restored = False
         self._cells: dict[tuple[str, str], widgets.ToggleButton] = {}
         self._picked_cell: tuple[str, str] | None = None
         p, sz = self.prediction, theme.sizes(large)
 
+        form = (f'<div style="color:{theme.MUTED_FG};font-size:{sz.small}" class="predict-precision">'
+                f"{_html.escape(p.answer_form)}</div>") if p.answer_form else ""
         self.question_html = widgets.HTML(
             f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:50em">'
-            f'<b>Predict</b>, then commit: {_html.escape(p.question)}</div>')
+            f'<b>Predict</b>, then commit: {_html.escape(p.question)}{form}</div>')
         self.message_html = widgets.HTML("")
         self.input = self._build_input()
         self.commit_button = course_button("Commit", "lock your prediction in, then see the result",
@@ -109,20 +130,25 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         self.on_click(self.commit_button, lambda _b: self._commit(), where=self.message_html)
         self.on_click(self.reveal_button, lambda _b: self._reveal(), where=self.message_html)
         self.on_click(self.try_again_button, lambda _b: self._try_again(), where=self.message_html)
+        self.vote = VotePanel(p, large) if self.lecture else None
+        if self.vote is not None:
+            self.watch(self.vote, lambda _change: self._show_buttons(), names="recorded", where=self.message_html)
 
         self.add_class("predict")
         self.add_class(f"predict-form-{p.form}")
         for w, cls in ((self.question_html, "predict-question"), (self.input, "predict-input"),
                        (self.message_html, "predict-message"), (self.reveal_html, "predict-reveal")):
             w.add_class(cls)
-        self.children = [self.question_html, self.input, self.message_html,
-                         wrap_row([self.commit_button, self.reveal_button, self.try_again_button]),
+        self.children = [self.question_html, *([self.vote] if self.vote is not None else []), self.input,
+                         self.message_html, wrap_row([self.commit_button, self.reveal_button, self.try_again_button]),
                          self.reveal_html]
         course_box(self)
         self.layout.border = f"1px solid {theme.BORDER}"
         self.layout.padding = "4px 10px"
         self.layout.margin = "4px 0"
         self.layout.max_width = "100%"
+        if not self.lecture:
+            self._run_guarded(self._restore, self.message_html)
 
     # -- the input of each form
 
@@ -227,6 +253,8 @@ class PredictionWidget(LiveWidget, widgets.VBox):
     def _commit(self) -> None:
         if self.committed:
             return
+        if self.revealed:
+            raise ValueError("The result is shown: press Try again to predict afresh.")
         raw = self.answer
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             what = {"number": "type a number", "cell": "click one entry of the matrix"}.get(
@@ -239,23 +267,51 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         self.clear_problem(self.message_html)
         self._lock(True)
         self.set_trait("committed", True)
-        record("prediction", self.prediction.name, correct=judgement.correct, answer=judgement.answer)
-        _show(self.try_again_button, True)
         if self.lecture:
-            _show(self.reveal_button, True)
+            self._show_buttons()
         else:
             self._reveal()
 
     def _reveal(self) -> None:
-        if not self.committed:
-            raise ValueError("Commit a prediction first: the result is shown next to it.")
+        voted = self.vote is not None and bool(self.vote.votes)
+        if not self.committed and not voted:
+            raise ValueError("Commit a prediction first: the result is shown next to it."
+                             if self.vote is None else "Record the room's vote, or commit a prediction, first.")
         if self.revealed:
             return
-        self.reveal_html.value = self._reveal_markup(self.judgement)
+        self._lock(True)
+        if self.vote is not None:
+            self.vote.lock()
+        bars = self.vote.bars_html() if voted else ""
+        self.reveal_html.value = bars + (self._reveal_markup(self.judgement) if self.committed
+                                         else self._truth_markup())
         if self.prediction.form == "cell":
             self._cells[self.prediction.truth_value()].button_style = "success"
-        _show(self.reveal_button, False)
         self.set_trait("revealed", True)
+        self._show_buttons()
+        # Recorded once the result is on screen: what listens to progress (a folded answer) opens after it.
+        if self.committed and not self.restored:
+            record("prediction", self.prediction.name, correct=self.judgement.correct, answer=self.judgement.answer)
+
+    def _restore(self) -> None:
+        """Show the first answer progress keeps for this prediction, and its verdict (a box built after a restart)."""
+        earlier = progress().result("prediction", self.prediction.name)
+        if earlier is None or earlier.answer is None:
+            return
+        judgement = self.prediction.judge(earlier.answer)
+        if not judgement.readable:
+            return  # an answer the prediction no longer reads: a fresh box
+        self.set_answer(earlier.answer)
+        self.judgement, self.restored = judgement, True
+        self._lock(True)
+        self.set_trait("committed", True)
+        tries = "your first try" if earlier.tries == 1 else f"the first of your {earlier.tries} tries"
+        self.reveal_html.value = self._reveal_markup(judgement, note=f"Your earlier prediction ({tries}, kept in "
+                                                                     "your progress).")
+        if self.prediction.form == "cell":
+            self._cells[self.prediction.truth_value()].button_style = "success"
+        self.set_trait("revealed", True)
+        self._show_buttons()
 
     def _try_again(self) -> None:
         with self.hold_trait_notifications():
@@ -265,11 +321,18 @@ class PredictionWidget(LiveWidget, widgets.VBox):
             self.set_answer(None)
             self.reveal_html.value = ""
             self.clear_problem(self.message_html)
-            _show(self.reveal_button, False)
-            _show(self.try_again_button, False)
-            self.judgement = None
+            if self.vote is not None:
+                self.vote.reset()
+            self.judgement, self.restored = None, False
             self.set_trait("revealed", False)
             self.set_trait("committed", False)
+            self._show_buttons()
+
+    def _show_buttons(self) -> None:
+        """Reveal while something waits to be revealed (lecture); Try again once something is committed or shown."""
+        voted = self.vote is not None and bool(self.vote.votes)
+        _show(self.reveal_button, self.lecture and not self.revealed and (self.committed or voted))
+        _show(self.try_again_button, self.committed or self.revealed)
 
     def _lock(self, locked: bool) -> None:
         self.commit_button.disabled = locked
@@ -277,20 +340,33 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         for cell in self._cells.values():
             cell.disabled = locked
 
-    def _reveal_markup(self, j: Judgement) -> str:
+    def _reveal_markup(self, j: Judgement, note: str = "") -> str:
         """The truth beside the prediction, why, and what a wrong answer suggests: neutral colours, not an error."""
-        sz = theme.sizes(self._large)
         table = theme.table_html(["Your prediction", "The result"], [[j.answer, j.truth]], self._large,
                                  align=["left", "left"])
-        verdict = "✓ Right." if j.correct else "Not quite: compare the two."
-        lines = [f'<div style="font-weight:700">{_html.escape(verdict)}</div>',
-                 f"<div>{_html.escape(j.why)}</div>"]
+        if j.correct:
+            verdict = "✓ Right."
+        elif j.close:
+            verdict = f"Close: a matter of rounding (the box asks for the result {j.precision})."
+        else:
+            verdict = "Not quite: compare the two."
+        lines = [f'<div style="font-weight:700">{_html.escape(verdict)}</div>', f"<div>{_html.escape(j.why)}</div>"]
         if j.thought:
             lines.append(f'<div style="font-style:italic">{_html.escape(j.thought)}</div>')
-        bar = theme.OK_BORDER if j.correct else theme.BORDER
+        if note:
+            lines.insert(0, f'<div style="color:{theme.MUTED_FG}">{_html.escape(note)}</div>')
+        return self._panel(table + "".join(lines), theme.OK_BORDER if j.correct else theme.BORDER)
+
+    def _truth_markup(self) -> str:
+        """The result and why, when only the room voted (nobody committed a prediction in the box)."""
+        p = self.prediction
+        table = theme.table_html(["The result"], [[p.text(p.truth_value())]], self._large, align=["left"])
+        return self._panel(f"{table}<div>{_html.escape(p.why)}</div>", theme.BORDER)
+
+    def _panel(self, body: str, bar: str) -> str:
         return (f'<div role="status" style="{theme.panel_style(self._large)}border-left:4px solid {bar};'
-                f'padding:4px 10px;margin:4px 0;line-height:1.45;max-width:50em;font-size:{sz.font}">'
-                f'{table}{"".join(lines)}</div>')
+                f'padding:4px 10px;margin:4px 0;line-height:1.45;max-width:50em;'
+                f'font-size:{theme.sizes(self._large).font}">{body}</div>')
 
     def _update(self) -> None:  # nothing is recomputed while the learner types: the prediction is judged on commit
         pass
@@ -303,7 +379,7 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         return f"Predict {self.prediction.name}: {question}"
 
 
-def predict(name: str, large: bool = False) -> PredictionWidget:
+def predict(name: str, large: bool = False, lecture: bool | None = None) -> PredictionWidget:
     """The widget of the prediction ``name``: its question, an input for its form, Commit, and the reveal.
 
     Parameters
@@ -312,10 +388,12 @@ def predict(name: str, large: bool = False) -> PredictionWidget:
         A prediction's name (``"01-pasta-weight"``): see :func:`helpers.exercises.predictions.predictions`.
     large : bool
         Bigger text for a projector.
+    lecture : bool or None
+        The room votes and the result waits for Reveal; None (the default): in the lecture mode only.
 
     Raises
     ------
     ValueError
         If no prediction is called ``name``.
     """
-    return PredictionWidget(name, large=large)
+    return PredictionWidget(name, large=large, lecture=lecture)

@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 from helpers import theme
-from helpers.exercises import Judgement, Prediction, judge, predictions, progress
+from helpers.exercises import Judgement, Prediction, judge, predictions, progress, record, reset_progress
 from helpers.exercises.predictions import region_kind, region_of, region_options
+from helpers.exercises.progress import subscribe
 from helpers.live import RUN_TO_SHOW
 from helpers.predict import PredictionWidget, predict
 
@@ -112,7 +113,7 @@ def test_each_form_judges_right_wrong_and_junk(form):
         j = p.judge(answer)
         assert isinstance(j, Judgement)
         if not j.readable:
-            assert not j.correct and j.truth == "" and j.message.startswith("Your prediction could not be read: ")
+            assert not j.correct and j.truth == "" and j.message.startswith("Your prediction is not judged: ")
 
 
 def test_the_forms_read_answers_as_a_learner_gives_them():
@@ -180,13 +181,21 @@ def test_a_notebooks_prediction_is_found_without_computing_the_other_notebooks()
 
 
 def _wrong_answers(p: Prediction) -> list:
-    """Answers of the prediction's form that are not the truth: the other options, entries, or numbers around."""
+    """Possible answers of the prediction's form that are not the truth: the other options, entries, or numbers
+    around it (and its bounds) beyond the close band."""
     truth = p.truth_value()
     if p.form in ("choice", "region"):
         return [o for o in p.options if o != truth]
     if p.form == "cell":
         return [(r, c) for r in p.row_labels for c in p.col_labels if (r, c) != truth]
-    return [truth - 3 * p.tolerance - 0.1, truth + 3 * p.tolerance + 0.1, 0.0]
+    step = 3 * p.tolerance + 0.1
+    below, above = truth - step, truth + step
+    if p.whole:
+        below, above = math.floor(below), math.ceil(above)
+    low, high = p.bounds
+    return [x for x in (below, above, 0.0, low, high)
+            if x is not None and (low is None or x >= low) and (high is None or x <= high)
+            and abs(x - truth) > 2 * p.tolerance + 1e-9]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -218,6 +227,120 @@ def test_junk_answers_get_a_message_and_reveal_nothing(name):
         assert isinstance(j, Judgement)
         if not j.readable:
             assert j.truth == "" and not j.correct and j.problem
+
+
+NUMBERS = [name for name in NAMES if ALL[name].form == "number"]
+
+
+def test_an_impossible_weight_is_refused_not_judged():
+    j = judge("01-pasta-weight", "1.5")
+    assert j.problem == "a weight is between 0 and 1; 1.5 is not"
+    assert not j.correct and j.truth == "" and j.thought == "" and not j.close
+    assert j.message == "Your prediction is not judged: a weight is between 0 and 1; 1.5 is not"
+    assert judge("01-pasta-weight", -0.2).problem == "a weight is between 0 and 1; -0.2 is not"
+    assert judge("03-head-width", "64.5").problem.endswith("is a whole number; 64.5 is not")
+
+
+@pytest.mark.parametrize("name", NUMBERS)
+def test_every_number_prediction_declares_what_is_possible_and_refuses_the_rest(name):
+    p = ALL[name]
+    low, high = p.bounds
+    assert low is not None or high is not None, f"{name} says nothing of what is possible"
+    truth = p.truth_value()
+    assert (low is None or truth >= low) and (high is None or truth <= high)
+    beyond = ([low - 0.5, low - 1e-6, low - 1000] if low is not None else []) + \
+             ([high + 0.5, high + 1e-6, high * 10 + 1] if high is not None else [])
+    if p.whole:
+        beyond.append(truth + 0.5)
+    for answer in beyond:
+        for given in (answer, str(answer)):
+            j = judge(name, given)
+            assert j.problem and not j.correct and j.truth == "" and j.answer == "" and not j.close, given
+            assert j.problem.endswith(" is not"), j.problem
+    # The bounds themselves are possible: judged, never refused.
+    for bound in (low, high):
+        if bound is not None:
+            assert judge(name, bound).readable
+
+
+@pytest.mark.parametrize("name", NUMBERS)
+def test_a_close_number_is_rounding_not_a_misconception(name):
+    p = ALL[name]
+    truth, tol = p.truth_value(), p.tolerance
+    low, high = p.bounds
+    possible = [x for x in (truth - 1.5 * tol, truth + 1.5 * tol)
+                if (low is None or x >= low) and (high is None or x <= high)]
+    if tol == 0:
+        assert p.whole and judge(name, truth + 1).close is False  # a whole number asked exactly: no close band
+        return
+    assert possible
+    for answer in possible:
+        j = judge(name, answer)
+        assert j.readable and not j.correct and j.close and j.thought == "", answer
+        assert "Close: a matter of rounding" in j.message and f"±{tol:g}" in j.message
+        assert "You probably thought" not in j.message
+    for answer in (truth - 0.5 * tol, truth + 0.5 * tol):
+        j = judge(name, answer)
+        assert j.correct and not j.close
+    for answer in _wrong_answers(p):
+        assert not judge(name, answer).close, answer
+
+
+@pytest.mark.parametrize("name", NUMBERS)
+def test_every_thought_of_a_number_lies_beyond_the_close_band_and_within_the_bounds(name):
+    p = ALL[name]
+    truth = p.truth_value()
+    low, high = p.bounds
+    for key in p.thought:
+        if isinstance(key, float):
+            assert abs(key - truth) > 2 * p.tolerance, f"thought[{key}] would be called close"
+            assert (low is None or key >= low) and (high is None or key <= high)
+
+
+def test_a_mental_estimate_is_right():
+    """The worked estimates: 1 / (1 + e) with e as 2.7 gives 0.27 (truth 0.269), e^3 / (e^3 + 3) with e^3 as 20 gives
+    0.87 and with 27, 0.9; e^2 / (e^2.5 + e^1.5 + e^2 + 1) about 0.3."""
+    for name, estimates in (("04-weight-after-the-mask", ("0.27", "0.28", "0.25", "1/3.7")),
+                            ("06-chat-black-weight", ("0.87", "0.9", "20/23")),
+                            ("01-pasta-weight", ("0.3", "0.29")),
+                            ("06-reversed-black-le", ("0.33", "1/3", "0.3")),
+                            ("07-stronger-head", ("0.83", "30/36", "0.8"))):
+        for estimate in estimates:
+            assert judge(name, estimate).correct, (name, estimate)
+
+
+@pytest.mark.parametrize("name", NUMBERS)
+def test_every_number_predictions_box_says_how_precise_to_be(name):
+    p = ALL[name]
+    shown = html_text(predict(name).question_html)
+    assert p.question in shown
+    low, high = p.bounds
+    if p.tolerance:
+        assert f"to within ±{p.tolerance:g}" in shown
+    else:
+        assert "A whole number" in shown
+    if low is not None and high is not None:
+        assert f"from {low:g} to {high:g}" in shown
+    elif low is not None:
+        assert f"{low:g} or more" in shown
+
+
+def test_a_number_predictions_new_fields_refuse_what_cannot_be():
+    for change, words in ((dict(quantity="speed"), "quantity must be one of"),
+                          (dict(quantity=None), "quantity must be one of"),
+                          (dict(minimum="zero"), "minimum must be a finite number"),
+                          (dict(maximum=float("nan")), "maximum must be a finite number"),
+                          (dict(minimum=True), "minimum must be a finite number"),
+                          (dict(quantity="weight", maximum=-1), "must be below maximum"),
+                          (dict(quantity="weight", thought={1.5: "x"}), "thought key 1.5")):
+        with pytest.raises(ValueError, match=words):
+            Prediction(**{**_number().__dict__, **change})
+    with pytest.raises(ValueError, match="for the \"number\" form only"):
+        _choice(quantity="weight")
+    weight = Prediction(**{**_number().__dict__, "quantity": "weight"})
+    for answer in junk.ANSWERS + junk.sample() + [1.5, "2", -1, 1e308]:
+        j = weight.judge(answer)
+        assert isinstance(j, Judgement) and (j.readable or (j.problem and not j.truth))
 
 
 # --------------------------------------------------------------------------- the widget
@@ -255,17 +378,93 @@ def name_recorded(name: str) -> bool:
     return name in progress().predictions
 
 
-def test_in_the_lecture_mode_the_reveal_waits_for_the_presenters_click(monkeypatch):
+def test_in_the_lecture_mode_the_reveal_waits_for_the_presenters_click_and_so_does_the_record(monkeypatch):
     monkeypatch.setenv("COURSE_LECTURE", "1")
-    w = PredictionWidget(_choice())
-    assert w.lecture
-    w.set_answer("sat")
-    w.commit_button.click()
-    assert w.committed and not w.revealed and w.reveal_html.value == ""
-    assert w.reveal_button.layout.display != "none" and w.input.disabled
-    w.reveal_button.click()
+    heard = []
+    unsubscribe = subscribe(lambda result: heard.append((result.name, html_text(w.reveal_html))))
+    try:
+        w = PredictionWidget(_choice())
+        assert w.lecture
+        w.set_answer("sat")
+        w.commit_button.click()
+        assert w.committed and not w.revealed and w.reveal_html.value == ""
+        assert w.reveal_button.layout.display != "none" and w.input.disabled
+        assert progress().result("prediction", "01-test-choice") is None and heard == []  # nothing before Reveal
+        w.reveal_button.click()
+    finally:
+        unsubscribe()
     assert w.revealed and "cat" in html_text(w.reveal_html) and w.reveal_button.layout.display == "none"
     assert "You probably thought a token always attends to itself most." in html_text(w.reveal_html)
+    recorded = progress().result("prediction", "01-test-choice")
+    assert recorded.correct is False and recorded.answer == "sat" and recorded.tries == 1
+    # The listener heard the record with the result already on screen.
+    assert len(heard) == 1 and heard[0][0] == "01-test-choice" and "Your prediction" in heard[0][1]
+
+
+def test_outside_the_lecture_the_record_comes_with_the_reveal_at_commit():
+    heard = []
+    w = PredictionWidget(_number())
+    unsubscribe = subscribe(lambda result: heard.append(html_text(w.reveal_html)))
+    try:
+        w.set_answer("0.5")
+        w.commit()
+    finally:
+        unsubscribe()
+    assert len(heard) == 1 and "✓ Right." in heard[0]
+    assert progress().result("prediction", "01-test-number").correct is True
+
+
+@pytest.mark.parametrize("form", sorted(MADE_UP))
+def test_after_a_restart_the_box_shows_the_first_answer_and_its_verdict(form):
+    p = MADE_UP[form]()
+    first = PredictionWidget(p)
+    wrong = _wrong_answers(p)[0]
+    first.set_answer(str(wrong) if form == "number" else wrong)
+    j = first.commit()
+    first.try_again()
+    first.set_answer(str(p.truth_value()) if form == "number" else p.truth_value())
+    assert first.commit().correct
+    kept = progress().result("prediction", p.name)
+    assert kept.tries == 2 and kept.correct is False and kept.answer == j.answer
+
+    again = PredictionWidget(p)  # the kernel restarted: a new box, the same progress file
+    assert again.restored and again.committed and again.revealed
+    assert again.input.disabled and again.commit_button.disabled
+    assert again.try_again_button.layout.display != "none" and again.reveal_button.layout.display == "none"
+    shown = html_text(again.reveal_html)
+    assert j.answer in shown and j.truth in shown and p.why in shown and "Not quite" in shown
+    assert "first of your 2 tries" in shown and (not j.thought or j.thought in shown)
+    if form == "number":
+        assert again.input.value == j.answer
+    elif form == "cell":
+        assert again.answer == wrong and again._cells[p.truth_value()].button_style == "success"
+    else:
+        assert again.input.value == wrong
+    assert progress().result("prediction", p.name).tries == 2  # showing it again records nothing
+    again.try_again()
+    assert not again.committed and not again.restored and again.reveal_html.value == ""
+    again.set_answer(str(p.truth_value()) if form == "number" else p.truth_value())
+    assert again.commit().correct and progress().result("prediction", p.name).tries == 3
+
+
+def test_a_restored_box_judges_the_kept_answer_as_it_is_now_and_ignores_junk():
+    record("prediction", "01-test-number", correct=True, answer="0.52")  # right under an older tolerance
+    shown = html_text(PredictionWidget(_number()).reveal_html)
+    assert "0.52" in shown and "Close: a matter of rounding" in shown and "✓ Right." not in shown
+    for junk_answer in ("🙂", "", "1e999", "[[1, 2]]", "9" * 500):
+        reset_progress()
+        record("prediction", "01-test-number", correct=False, answer=junk_answer)
+        w = PredictionWidget(_number())
+        assert not w.committed and not w.restored and w.reveal_html.value == "" and w.message_html.value == ""
+    reset_progress()
+    record("prediction", "01-test-number", correct=None)  # the first file format: no answer kept
+    assert not PredictionWidget(_number()).committed
+
+
+def test_the_lecture_mode_restores_nothing():
+    record("prediction", "01-test-choice", correct=False, answer="sat")
+    w = PredictionWidget(_choice(), lecture=True)
+    assert not w.committed and not w.revealed and w.reveal_html.value == "" and w.input.value is None
 
 
 def test_nothing_or_junk_is_not_committed_and_the_reason_sits_next_to_the_input():

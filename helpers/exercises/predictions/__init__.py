@@ -11,7 +11,8 @@ touches no other file. ::
 
     from helpers.exercises.predictions import predictions, judge
     predictions()                         # {"01-pasta-weight": Prediction(...), ...}
-    judge("01-pasta-weight", "1/4")       # Judgement: .correct, .answer, .truth, .why, .thought, .message
+    judge("01-pasta-weight", "1/4")       # Judgement: .correct, .close, .answer, .truth, .why, .thought, .message
+    judge("01-pasta-weight", "1.5")       # .problem: "a weight is between 0 and 1; 1.5 is not" (nothing revealed)
 
 Forms, truth functions and ``thought`` tables: :mod:`.prediction`.
 """
@@ -24,15 +25,17 @@ from helpers.exercises.per_notebook import collect, find_entry
 from helpers.exercises.predictions.prediction import (
     FORMS,
     KINDS_OF_ANSWER,
+    QUANTITIES,
     Judgement,
     Prediction,
+    Quantity,
     region_kind,
     region_of,
     region_options,
 )
 
-__all__ = ["FORMS", "KINDS_OF_ANSWER", "Prediction", "Judgement", "predictions", "prediction", "judge", "region_of",
-           "region_options", "region_kind"]
+__all__ = ["FORMS", "KINDS_OF_ANSWER", "QUANTITIES", "Quantity", "Prediction", "Judgement", "predictions", "prediction",
+           "judge", "region_of", "region_options", "region_kind"]
 
 
 @cache
@@ -65,7 +68,7 @@ def judge(name: str, answer) -> Judgement:
         A prediction's name (``"01-pasta-weight"``).
     answer
         In the prediction's form (see :mod:`.prediction`); anything else gets a Judgement whose ``.problem`` says
-        what could not be read (and which reveals nothing), never an exception.
+        what could not be read, or why the number is not possible (and which reveals nothing), never an exception.
 
     Returns
     -------

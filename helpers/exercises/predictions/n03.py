@@ -79,6 +79,7 @@ PREDICTIONS = [
         notebook="03_heads",
         question=(f"With d_model = {_D_MODEL} and h = {_HEADS} heads (BERT-base), what is each head's width d_k?"),
         form="number",
+        quantity="width",
         truth=_head_width,
         tolerance=0.0,
         why=(f"The heads split the model's width: d_k = d_model / h = {_D_MODEL} / {_HEADS} = "

@@ -115,10 +115,11 @@ PREDICTIONS = [
         notebook="07_patterns",
         question=(f"The diagonal head with strength s = {fmt(WEAK)} gives each token {fmt(_self_weight(WEAK), 2)} of "
                   f"its attention on itself (d_k = {_N}). Double every non-zero weight of W^Q and W^K (s = "
-                  f"{fmt(STRONG)}). What weight does each token give itself now (a number from 0 to 1)?"),
+                  f"{fmt(STRONG)}). What weight does each token give itself now?"),
         form="number",
+        quantity="weight",
         truth=lambda: _self_weight(STRONG),
-        tolerance=0.05,
+        tolerance=0.05,  # e^3.4 / (e^3.4 + 6) with e^3.4 taken as 27 to 33 is 0.82 to 0.85
         why=(f"Both W^Q and W^K double, so the score s²/√d_k grows four times ({fmt(_SCORE_WEAK, 2)} → "
              f"{fmt(_SCORE_STRONG, 2)}) and the weight e^{fmt(_SCORE_STRONG, 2)} / (e^{fmt(_SCORE_STRONG, 2)} + "
              f"{_N - 1}) = {fmt(_self_weight(STRONG), 2)}: a stronger W sharpens the same pattern."),

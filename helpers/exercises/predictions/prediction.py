@@ -4,7 +4,7 @@ A :class:`Prediction` is data. Its ``truth`` is a function that computes the rig
 (the helpers' modules), so a prediction never disagrees with the numbers a notebook shows. :meth:`Prediction.judge`
 reads any answer in the prediction's form and returns a :class:`Judgement`: right or not, both answers as text, why,
 and, when wrong, "You probably thought …" from the prediction's ``thought`` table. Junk answers get a Judgement that
-says what could not be read, never an exception.
+says what could not be read (or, for a number, that it is not possible), never an exception.
 
 Forms
 -----
@@ -12,6 +12,17 @@ Forms
     A number, right within ``tolerance``. Typed text is read by :func:`helpers.parsing.parse_number` (``0.3``,
     ``1/3``, ``.25``). ``thought`` keys: a number (a wrong answer within ``tolerance`` of it gets its thought),
     ``"higher"`` or ``"lower"`` (than the truth), ``"*"``.
+
+    What is possible is data too: ``quantity`` names the kind of number (:data:`QUANTITIES`: a weight is between 0
+    and 1, a count is a whole number ≥ 0, ...), and ``minimum`` / ``maximum`` narrow its bounds for one prediction.
+    An answer outside them, or a fraction where a whole number is asked, is refused like junk: the Judgement's
+    ``.problem`` says why ("a weight is between 0 and 1; 1.5 is not") and nothing is revealed. The box states the
+    precision it accepts (:attr:`Prediction.precision`, derived from ``tolerance``: "to within ±0.05", or "a whole
+    number"). A wrong answer within twice the tolerance is **close** (:attr:`Judgement.close`): a matter of
+    rounding, so it gets no "You probably thought"; it still counts as not right (``.correct`` is False, so the first
+    try's verdict in progress stays honest), and a review list may leave close ones out (re-judging the recorded
+    answer gives ``.close`` again). A ``thought`` key must therefore lie more than twice the tolerance from the truth,
+    and within the bounds.
 ``"choice"``
     One of ``options`` (text, e.g. tokens or document titles; case and spaces around it do not matter).
     ``thought`` keys: an option, ``"*"``.
@@ -43,7 +54,8 @@ from helpers.exercises.per_notebook import check_names
 from helpers.explain import fmt
 from helpers.parsing import ParseError, parse_number, quote
 
-__all__ = ["FORMS", "KINDS_OF_ANSWER", "Prediction", "Judgement", "region_of", "region_options", "region_kind"]
+__all__ = ["FORMS", "KINDS_OF_ANSWER", "QUANTITIES", "Quantity", "Prediction", "Judgement", "region_of",
+           "region_options", "region_kind"]
 
 FORMS = ("number", "choice", "cell", "region")
 ANY = "*"
@@ -55,6 +67,39 @@ KINDS_OF_ANSWER = {
     "region": ("row", "rows", "column", "columns", "entry", "some", "whole", "nothing"),
 }
 _SPACE = re.compile(r"\s+")
+_CELL_TEXT = re.compile(r"row '(.+)', column '(.+)'")
+# An answer this far from the truth, in tolerances, is close: a matter of rounding, not a misconception.
+CLOSE = 2.0
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A kind of number a ``"number"`` prediction asks for, and what is possible for it.
+
+    Attributes
+    ----------
+    words : str
+        The quantity in the refusal "<words> is between 0 and 1; 1.5 is not"; ``{minimum}`` and ``{maximum}`` in it
+        are replaced by the prediction's bounds ("a sum of {maximum} weights").
+    minimum, maximum : float or None
+        The bounds (None: unbounded on that side); a prediction's own ``minimum`` / ``maximum`` override them.
+    whole : bool
+        Only whole numbers are possible (a count, a width).
+    """
+
+    words: str
+    minimum: float | None = None
+    maximum: float | None = None
+    whole: bool = False
+
+
+QUANTITIES = {
+    "number": Quantity("the answer"),
+    "weight": Quantity("a weight", 0.0, 1.0),
+    "count": Quantity("a count", 0.0, None, whole=True),
+    "width": Quantity("a width (a number of columns)", 1.0, None, whole=True),
+    "sum of weights": Quantity("a sum of {maximum} weights", 0.0, None),
+}
 
 
 def _plain(text: str) -> str:
@@ -133,15 +178,21 @@ class Judgement:
         The prediction's name.
     correct : bool
     answer : str
-        The learner's answer as text ('' if it could not be read).
+        The learner's answer as text ('' if it is not judged: see :attr:`problem`).
     truth : str
-        The right answer as text ('' if the answer could not be read: nothing is revealed for junk).
+        The right answer as text ('' if the answer is not judged: nothing is revealed for junk or the impossible).
     why : str
         One line: why the truth is what it is.
     thought : str
         When wrong, "You probably thought …" for this answer ('' when right, or when the table has nothing for it).
     problem : str
-        Why the answer could not be read ('' when it could).
+        Why the answer could not be read or is not possible ('' when it could): junk, or a number outside what the
+        prediction's quantity can be. Nothing is judged then.
+    close : bool
+        ``"number"``: wrong, but within twice the tolerance, a matter of rounding (no :attr:`thought` then). Not
+        right: :attr:`correct` stays False.
+    precision : str
+        ``"number"``: the precision the prediction accepts, "to within ±0.05" ('' for the other forms).
     """
 
     name: str
@@ -151,6 +202,8 @@ class Judgement:
     why: str
     thought: str = ""
     problem: str = ""
+    close: bool = False
+    precision: str = ""
 
     @property
     def readable(self) -> bool:
@@ -161,9 +214,12 @@ class Judgement:
     def message(self) -> str:
         """The whole verdict in words, one line per part."""
         if self.problem:
-            return f"Your prediction could not be read: {self.problem}"
+            return f"Your prediction is not judged: {self.problem}"
         head = f"You predicted {self.answer}; the result is {self.truth}."
-        lines = [head + (" Right." if self.correct else ""), self.why]
+        lines = [head + (" Right." if self.correct else "")]
+        if self.close:
+            lines.append(f"Close: a matter of rounding (the box asks for the result {self.precision}).")
+        lines.append(self.why)
         if self.thought:
             lines.append(self.thought)
         return "\n".join(lines)
@@ -201,7 +257,14 @@ class Prediction:
         Wrong answer (or kind of answer, or ``"*"`` for any other) -> what the learner probably thought, written
         to follow "You probably thought" (e.g. ``"the weights are shared evenly"``).
     tolerance : float
-        ``"number"``: how far from the truth an answer may be and still be right.
+        ``"number"``: how far from the truth an answer may be and still be right; set it so that a learner
+        estimating in their head can meet it. Twice as far is close (see :class:`Judgement`).
+    quantity : str
+        ``"number"``: what kind of number it is, a key of :data:`QUANTITIES` (``"weight"``, ``"count"``, ...): its
+        bounds and whether it is whole. Default ``"number"``: any finite number.
+    minimum, maximum : float or None
+        ``"number"``: the bounds of a possible answer, when they differ from the quantity's (a column of 6 weights
+        sums to at most 6).
     options : tuple of str
         ``"choice"``: the options, in the order shown; ``"region"``: the regions offered (default:
         :func:`region_options` of the labels).
@@ -219,6 +282,9 @@ class Prediction:
     why: str
     thought: Mapping = field(default_factory=dict)
     tolerance: float = 0.0
+    quantity: str = "number"
+    minimum: float | None = None
+    maximum: float | None = None
     options: tuple[str, ...] = ()
     row_labels: tuple[str, ...] = ()
     col_labels: tuple[str, ...] = ()
@@ -245,6 +311,9 @@ class Prediction:
             if not isinstance(self.tolerance, numbers.Real) or not math.isfinite(self.tolerance) \
                     or self.tolerance < 0:
                 raise ValueError(f"{what}: tolerance must be a number ≥ 0; got {self.tolerance!r}")
+            self._check_bounds(what)
+        elif (self.quantity, self.minimum, self.maximum) != ("number", None, None):
+            raise ValueError(f"{what}: quantity, minimum and maximum are for the \"number\" form only")
         if self.form in ("cell", "region"):
             for attr in ("row_labels", "col_labels"):
                 labels = getattr(self, attr)
@@ -274,6 +343,80 @@ class Prediction:
                                  f"{', '.join((*KINDS_OF_ANSWER[self.form], ANY))} ({err})") from None
         object.__setattr__(self, "thought", thought)
 
+    def _check_bounds(self, what: str) -> None:
+        if not isinstance(self.quantity, str) or self.quantity not in QUANTITIES:
+            raise ValueError(f"{what}: quantity must be one of {', '.join(QUANTITIES)}; got {self.quantity!r}")
+        for attr in ("minimum", "maximum"):
+            bound = getattr(self, attr)
+            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, numbers.Real)
+                                      or not math.isfinite(bound)):
+                raise ValueError(f"{what}: {attr} must be a finite number or None; got {bound!r}")
+        low, high = self.bounds
+        if low is not None and high is not None and low >= high:
+            raise ValueError(f"{what}: minimum ({fmt(low)}) must be below maximum ({fmt(high)})")
+
+    # -- what is possible, and how precise to be (``"number"``)
+
+    @property
+    def bounds(self) -> tuple[float | None, float | None]:
+        """``"number"``: (minimum, maximum) of a possible answer; None where unbounded."""
+        kind = QUANTITIES[self.quantity]
+        return (kind.minimum if self.minimum is None else float(self.minimum),
+                kind.maximum if self.maximum is None else float(self.maximum))
+
+    @property
+    def whole(self) -> bool:
+        """``"number"``: only whole numbers are possible (a count, a width)."""
+        return QUANTITIES[self.quantity].whole
+
+    @property
+    def precision(self) -> str:
+        """``"number"``: the precision accepted, in words, from the tolerance: ``"to within ±0.05"``, ``"as a whole
+        number"`` (a whole quantity asked exactly) or ``"exactly"``; '' for the other forms."""
+        if self.form != "number":
+            return ""
+        if self.whole and self.tolerance < 1:
+            return "as a whole number"
+        if self.tolerance == 0:
+            return "exactly"
+        return f"to within ±{fmt(self.tolerance, 6)}"
+
+    @property
+    def answer_form(self) -> str:
+        """``"number"``: what the box asks for, one sentence: "A number from 0 to 1, to within ±0.05." or "A whole
+        number, 1 or more."; '' for the other forms."""
+        if self.form != "number":
+            return ""
+        low, high = self.bounds
+        if low is not None and high is not None:
+            span = f" from {fmt(low)} to {fmt(high)}"
+        elif low is not None:
+            span = f", {fmt(low)} or more"
+        elif high is not None:
+            span = f", at most {fmt(high)}"
+        else:
+            span = ""
+        if self.whole and self.tolerance < 1:
+            return f"A whole number{span}."
+        return f"A number{span}, {self.precision}."
+
+    def _refuse_impossible(self, value: float) -> float:
+        """``value`` if the quantity can be it; else a ValueError saying what is possible."""
+        kind = QUANTITIES[self.quantity]
+        low, high = self.bounds
+        words = kind.words.format(minimum=fmt(low) if low is not None else "",
+                                  maximum=fmt(high) if high is not None else "")
+        shown = fmt(value)
+        if low is not None and high is not None and not low <= value <= high:
+            raise ValueError(f"{words} is between {fmt(low)} and {fmt(high)}; {shown} is not")
+        if low is not None and value < low:
+            raise ValueError(f"{words} is {fmt(low)} or more; {shown} is not")
+        if high is not None and value > high:
+            raise ValueError(f"{words} is at most {fmt(high)}; {shown} is not")
+        if kind.whole and value != round(value):
+            raise ValueError(f"{words} is a whole number; {shown} is not")
+        return value
+
     # -- reading answers
 
     def read(self, answer):
@@ -289,7 +432,7 @@ class Prediction:
     def _read_number(self, answer) -> float:
         if isinstance(answer, str):
             try:
-                return parse_number(answer)
+                return self._refuse_impossible(parse_number(answer))
             except ParseError as err:
                 raise ValueError(f"the prediction {err}" if str(err).startswith("is ") else str(err)) from None
         if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
@@ -297,7 +440,7 @@ class Prediction:
         value = float(answer)
         if not math.isfinite(value):
             raise ValueError(f"a prediction here is a finite number; got {fmt(value)}")
-        return value
+        return self._refuse_impossible(value)
 
     def _read_option(self, answer) -> str:
         if not isinstance(answer, str):
@@ -315,7 +458,9 @@ class Prediction:
 
     def _read_cell(self, answer) -> tuple[str, str]:
         if isinstance(answer, str):
-            parts = [p.strip(" '\"") for p in re.split(r"[,/]", answer.strip().strip("()[]"))]
+            written = _CELL_TEXT.fullmatch(answer.strip())  # as :meth:`text` writes it (and progress keeps it)
+            parts = list(written.groups()) if written else \
+                [p.strip(" '\"") for p in re.split(r"[,/]", answer.strip().strip("()[]"))]
             if len(parts) != 2 or not all(parts):
                 raise ValueError(f"a prediction here is one entry: a row and a column, e.g. "
                                  f"'{self.row_labels[0]}, {self.col_labels[-1]}'; got {quote(answer.strip(), 40)}")
@@ -373,8 +518,17 @@ class Prediction:
             return kinds
         return []
 
+    def is_close(self, answer) -> bool:
+        """``"number"``: whether a wrong canonical ``answer`` is within twice the tolerance, a matter of rounding."""
+        if self.form != "number" or self.tolerance <= 0 or self.is_right(answer):
+            return False
+        return abs(answer - self.truth_value()) <= CLOSE * self.tolerance + 1e-12
+
     def thought_for(self, answer) -> str:
-        """What a wrong canonical ``answer`` suggests, as "You probably thought …." ('' if the table is silent)."""
+        """What a wrong canonical ``answer`` suggests, as "You probably thought …." ('' if the table is silent, and
+        for a close answer: rounding is not a misconception)."""
+        if self.is_close(answer):
+            return ""
         clause = None
         if self.form == "number":
             values = [k for k in self.thought if isinstance(k, numbers.Real) and not isinstance(k, bool)]
@@ -394,14 +548,16 @@ class Prediction:
         return f"You probably thought {clause.strip().rstrip('.')}."
 
     def judge(self, answer) -> Judgement:
-        """The verdict on ``answer`` (any value: junk gets a Judgement saying what could not be read)."""
+        """The verdict on ``answer`` (any value: junk, or a number that is not possible, gets a Judgement whose
+        ``.problem`` says why, revealing nothing)."""
         try:
             read = self.read(answer)
         except ValueError as err:
             return Judgement(self.name, False, "", "", self.why, problem=str(err))
         correct = self.is_right(read)
         return Judgement(self.name, correct, self.text(read), self.text(self.truth_value()), self.why,
-                         "" if correct else self.thought_for(read))
+                         "" if correct else self.thought_for(read), close=self.is_close(read),
+                         precision=self.precision)
 
 
 def _describe(value) -> str:
