@@ -5,7 +5,8 @@ Every check of the course records its verdict here, by kind and name:
 ========================  ==========================================  =============================================
 kind                      recorded when                               name
 ========================  ==========================================  =============================================
-``"prediction"``          a prediction is committed (``predict``)     the prediction's name, ``"01-pasta-weight"``
+``"prediction"``          a Predict box shows its result (at commit;  the prediction's name, ``"01-pasta-weight"``
+                          in the lecture mode at Reveal)
 ``"design"``              :func:`~helpers.exercises.check_design`     the design task's name
                           checks a design (also in an explorer
                           with ``goal=``)
