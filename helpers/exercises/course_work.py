@@ -11,7 +11,8 @@ output softmax(QKᵀ/√d_k)V?", "write my_attention"). A bug is named by its mi
 twice or fixed it (the check names it after the second failed run); before, by its place ("find the bug 1 of 2").
 
 :func:`review_list` picks from a learner's progress what is worth a second look: the predictions whose first try
-was wrong, and the tasks that took :data:`REVIEW_TRIES` tries or more, or were tried and are not right yet.
+was wrong (close ones, within twice the tolerance, are rounding and left out), and the tasks that took
+:data:`REVIEW_TRIES` tries or more, or were tried and are not right yet.
 """
 
 from __future__ import annotations
@@ -165,12 +166,21 @@ class Review:
     why: str
 
 
+def _close(result: Result) -> bool:
+    """Whether a prediction's recorded answer is close to the truth (rounding, not a misconception)."""
+    try:
+        return predictions()[result.name].judge(result.answer).close
+    except (KeyError, ValueError):
+        return False
+
+
 def needs_review(result: Result) -> bool:
-    """A prediction whose first try was wrong; a task right only on try :data:`REVIEW_TRIES` or later, or tried and
+    """A prediction whose first try was wrong (not merely close: a matter of rounding); a task right only on try
+    :data:`REVIEW_TRIES` or later, or tried and
     not right. A bug's first check is the given code's (the cell run as it is), so a bug is listed as not right only
     after a try of the learner's own; design goals are recorded when met, so never listed."""
     if result.kind == "prediction":
-        return result.correct is False
+        return result.correct is False and not _close(result)
     if result.kind not in ("bug", "your-turn", "question"):
         return False
     if result.solved_on is not None:
