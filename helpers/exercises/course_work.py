@@ -176,9 +176,9 @@ def _close(result: Result) -> bool:
 
 def needs_review(result: Result) -> bool:
     """A prediction whose first try was wrong (not merely close: a matter of rounding); a task right only on try
-    :data:`REVIEW_TRIES` or later, or tried and
-    not right. A bug's first check is the given code's (the cell run as it is), so a bug is listed as not right only
-    after a try of the learner's own; design goals are recorded when met, so never listed."""
+    :data:`REVIEW_TRIES` or later, or tried and not right. A bug's first check is the given code's (the cell run as
+    it is), so a bug is listed as not right only after a try of the learner's own; design goals are recorded when
+    met, so never listed."""
     if result.kind == "prediction":
         return result.correct is False and not _close(result)
     if result.kind not in ("bug", "your-turn", "question"):
