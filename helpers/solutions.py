@@ -14,8 +14,6 @@ the practice widgets of notebook 09 (:mod:`helpers.demos.practice`), observe it.
 
 from __future__ import annotations
 
-import html as _html
-
 import ipywidgets as widgets
 import traitlets
 
@@ -70,13 +68,11 @@ def instructor_switch() -> InstructorSwitch:
 
 
 def _fold_html(task: str, open_: bool) -> str:
-    code = _html.escape(solution_source(task).rstrip("\n"))
+    code = solution_source(task).rstrip("\n")
     return (f'<details class="code-solution"{" open" if open_ else ""} style="color:{theme.PANEL_FG};'
             f'font-size:{theme.sizes().font};margin:4px 0">'
             f'<summary style="cursor:pointer">Solution: {task} (click to open)</summary>'
-            f'<pre style="{theme.MONO}background:{theme.PANEL_BG};color:{theme.PANEL_FG};'
-            f'border:1px solid {theme.BORDER};border-radius:4px;padding:6px 8px;margin:4px 0;'
-            f'font-size:{theme.sizes().trace};white-space:pre-wrap">{code}</pre></details>')
+            f'{theme.code_block_html(code)}</details>')
 
 
 class SolutionFold(TextForm, widgets.HTML):

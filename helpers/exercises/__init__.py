@@ -25,7 +25,12 @@ Beyond transcription, three ways to think, each with its data in one module per 
 ``design_tasks()``, ``check_design(name, **arrays) -> Feedback``
     Change matrices until the attention meets a goal (:mod:`.design`; the explorers take ``goal=``).
 ``bugs()``, ``check_fix(name, fn) -> Feedback``
-    Find the bug in given attention code (:mod:`.bugs`).
+    Find the bug in given attention code (:mod:`.bugs`): the first failed check shows the failing example, the
+    second names the mistake.
+
+Every Your turn and every bug has a hint ladder, ``ladder(name)`` (:mod:`.hints`): the idea in words, the failing
+example of the last check, for a bug the mistake named, then the solution. The checks of this kernel that the
+ladders and the two stages read are kept by :mod:`.attempts`; ``reset_attempts()`` forgets them, as a new kernel.
 
 What the learner has done (predictions committed, goals met, bugs fixed, Your turns right) is kept across kernels
 by :mod:`.progress`: ``progress()``, ``reset_progress()``.
@@ -57,10 +62,12 @@ shapes such as ``(8, 12, 20, 64)`` or ``8×12×20×64``, matrices such as ``[[2,
 from __future__ import annotations
 
 from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
+from helpers.exercises.attempts import reset_attempts
 from helpers.exercises.bugs import Bug, bugs, check_fix
 from helpers.exercises.code_tasks import check_code, solution_source
 from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
+from helpers.exercises.hints import Ladder, Step, ladder, ladder_names
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
 from helpers.exercises.problems import BUILT_IN_KINDS
@@ -116,6 +123,11 @@ __all__ = [
     "Bug",
     "bugs",
     "check_fix",
+    "Ladder",
+    "Step",
+    "ladder",
+    "ladder_names",
+    "reset_attempts",
     "Progress",
     "Result",
     "progress",
