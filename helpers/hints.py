@@ -28,7 +28,7 @@ import traitlets
 from helpers import theme
 from helpers.exercises.hints import Ladder, Step, ladder, step_shown
 from helpers.exercises.progress import subscribe
-from helpers.layout import course_box, course_button
+from helpers.layout import course_box, course_button, wrap_row
 from helpers.live import LiveWidget
 from helpers.solutions import INSTRUCTOR, InstructorMode, SolutionFold
 
@@ -94,7 +94,7 @@ class HintLadder(LiveWidget, widgets.VBox):
         self._unsubscribe = subscribe(self.guarded(self._recorded, self.message_html))
         self.add_class("hint-ladder")
         self.message_html.add_class("hint-message")
-        self.children = [self.offer_html, self.steps_box, self.next_button, self.message_html]
+        self.children = [self.offer_html, self.steps_box, wrap_row([self.next_button]), self.message_html]
         course_box(self)
         self.layout.border = f"1px solid {theme.BORDER}"
         self.layout.padding = "4px 10px"

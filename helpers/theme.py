@@ -269,9 +269,10 @@ OK_BORDER = "var(--jp-success-color1, #1b7f3b)"
 
 def code_block_html(text: str, large: bool = False) -> str:
     """Text whose columns line up (code, matrices written out): a fixed-width block on the panel's colours that
-    keeps its spaces and wraps a line wider than the page instead of widening it."""
+    keeps its spaces and wraps a line wider than the page instead of widening it, between words."""
     return (f'<pre style="{MONO}background:{PANEL_BG};color:{PANEL_FG};border:1px solid {BORDER};'
-            f'border-radius:4px;padding:6px 8px;margin:4px 0;font-size:{sizes(large).trace};white-space:pre-wrap">'
+            f'border-radius:4px;padding:6px 8px;margin:4px 0;font-size:{sizes(large).trace};white-space:pre-wrap;'
+            'word-break:normal;overflow-wrap:break-word">'
             f"{_html.escape(text)}</pre>")
 
 
