@@ -77,6 +77,7 @@ class HintLadder(LiveWidget, widgets.VBox):
     shown = traitlets.Int(0, read_only=True, help="how many steps the learner has asked for")
     page_rules = False  # its picture leaves the pictures after it as they were (helpers.live.TextForm)
     _unsubscribe = staticmethod(lambda: None)  # until __init__ subscribes (a refused name never does)
+    _follow = None  # the handler that follows the instructor switch, once registered
 
     def __init__(self, name: str, solution: bool = True, mode: InstructorMode = INSTRUCTOR):
         self.ladder = ladder(name, solution)  # an unknown name raises ValueError before any widget is made
@@ -90,7 +91,7 @@ class HintLadder(LiveWidget, widgets.VBox):
         self.message_html = widgets.HTML("")
         self.next_button = course_button(NEXT["idea"], "show the next hint", "hint-next")
         self.on_click(self.next_button, lambda _b: self._next(), where=self.message_html)
-        self.watch(mode, lambda _change: self._draw(), names="show_solutions", where=self.message_html)
+        self._follow = self.watch(mode, lambda _change: self._draw(), names="show_solutions", where=self.message_html)
         self._unsubscribe = subscribe(self.guarded(self._recorded, self.message_html))
         self.add_class("hint-ladder")
         self.message_html.add_class("hint-message")
@@ -169,7 +170,11 @@ class HintLadder(LiveWidget, widgets.VBox):
         pass
 
     def close(self) -> None:
+        """Close the widget; it stops following the checks and the instructor switch."""
         self._unsubscribe()
+        if self._follow is not None:
+            self.mode.unobserve(self._follow, names="show_solutions")
+            self._follow = None
         super().close()
 
     def __repr__(self) -> str:

@@ -6,6 +6,9 @@ In a notebook::
     show_solution("attention")   # the solution's code, folded: one click opens it
     instructor_switch()          # "Instructor: show all solutions": ticking it opens every fold of the kernel
 
+The course's notebooks show a solution as the last step of a hint ladder (:func:`helpers.hints.hints`), which folds
+it with :class:`SolutionFold`.
+
 Whether solutions are shown is state, not a widget: an :class:`InstructorMode` (a traitlets ``HasTraits``) with
 one Bool trait, ``show_solutions``. The switch is a checkbox linked to it; every :class:`SolutionFold`, and
 the practice widgets of notebook 09 (:mod:`helpers.demos.practice`), observe it. This kernel's mode is

@@ -267,13 +267,15 @@ def test_junk_checked_then_hinted_gets_words_never_an_exception(fn):
         assert "could not try your function" in text
 
 
-def test_a_closed_ladder_stops_listening_to_checks():
+def test_a_closed_ladder_stops_listening_to_checks_and_to_the_switch():
     widget = hints("softmax")
     widget.next_hint()
     widget.next_hint()
     widget.close()
     check_code("softmax", lambda x: x)  # nothing is drawn into a closed widget, and nothing raises
     assert NO_CHECK_YET in html_text(widget.steps_box.children[1].value)
+    INSTRUCTOR.show_solutions = True
+    assert widget.solution_fold is None and len(widget.steps_box.children) == 2
 
 
 def test_the_ladder_is_a_course_widget_that_wraps():

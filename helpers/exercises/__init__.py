@@ -15,8 +15,8 @@ Entry points:
 
 ``check_code(task, fn) -> Feedback``
     Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
-    mistakes (:mod:`.code_tasks`, one module per task). The folded solution a notebook shows after the
-    check is a widget, :func:`helpers.solutions.show_solution`.
+    mistakes (:mod:`.code_tasks`, one module per task). The hint ladder a notebook shows after the check,
+    ending with the folded solution, is a widget, :func:`helpers.hints.hints`.
 
 Beyond transcription, three ways to think, each with its data in one module per notebook (``n01.py``, ...):
 
