@@ -30,14 +30,19 @@ class Feedback:
         For checked code (:func:`helpers.exercises.check_code`): the key in
         :data:`helpers.exercises.code_tasks.MISTAKES` of the mistake recognised, :data:`NOT_WRITTEN` for an
         unfilled skeleton; '' otherwise.
+    example : str
+        For checked code: the example the function failed on, as text (its arguments, the results expected beside
+        the function's own, the first difference); '' when right or when there is none. A message may quote it.
 
     In a notebook a Feedback shows as its verdict: a green (right) or red (not yet) bar with the
-    message, in the theme's colours; its text form is :meth:`__str__`.
+    message, in the theme's colours (an example it quotes in a fixed-width font, its columns aligned); its text
+    form is :meth:`__str__`.
     """
 
     correct: bool
     message: str
     mistake: str = ""
+    example: str = ""
 
     def __str__(self) -> str:
         if self.mistake == NOT_WRITTEN:
@@ -50,7 +55,7 @@ class Feedback:
     def _repr_html_(self) -> str:
         if self.mistake == NOT_WRITTEN:  # nothing is wrong yet: a neutral bar, not a red one
             return theme.verdict_html(str(self), False).replace(theme.ERROR_BORDER, theme.BORDER, 1)
-        return theme.verdict_html(str(self), self.correct)
+        return theme.verdict_html(str(self), self.correct, code=self.example)
 
     def __bool__(self) -> bool:
         return self.correct

@@ -34,7 +34,7 @@ import numpy as np
 import traitlets
 
 from . import theme
-from .snapshot import page_snapshot_html
+from .snapshot import aside_snapshot_html, page_snapshot_html
 
 __all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "animations_on", "close_tree", "lecture_mode",
            "text_form", "unexpected_message"]
@@ -84,14 +84,21 @@ class TextForm:
 
     The lecture mode (:func:`helpers.theme.lecture_mode`) leaves the picture out: Voila always shows the live widget,
     and a picture costs time while the page comes alive (up to 0.16 s for notebook 11's head thumbnails).
+
+    A picture writes the page's general rules once (:func:`helpers.snapshot.page_snapshot_html`), so it changes the
+    pictures after it. A widget whose picture must leave them as they are (one that the notebooks' exercise cells
+    gain or lose, such as a hint ladder) sets ``page_rules = False``: its picture writes the rules it needs itself
+    (:func:`helpers.snapshot.aside_snapshot_html`).
     """
+
+    page_rules = True
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle and "text/plain" in bundle:
             bundle["text/plain"] = text_form(bundle["text/plain"])
             if not theme.lecture_mode():
-                bundle["text/html"] = page_snapshot_html(self)
+                bundle["text/html"] = (page_snapshot_html if self.page_rules else aside_snapshot_html)(self)
         return bundle
 
 

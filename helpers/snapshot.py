@@ -44,7 +44,8 @@ import ipywidgets as widgets
 
 from . import render, theme
 
-__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "page_snapshot_html", "snapshot_html"]
+__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "page_snapshot_html", "aside_snapshot_html",
+           "snapshot_html"]
 
 STATIC_NOTE = "Static picture: run the cell to use it"
 PARTIAL_NOTE = "Static picture: run the cell to use it and to see every view"
@@ -518,3 +519,13 @@ _ON_THIS_PAGE: set[str] = set()
 def page_snapshot_html(widget: widgets.Widget) -> str:
     """:func:`snapshot_html` of ``widget`` as a picture in this kernel's notebook: the general rules written once."""
     return snapshot_html(widget, written=_ON_THIS_PAGE)
+
+
+def aside_snapshot_html(widget: widgets.Widget) -> str:
+    """:func:`snapshot_html` of ``widget`` as a picture set aside from the page's sharing: it leaves out the general
+    rules an earlier picture wrote, writes the others itself and adds none to the page's but the root rule that
+    every picture writes. The pictures after it come out as they do after any picture that needs no general rule
+    (a folded solution): a widget that notebooks gain or lose leaves the stored pictures around it as they were."""
+    picture = snapshot_html(widget, written=set(_ON_THIS_PAGE))
+    _ON_THIS_PAGE.add(_ROOT_RULE)
+    return picture

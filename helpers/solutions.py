@@ -6,6 +6,9 @@ In a notebook::
     show_solution("attention")   # the solution's code, folded: one click opens it
     instructor_switch()          # "Instructor: show all solutions": ticking it opens every fold of the kernel
 
+The course's notebooks show a solution as the last step of a hint ladder (:func:`helpers.hints.hints`), which folds
+it with :class:`SolutionFold`.
+
 Whether solutions are shown is state, not a widget: an :class:`InstructorMode` (a traitlets ``HasTraits``) with
 one Bool trait, ``show_solutions``. The switch is a checkbox linked to it; every :class:`SolutionFold`, and
 the practice widgets of notebook 09 (:mod:`helpers.demos.practice`), observe it. This kernel's mode is
@@ -13,8 +16,6 @@ the practice widgets of notebook 09 (:mod:`helpers.demos.practice`), observe it.
 """
 
 from __future__ import annotations
-
-import html as _html
 
 import ipywidgets as widgets
 import traitlets
@@ -70,13 +71,11 @@ def instructor_switch() -> InstructorSwitch:
 
 
 def _fold_html(task: str, open_: bool) -> str:
-    code = _html.escape(solution_source(task).rstrip("\n"))
+    code = solution_source(task).rstrip("\n")
     return (f'<details class="code-solution"{" open" if open_ else ""} style="color:{theme.PANEL_FG};'
             f'font-size:{theme.sizes().font};margin:4px 0">'
             f'<summary style="cursor:pointer">Solution: {task} (click to open)</summary>'
-            f'<pre style="{theme.MONO}background:{theme.PANEL_BG};color:{theme.PANEL_FG};'
-            f'border:1px solid {theme.BORDER};border-radius:4px;padding:6px 8px;margin:4px 0;'
-            f'font-size:{theme.sizes().trace};white-space:pre-wrap">{code}</pre></details>')
+            f'{theme.code_block_html(code)}</details>')
 
 
 class SolutionFold(TextForm, widgets.HTML):

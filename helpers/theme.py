@@ -267,15 +267,34 @@ def bar_style(fraction: float, colour: str, width: str = "7em") -> str:
 OK_BORDER = "var(--jp-success-color1, #1b7f3b)"
 
 
-def verdict_html(message: str, correct: bool, large: bool = False, more_html: str = "") -> str:
+def code_block_html(text: str, large: bool = False) -> str:
+    """Text whose columns line up (code, matrices written out): a fixed-width block on the panel's colours that
+    keeps its spaces and wraps a line wider than the page instead of widening it, between words."""
+    return (f'<pre style="{MONO}background:{PANEL_BG};color:{PANEL_FG};border:1px solid {BORDER};'
+            f'border-radius:4px;padding:6px 8px;margin:4px 0;font-size:{sizes(large).trace};white-space:pre-wrap;'
+            'word-break:normal;overflow-wrap:break-word">'
+            f"{_html.escape(text)}</pre>")
+
+
+def verdict_html(message: str, correct: bool, large: bool = False, code: str = "", more_html: str = "") -> str:
     """A checked answer's verdict: one line per ``\\n``, with a green (right) or red (not yet) bar.
 
-    The text keeps the panel's colour so that it reads in light and dark themes alike. ``more_html`` (markup, not
-    escaped: a link) goes under the lines. Empty ``message`` gives ``''``.
+    The text keeps the panel's colour so that it reads in light and dark themes alike. ``code``, a part of
+    ``message`` (a failing example with its matrices), is shown as a fixed-width block (:func:`code_block_html`).
+    ``more_html`` (markup, not escaped: a link) goes under the lines. Empty ``message`` gives ``''``.
     """
     if not message:
         return ""
-    lines = "".join(f"<div>{_html.escape(line)}</div>" for line in str(message).split("\n")) + more_html
+
+    def divs(text: str) -> str:
+        return "".join(f"<div>{_html.escape(line)}</div>" for line in text.split("\n")) if text else ""
+
+    before, found, after = str(message).partition(code) if code else (str(message), "", "")
+    if found:  # the lines around the block, without the line breaks that set it apart in the text form
+        lines = divs(before.strip("\n")) + code_block_html(found, large) + divs(after.strip("\n"))
+    else:
+        lines = divs(str(message))
+    lines += more_html
     bar = OK_BORDER if correct else ERROR_BORDER
     return (f'<div role="status" style="border-left:4px solid {bar};padding:2px 8px;margin:2px 0;'
             f'color:{PANEL_FG};font-size:{sizes(large).font};line-height:1.45">{lines}</div>')

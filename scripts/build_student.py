@@ -9,6 +9,9 @@ What is taken out, found by tags and call names, never by a cell's position or i
 * cells tagged ``solution``;
 * every statement that calls ``show_solution`` or ``instructor_switch`` (a cell left with no code goes), and those
   names in ``from helpers.solutions import ...`` (the line goes when it imports nothing else);
+* the last step of every hint ladder: ``hints("attention")`` becomes ``hints("attention", solution=False)``, the
+  idea and the failing example (and a bug's mistake) without the solution. Its stored output stays: before a press,
+  a ladder shows the same with and without it;
 * a section whose heading names instructors ("## For instructors"), up to the next heading of its level or higher;
 * every sentence of prose that points to the folded solutions or to the instructor switch (:data:`POINTERS`);
 * every stored output that shows a solution: a fold or the instructor switch (:data:`REVEALING`), or a line of a
@@ -54,6 +57,9 @@ ANSWER_TAGS = {"your-turn": "check_code", "find-the-bug": "check_fix"}
 GRADE_ID_PREFIX = {"your-turn": "your-turn", "find-the-bug": "find-the-bug"}
 # The calls that show solutions, and the module they come from.
 REMOVED_CALLS = ("show_solution", "instructor_switch")
+# The call of a hint ladder, and the argument that leaves its solution out.
+HINTS_CALL = "hints"
+NO_SOLUTION = "solution=False"
 SOLUTIONS_MODULE = "helpers.solutions"
 POINTS = 1
 SCHEMA_VERSION = 3
@@ -195,6 +201,42 @@ def strip_solution_code(source: str, at: str) -> str:
     if left:
         raise BuildError(f"{at}: {', '.join(sorted(left))} is still used after its calls were taken out")
     return result
+
+
+def hints_without_solution(source: str, at: str) -> str:
+    """``source`` with ``, solution=False`` added to every statement that calls ``hints(...)`` without a ``solution``
+    argument: the ladder stops before the solution.
+
+    Raises
+    ------
+    BuildError
+        If ``hints`` is called where the argument cannot be added safely (inside a larger statement).
+    """
+    if HINTS_CALL not in source or source.lstrip().startswith("%%"):
+        return source
+    tree = parse(source)
+    lines = source.split("\n")
+    for stmt in reversed(tree.body):  # from the end: an edit leaves the positions before it as they were
+        if HINTS_CALL not in called_names(stmt):
+            continue
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == HINTS_CALL):
+            raise BuildError(f"{at}: line {stmt.lineno} calls {HINTS_CALL} inside a larger statement; call it on a "
+                             "line of its own")
+        given = [keyword for keyword in call.keywords if keyword.arg == "solution"]
+        if given:
+            if not (isinstance(given[0].value, ast.Constant) and given[0].value.value is False):
+                raise BuildError(f"{at}: line {stmt.lineno} asks {HINTS_CALL} for its solution; leave the solution "
+                                 "argument out")
+            continue
+        last = ([*call.args, *call.keywords] or [None])[-1]
+        if last is None:  # hints(): the argument goes before the closing parenthesis
+            row, col, text = call.end_lineno - 1, call.end_col_offset - 1, NO_SOLUTION
+        else:  # after the last argument, before a trailing comma if there is one
+            row, col, text = last.end_lineno - 1, last.end_col_offset, f", {NO_SOLUTION}"
+        line = lines[row].encode()  # ast's columns count bytes
+        lines[row] = (line[:col] + text.encode() + line[col:]).decode()
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------------------------ prose
@@ -378,7 +420,7 @@ def student_edition(nb, path: Path, lines: set[str]) -> tuple[object, Report]:
         if cell.cell_type != "code":
             kept.append(cell)
             continue
-        source = strip_solution_code(cell.source, at)
+        source = hints_without_solution(strip_solution_code(cell.source, at), at)
         if only_comments(source):
             report.cells_removed += 1
             continue

@@ -203,12 +203,17 @@ def run_notebook(path: Path) -> NotebookRun:
     """Execute every code cell of ``path`` in this process, top to bottom, as "Run all" would.
 
     The working directory is the notebook's folder while the cells run; matplotlib draws with Agg; what the
-    cells print is swallowed. An exception in a cell propagates (the stored notebooks run cleanly).
+    cells print is swallowed. An exception in a cell propagates (the stored notebooks run cleanly). The checks of
+    earlier runs in this process are forgotten first (:func:`helpers.exercises.reset_attempts`), as a new kernel
+    starts without them: a Find the bug cell shows its first stage, as in the stored notebook.
     """
     import matplotlib
     import numpy as np
 
+    from helpers.exercises import reset_attempts
+
     matplotlib.use("Agg")
+    reset_attempts()
     run = NotebookRun(path=path, namespace={"__name__": "__main__"})
     cwd, print_options = os.getcwd(), np.get_printoptions()
     os.chdir(path.parent)

@@ -1,5 +1,6 @@
-"""check_code and show_solution: the reference solutions pass, each classic mistake gets ITS diagnosis, junk gets
-Feedback, and every "Your turn" cell of the notebooks works with its skeleton, its solution and a mistake."""
+"""check_code and show_solution: the reference solutions pass, each classic mistake gets ITS diagnosis (and the example
+it fails on), no message gives a line of the solution away, junk gets Feedback, and every "Your turn" cell of the
+notebooks works with its skeleton, its solution and a mistake, followed by its hint ladder."""
 
 from __future__ import annotations
 
@@ -435,6 +436,10 @@ def test_each_wrong_implementation_gets_its_diagnosis(task, key, source):
     if mistake.where:
         assert f"Where the course explains it: {mistake.where}." in fb.message
     assert fb.message.splitlines()[1].startswith(("On ", "Your results are right")), fb.message
+    # The example it fails on, as the hint ladder and a find-the-bug check show it: the input, expected against got.
+    case = re.match(r'On (.+?): ', fb.message.splitlines()[1])
+    assert fb.example.startswith(f"The example: {case[1] if case else ''}"), fb.example
+    assert " expected" in fb.example and (" yours" in fb.example or "What happened:" in fb.example)
 
 
 
@@ -466,6 +471,53 @@ def f(x):
     e = np.exp(x - np.mean(x, axis=-1, keepdims=True))
     return e / np.sum(e, axis=-1, keepdims=True)"""))
     assert not fb.correct and "large scores" in fb.message, fb.message
+
+
+def solution_statements(task: str) -> set[str]:
+    """The non-trivial lines of a task's reference solution, spaces taken out: every statement of its body (a
+    multi-line one whole) and what it computes (the expression after ``return`` or ``=``), from 12 characters on."""
+    source = solution_source(task)
+    func = ast.parse(source).body[0]
+    found = set()
+    for stmt in ast.walk(func):
+        if stmt is func or not isinstance(stmt, ast.stmt) or isinstance(stmt, ast.Expr):
+            continue  # the docstring
+        parts = [ast.get_source_segment(source, stmt)]
+        if isinstance(stmt, (ast.Return, ast.Assign, ast.AugAssign)) and stmt.value is not None:
+            parts.append(ast.get_source_segment(source, stmt.value))
+        found.update("".join(part.split("#")[0].split()) for part in parts)
+    return {part for part in found if len(part) >= 12}
+
+
+def catalogue(task: str) -> list[tuple[str, object]]:
+    """Every wrong implementation the tests know for ``task``: the task's own models and the WRONG catalogue's."""
+    return ([(mistake.key, model) for mistake, model in TASKS[task].models]
+            + [(key, define(source)) for t, key, source in WRONG if t == task])
+
+
+def test_the_statements_looked_for_are_the_solutions_own():
+    """Else the next test would look for nothing: the causal mask's solution line is among them."""
+    assert "np.tril(np.ones((n,n),dtype=bool))" in solution_statements("causal_mask")
+    assert "scores=np.where(mask,scores,-np.inf)" in solution_statements("masked_attention")
+    # project_qkv's lines are one short product each (Q = X @ W_q): nothing there to give away.
+    assert all(solution_statements(task) for task in TASKS if task != "project_qkv")
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_no_check_message_gives_a_line_of_the_solution_away(task):
+    lines = solution_statements(task)
+    checked = 0
+    for key, wrong_fn in catalogue(task):
+        fb = check_code(task, wrong_fn)
+        assert not fb.correct, key
+        said = "".join(fb.message.split())
+        given = {line for line in lines if line in said}
+        assert not given, f"{task}, {key}: the message gives away {sorted(given)}\n{fb.message}"
+        checked += 1
+    for mistake in TASKS[task].mistakes:  # every mistake the task can name, whatever wrong code leads to it
+        said = "".join(mistake.explained().split())
+        assert not {line for line in lines if line in said}, f"{task}: {mistake.key}"
+    assert checked >= len(TASKS[task].models)
 
 
 def test_the_catalogue_is_large_and_covers_many_mistakes():
@@ -519,6 +571,46 @@ def test_an_unrecognised_wrong_answer_says_where_and_what():
     fb = check_code("softmax", lambda x: softmax(x) + 0.01)
     assert not fb.correct and fb.mistake == ""
     assert "On the look-up scores [2.5, 1.5, 2, 0] (01): the weights entry (0,) is " in fb.message
+
+
+# --------------------------------------------------------------------------- the failing example
+
+
+def test_the_failing_example_shows_the_input_and_the_results_expected_beside_yours():
+    fb = check_code("causal_mask", lambda n: np.triu(np.ones((n, n), dtype=bool)))
+    assert fb.example == (
+        "The example: n = 3\n"
+        "n = 3\n"
+        "the mask, expected         the mask, yours\n"
+        "[[ True, False, False],    [[ True,  True,  True],\n"
+        " [ True,  True, False],     [False,  True,  True],\n"
+        " [ True,  True,  True]]     [False, False,  True]]\n"
+        "First difference: the mask entry (0, 1) is True; expected False.")
+    assert "On n = 3: the mask entry (0, 1) is True; expected False." in fb.message, "the message stays short"
+
+
+def test_an_example_that_raised_says_what_happened_under_what_was_expected():
+    fb = check_code("attention", lambda Q, K, V: (Q @ K, Q @ K))
+    assert fb.example.startswith('The example: "The cat sat" (02), Q 3×2, K 3×2, V 3×2\nQ = [[')
+    assert "\noutput, expected\n" in fb.example and " yours" not in fb.example
+    assert fb.example.endswith("What happened: your function raised ValueError: matmul: Input operand 1 has a "
+                               "mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) "
+                               "(size 3 is different from 2).")
+
+
+def test_numbers_line_up_and_large_arrays_are_described():
+    from helpers.exercises.code_tasks.failing_example import array_lines, side_by_side
+
+    assert array_lines(np.array([[0.5, 1], [2, -0.25]])) == ["[[ 0.5000,  1.0000],", " [ 2.0000, -0.2500]]"]
+    assert array_lines(np.array([[1.0, -2.0], [0.0, 3.0]])) == ["[[ 1, -2],", " [ 0,  3]]"]
+    assert array_lines([2.5, np.inf, np.nan]) == ["[2.5000,      ∞,    nan]"]
+    assert array_lines(np.zeros((2, 3, 4, 2))) == ["an array of shape (2, 3, 4, 2)"]
+    assert array_lines(np.zeros((7, 7))) == ["an array of shape (7, 7)"]
+    assert array_lines(3) == ["3"] and array_lines("x") == ["a str"] and array_lines([1, [2, 3]]) == ["a list"]
+    assert array_lines(np.arange(8).reshape(2, 2, 2)) == ["[[[0, 1],", "  [2, 3]],", " [[4, 5],", "  [6, 7]]]"]
+    wide = ["x" * 60]
+    assert side_by_side(wide, wide) == wide + wide, "too wide for two columns: one under the other"
+    assert side_by_side(["ab", "c"], ["d"]) == ["ab    d", "c"]
 
 
 # --------------------------------------------------------------------------- junk
@@ -672,7 +764,7 @@ def _is_skeleton(source: str) -> bool:
 
 def run_cell(source: str):
     """Run a "Your turn" cell as the kernel would (with the notebook's imports) and return its last value."""
-    ns = {"np": np, "check_code": check_code, "show_solution": show_solution}
+    ns = {"np": np, "check_code": check_code}
     tree = ast.parse(source)
     last = tree.body.pop()
     exec(compile(tree, "<cell>", "exec"), ns)
@@ -687,11 +779,11 @@ def test_a_your_turn_cell_is_a_skeleton_its_solution_passes_and_a_mistake_is_nam
     assert cells[k]["id"]
     assert "lecture-hide-output" in cells[k]["metadata"]["tags"], \
         "tag it lecture-hide-output: in the lecture mode its code is hidden, and a verdict alone would be orphaned"
-    # The notebook imports the checker before, the cell after shows the solution, the cell before says what to do.
+    # The notebook imports the checker before, the cell after is its hint ladder, the cell before says what to do.
     earlier = "".join("".join(c["source"]) for c in cells[:k] if c["cell_type"] == "code")
     assert re.search(r"from helpers\.exercises import .*check_code", earlier)
-    assert re.search(r"from helpers\.solutions import .*show_solution", earlier)
-    assert "".join(cells[k + 1]["source"]).strip() == f'show_solution("{task}")'
+    assert re.search(r"from helpers\.hints import .*hints", earlier)
+    assert "".join(cells[k + 1]["source"]).strip() == f'hints("{task}")', "its hint ladder follows"
     assert cells[k - 1]["cell_type"] == "markdown" and "Your turn" in "".join(cells[k - 1]["source"])
 
     pending = run_cell(source)

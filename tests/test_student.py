@@ -24,7 +24,7 @@ import pytest
 
 from helpers.exercises import solution_source
 from helpers.exercises.bugs import bug as find_bug
-from helpers.exercises.code_tasks import TASKS, YOUR_TURN_TASKS
+from helpers.exercises.code_tasks import MISTAKES, TASKS, YOUR_TURN_TASKS
 
 from conftest import NOTEBOOKS, ROOT
 from test_code_check import _fill
@@ -175,6 +175,40 @@ def test_the_solution_imports_go_and_the_rest_of_their_cells_stays(edition):
                     and not re.match(r"\s*(show_solution|instructor_switch)\(", line)]
             if any(line.strip() and not line.lstrip().startswith("#") for line in rest):
                 assert student[cell.id].source.split("\n") == rest, f"{path.name}, cell {cell.id}"
+
+
+def test_every_exercise_keeps_its_hint_ladder_without_the_solution(edition):
+    """After each graded cell and its test: ``hints(name, solution=False)``, its stored picture as the course's (a
+    ladder shows the same before a press with and without its solution), naming no mistake and showing no code."""
+    lines = set().union(*distinctive_lines().values())
+    for path in NOTEBOOKS:
+        course = {cell.id: cell for cell in read(path).cells}
+        cells = read(edition / path.name).cells
+        graded = [k for k, cell in enumerate(cells) if GRADED_TAGS.keys() & set(tags(cell))]
+        for k in graded:
+            _, key, _ = check_call(cells[k].source)
+            ladder = cells[k + 2]
+            at = f"{path.name}, cell {ladder.id}"
+            assert ladder.source == f'hints("{key}", solution=False)', at
+            assert ladder.outputs == course[ladder.id].outputs and ladder.outputs, at
+            text = shown_text(ladder)
+            assert "Stuck? Press Hint" in text and not {line for line in lines if line in text}, at
+            if "-" in key:
+                assert MISTAKES[find_bug(key).mistake].title not in text, at
+        calls = sum(cell.source.count("hints(") for cell in cells if cell.cell_type == "code")
+        assert calls == len(graded), f"{path.name}: one ladder per exercise, no other"
+
+
+def test_a_hint_ladder_loses_its_solution_and_nothing_else():
+    drop = build_student.hints_without_solution
+    assert drop('hints("attention")', "t") == 'hints("attention", solution=False)'
+    assert drop('x = 1\nhints(\n    "softmax",\n)', "t") == 'x = 1\nhints(\n    "softmax", solution=False,\n)'
+    assert drop('hints("softmax", solution=False)', "t") == 'hints("softmax", solution=False)'
+    assert drop("from helpers.hints import hints  # hints", "t") == "from helpers.hints import hints  # hints"
+    assert drop("print('no hints here')", "t") == "print('no hints here')"
+    for unsafe in ('h = hints("softmax")', 'if True:\n    hints("softmax")', 'hints("softmax", solution=True)'):
+        with pytest.raises(build_student.BuildError):
+            drop(unsafe, "t")
 
 
 def test_every_student_code_cell_is_python_that_parses(edition):

@@ -15,8 +15,8 @@ Entry points:
 
 ``check_code(task, fn) -> Feedback``
     Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
-    mistakes (:mod:`.code_tasks`, one module per task). The folded solution a notebook shows after the
-    check is a widget, :func:`helpers.solutions.show_solution`.
+    mistakes (:mod:`.code_tasks`, one module per task). The hint ladder a notebook shows after the check,
+    ending with the folded solution, is a widget, :func:`helpers.hints.hints`.
 
 Beyond transcription, three ways to think, each with its data in one module per notebook (``n01.py``, ...):
 
@@ -25,7 +25,12 @@ Beyond transcription, three ways to think, each with its data in one module per 
 ``design_tasks()``, ``check_design(name, **arrays) -> Feedback``
     Change matrices until the attention meets a goal (:mod:`.design`; the explorers take ``goal=``).
 ``bugs()``, ``check_fix(name, fn) -> Feedback``
-    Find the bug in given attention code (:mod:`.bugs`).
+    Find the bug in given attention code (:mod:`.bugs`): the first failed check shows the failing example, the
+    second names the mistake.
+
+Every Your turn and every bug has a hint ladder, ``ladder(name)`` (:mod:`.hints`): the idea in words, the failing
+example of the last check, for a bug the mistake named, then the solution. The checks of this kernel that the
+ladders and the two stages read are kept by :mod:`.attempts`; ``reset_attempts()`` forgets them, as a new kernel.
 
 What the learner has done (predictions committed, goals met, bugs fixed, Your turns right) is kept across kernels
 by :mod:`.progress`: ``progress()``, ``reset_progress()``.
@@ -61,11 +66,13 @@ shapes such as ``(8, 12, 20, 64)`` or ``8×12×20×64``, matrices such as ``[[2,
 from __future__ import annotations
 
 from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
+from helpers.exercises.attempts import reset_attempts
 from helpers.exercises.bugs import Bug, bugs, check_fix
 from helpers.exercises.code_tasks import check_code, solution_source
 from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.inventory import Item, ItemVerdict, items, judge_item
+from helpers.exercises.hints import Ladder, Step, ladder, ladder_names
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
 from helpers.exercises.problems import BUILT_IN_KINDS
@@ -125,6 +132,11 @@ __all__ = [
     "ItemVerdict",
     "items",
     "judge_item",
+    "Ladder",
+    "Step",
+    "ladder",
+    "ladder_names",
+    "reset_attempts",
     "Progress",
     "Result",
     "progress",

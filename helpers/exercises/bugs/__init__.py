@@ -2,9 +2,18 @@
 
 A "Find the bug" cell (tags ``find-the-bug`` and ``lecture-hide-output``) holds a function with one bug and, as its
 last line, ``check_fix("02-softmax-over-queries", self_attention)``. The function is checked as a code task
-(:func:`helpers.exercises.check_code`'s examples and probes), so while the bug is in, the verdict is ✗ and names the
-bug's mistake; once it is fixed, ✓ (and the fix is recorded in the learner's progress, kind ``"bug"``). The cell
-after it shows the task's reference solution, folded: ``show_solution("self_attention")``.
+(:func:`helpers.exercises.check_code`'s examples and probes); once it is right, ✓ (and the fix is recorded in the
+learner's progress, kind ``"bug"``). While it is wrong, the check is a search in two stages:
+
+1. the first failed check shows ✗, "one line is wrong" and the example the function fails on (its input, the
+   results expected beside the function's own), and names no mistake;
+2. from the second failed check on in this kernel, or once the hint ladder has named it, the check names the
+   mistake it sees, what to change and where the course explains it.
+
+The checks are counted per bug in this kernel (:mod:`helpers.exercises.attempts`, where :func:`reset_attempts`
+starts the count afresh), never from the progress file: a notebook run top to bottom always shows the first stage.
+The cell after it is the bug's hint ladder, ``hints("02-softmax-over-queries")`` (:mod:`helpers.exercises.hints`):
+the idea, the failing example, the mistake named, then the fixed code, folded.
 
 Each notebook's bugs are one module, ``n02.py`` for ``02_projections`` and so on, holding a list ``BUGS`` of
 :class:`Bug`; the modules are found automatically, so adding a notebook's bugs touches no other file.
@@ -15,12 +24,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from helpers.exercises.code_tasks import TASKS, check_task
+from helpers.exercises import attempts
+from helpers.exercises.code_tasks import MISTAKES, TASKS, judge_task
 from helpers.exercises.per_notebook import check_names, collect, find_entry
 from helpers.exercises.progress import record
 from helpers.feedback import Feedback
 
-__all__ = ["Bug", "bugs", "bug", "check_fix"]
+__all__ = ["Bug", "bugs", "bug", "check_fix", "mistake_text", "NAMED_FROM", "ONE_LINE", "SEARCH_ON"]
+
+# The failed check of a bug, counted in this kernel, from which the check names the mistake it sees.
+NAMED_FROM = 2
+# What the first stage says instead of a mistake's name.
+ONE_LINE = "One line is wrong."
+SEARCH_ON = ("Find that line, fix it and run the cell again. Run it again as it is, or press Hint under this cell, "
+             "to have the mistake named.")
 
 
 @dataclass(frozen=True)
@@ -39,12 +56,16 @@ class Bug:
     mistake : str
         The mistake the bug is: a key of that task's mistake table (``TASKS[task].mistakes``), so the verdict on
         the buggy function names it.
+    idea : str
+        The first step of the bug's hint ladder: what the function must do, in words, where the bug is, without
+        naming the mistake or its fix.
     """
 
     name: str
     notebook: str
     task: str
     mistake: str
+    idea: str
 
     def __post_init__(self) -> None:
         check_names(self.name, self.notebook, "bug")
@@ -54,6 +75,8 @@ class Bug:
         if self.mistake not in keys:
             raise ValueError(f"bug {self.name!r}: mistake must be one that task {self.task!r} names "
                              f"({', '.join(keys)}); got {self.mistake!r}")
+        if not isinstance(self.idea, str) or not self.idea.strip():
+            raise ValueError(f"bug {self.name!r}: idea must say in words what the function must do; got {self.idea!r}")
 
 
 @cache
@@ -78,7 +101,8 @@ def bug(name: str) -> Bug:
 
 
 def check_fix(name: str, fn) -> Feedback:
-    """Check the function of the "Find the bug" cell ``name``: ✗ naming the mistake while the bug is in, ✓ once fixed.
+    """Check the function of the "Find the bug" cell ``name``: ✓ once fixed; while not, ✗ with the failing example,
+    and the mistake named from the second failed check on (or once the hint ladder named it).
 
     Parameters
     ----------
@@ -90,15 +114,36 @@ def check_fix(name: str, fn) -> Feedback:
     Returns
     -------
     Feedback
-        As :func:`helpers.exercises.check_code` returns for the bug's task: ``.correct``, ``.message`` (what is
-        wrong, on which example, the mistake's name and where the course explains it), ``.mistake``. Never raises
-        for a broken ``fn``. Every check is recorded in the learner's progress (kind ``"bug"``), right or not.
+        ``.correct``; ``.example``, the example the function fails on. ``.message``: on the first failed check of
+        this bug in this kernel, "one line is wrong", the example and how to go on, and no mistake's name (and
+        ``.mistake`` is ''); from the second on, or once :func:`helpers.exercises.attempts.name_mistake` was called
+        for it, the example and the mistake recognised (its name, what to change, where the course explains it;
+        ``.mistake`` its key). Never raises for a broken ``fn``. Every check is recorded in the learner's progress
+        (kind ``"bug"``, the mistake recognised as its answer), right or not.
 
     Raises
     ------
     ValueError
         If no bug is called ``name``.
     """
-    feedback = check_task(bug(name).task, fn)
+    verdict = judge_task(bug(name).task, fn)
+    feedback = verdict.feedback()
+    failed = attempts.note("bug", name, feedback)
     record("bug", name, correct=feedback.correct, answer=feedback.mistake or None)
-    return feedback
+    if feedback.correct or not verdict.example:  # right, or nothing ran: there is no example to search from
+        return feedback
+    if failed >= NAMED_FROM or attempts.mistake_named(name):
+        return verdict.feedback("\n".join(part for part in (verdict.header, verdict.example, verdict.diagnosis)
+                                           if part))
+    return verdict.feedback(f"{verdict.header} {ONE_LINE}\n{verdict.example}\n{SEARCH_ON}", named=False)
+
+
+def mistake_text(name: str) -> str:
+    """The mistake of the bug ``name`` in words: its name, what to change and where the course explains it.
+
+    Raises
+    ------
+    ValueError
+        If no bug is called ``name``.
+    """
+    return MISTAKES[bug(name).mistake].explained()

@@ -41,6 +41,7 @@ in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"
 
 from __future__ import annotations
 
+from helpers.exercises import attempts
 from helpers.exercises.code_tasks import (
     attention,
     causal_mask,
@@ -60,13 +61,14 @@ from helpers.exercises.code_tasks.engine import (
     TIME_LIMIT,
     CodeTask,
     Mistake,
-    check_function,
+    Verdict,
+    judge,
 )
 from helpers.exercises.progress import record
 from helpers.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN",
-           "TIME_LIMIT", "Mistake", "CodeTask", "check_code", "check_task", "solution_source"]
+           "TIME_LIMIT", "Mistake", "CodeTask", "Verdict", "check_code", "check_task", "judge_task", "solution_source"]
 
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
     softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
@@ -136,10 +138,11 @@ def check_code(task: str, fn) -> Feedback:
     -------
     Feedback
         ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
-        ``.mistake``, the key in :data:`MISTAKES` of the mistake recognised ('' if none). Never raises for
-        a broken ``fn``. Every check of a "Your turn" task (:data:`YOUR_TURN_TASKS`) but that of an unfilled skeleton
-        is recorded in the learner's progress (kind ``"your-turn"``, name ``task``): its verdict, and as its answer
-        the mistake recognised.
+        ``.mistake``, the key in :data:`MISTAKES` of the mistake recognised ('' if none); ``.example``, the example
+        the function failed on (its input, the results expected and its own). Never raises for a broken ``fn``.
+        Every check of a "Your turn" task (:data:`YOUR_TURN_TASKS`) but that of an unfilled skeleton is recorded in
+        the learner's progress (kind ``"your-turn"``, name ``task``): its verdict, and as its answer the mistake
+        recognised. Every check of one is also noted for the task's hint ladder (:mod:`helpers.exercises.attempts`).
 
     Raises
     ------
@@ -147,18 +150,32 @@ def check_code(task: str, fn) -> Feedback:
         If ``task`` is not a known task.
     """
     feedback = check_task(task, fn)
-    if _task(task).your_turn and feedback.mistake != NOT_WRITTEN:  # an unfilled skeleton is not a try
-        record("your-turn", task, correct=feedback.correct, answer=feedback.mistake or None)
+    if _task(task).your_turn:
+        attempts.note("your-turn", task, feedback)
+        if feedback.mistake != NOT_WRITTEN:  # an unfilled skeleton is not a try
+            record("your-turn", task, correct=feedback.correct, answer=feedback.mistake or None)
     return feedback
 
 
-def check_task(task: str, fn) -> Feedback:
-    """:func:`check_code` without recording anything: the verdict alone (for checkers built on a code task, such as
-    :func:`helpers.exercises.bugs.check_fix`, which record their own kind of progress).
+def judge_task(task: str, fn) -> Verdict:
+    """:func:`check_code`'s verdict in parts (the header, the failing example, the mistake and what is said about
+    it), recording nothing: for checkers built on a code task that word their message their own way, such as
+    :func:`helpers.exercises.bugs.check_fix`.
 
     Raises
     ------
     ValueError
         If ``task`` is not a known task.
     """
-    return check_function(_task(task), fn)
+    return judge(_task(task), fn)
+
+
+def check_task(task: str, fn) -> Feedback:
+    """:func:`check_code` without recording or noting anything: the verdict alone.
+
+    Raises
+    ------
+    ValueError
+        If ``task`` is not a known task.
+    """
+    return judge_task(task, fn).feedback()

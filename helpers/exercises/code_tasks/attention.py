@@ -31,7 +31,7 @@ NO_SOFTMAX = Mistake(
     '02_projections, "The pipeline, one step at a time"')
 NO_SCALE = Mistake(
     "no_scale", "no 1/√d_k: the scores are not scaled",
-    "Divide Q Kᵀ by np.sqrt(d_k), with d_k = Q.shape[-1], before the softmax.",
+    "Divide Q Kᵀ by √d_k before the softmax; d_k is the width of a query or key, the last axis of Q.",
     '02_projections, "Step 2: scale by √d_k"; 08_pitfalls, "Why divide by √d_k?"')
 SCALE_DK = Mistake(
     "scale_dk", "divided by d_k instead of √d_k",
@@ -104,6 +104,9 @@ def _scaled_by_token_count(count_of):
 
 TASK = CodeTask(
     name="attention",
+    idea=("Compare every query with every key (one dot product per pair: n_q × n_k scores), scale the scores by "
+          "1/√d_k, turn each query's row of scores into weights that add up to 1, and give each query the weighted "
+          "mix of the value rows."),
     outputs=(("output", "n_q × d_v"), ("weights", "n_q × n_k")),
     cases=_cases,
     reference=scaled_dot_product_attention,

@@ -19,7 +19,7 @@ CAUSAL_UPPER = Mistake(
     '04_masking, "The causal mask in two forms"')
 CAUSAL_NO_DIAGONAL = Mistake(
     "causal_no_diagonal", "the causal mask without the diagonal",
-    "A token may attend to itself: keep the diagonal, np.tril(np.ones((n, n), dtype=bool)) (k=0).",
+    "A token may attend to itself: keep the diagonal (np.tril's k=0, its default, not k=-1).",
     '04_masking, "The causal mask in two forms"')
 CAUSAL_BLOCKED = Mistake(
     "causal_blocked", "the blocked entries marked True (the mask inverted)",
@@ -28,7 +28,8 @@ CAUSAL_BLOCKED = Mistake(
     '04_masking, "The causal mask in two forms"')
 CAUSAL_ADDITIVE = Mistake(
     "causal_additive", "the additive form (0 and −inf) instead of the boolean one",
-    "This task wants booleans, True where the query may attend: np.tril(np.ones((n, n), dtype=bool)).",
+    "This task wants booleans, True where the query may attend: start from an array of True (dtype=bool), not "
+    "from 0 and −inf.",
     '04_masking, "The causal mask in two forms"')
 MASK_NOT_BOOL = Mistake(
     "mask_not_bool", "a mask of numbers instead of True/False",
@@ -47,6 +48,8 @@ def _cases() -> list[Case]:
 
 TASK = CodeTask(
     name="causal_mask",
+    idea=("Query i may read key j when j comes no later than i: the diagonal and everything below it may attend, "
+          "everything above it may not. The answer is True/False, one entry per (query, key) pair."),
     outputs=(("the mask", "n × n"),),
     cases=_cases,
     reference=causal_mask,

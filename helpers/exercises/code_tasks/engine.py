@@ -24,11 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.exercises.code_tasks.failing_example import example_text
 from helpers.explain import fmt, shape_text
 from helpers.feedback import NOT_WRITTEN, Feedback
 
-__all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "is_unfilled",
-           "check_function"]
+__all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "Verdict", "is_unfilled",
+           "judge", "check_function"]
 
 # Seconds one call of the learner's function may take (on the course's tiny inputs a right answer takes
 # microseconds; a loop that never ends is stopped).
@@ -47,6 +48,11 @@ class Mistake:
     title: str
     advice: str
     where: str
+
+    def explained(self) -> str:
+        """What a check says about this mistake: its name, what to change and where the course explains it."""
+        text = f"This looks like: {self.title}.\n{self.advice}"
+        return text + (f"\nWhere the course explains it: {self.where}." if self.where else "")
 
 
 # The two mistakes of any task: the skeleton as given, and right results bought by writing into an argument.
@@ -89,6 +95,8 @@ class CodeTask:
     your_turn : bool
         True for a task a "Your turn" cell asks the learner to write (its skeleton is shown); False for a task
         only checked otherwise, e.g. as the function of a "Find the bug" cell.
+    idea : str
+        The first step of the task's hint ladder: what the function must do, in words (no line of the solution).
     """
 
     name: str
@@ -99,6 +107,7 @@ class CodeTask:
     models: tuple = ()
     overflow_mistake: Mistake | None = None
     your_turn: bool = True
+    idea: str = ""
 
     @property
     def solution_source(self) -> str:
@@ -334,49 +343,114 @@ def _first_difference(got: np.ndarray, want: np.ndarray) -> str:
 
 
 def _problem(task: CodeTask, run: _Run, got: dict) -> str:
-    """What is wrong with one run ('' if nothing); records its readable results in ``got``."""
+    """What is wrong with one run, without the example's name ('' if nothing); records its readable results in
+    ``got``."""
     case, k = run.case, len(task.outputs)
     if run.timed_out:
-        return f"On {case.name}: your function did not finish within {TIME_LIMIT:g} s (a loop that never ends?)."
+        return f"your function did not finish within {TIME_LIMIT:g} s (a loop that never ends?)."
     if run.error is not None:
         text = str(run.error).strip()
-        return f"On {case.name}: your function raised {type(run.error).__name__}" + (f": {text}" if text else "") + "."
+        return f"your function raised {type(run.error).__name__}" + (f": {text}" if text else "") + "."
     if run.value is None:
-        return f"On {case.name}: your function returned None. Did you forget `return`?"
+        return "your function returned None. Did you forget `return`?"
     arrays = _as_arrays(run.value, task)
     if isinstance(arrays, str):
-        return f"On {case.name}: your function {arrays}."
+        return f"your function {arrays}."
     got[case.name] = arrays
     want = _outputs(task.reference(*case.args), k)
     # Shapes first: a result of the wrong shape cannot be compared entry by entry.
     shapes = [(name, words, g.shape, w.shape) for (name, words), g, w in zip(task.outputs, arrays, want)
               if g.shape != w.shape]
     if shapes:
-        return f"On {case.name}: " + "; ".join(
-            f"{name} has shape {shape_text(gs)}; expected {shape_text(ws)} ({words})"
-            for name, words, gs, ws in shapes) + "."
+        return "; ".join(f"{name} has shape {shape_text(gs)}; expected {shape_text(ws)} ({words})"
+                         for name, words, gs, ws in shapes) + "."
     if _all_same(arrays, want):
         return ""
     if case.large and (run.overflow or any(not np.isfinite(g.astype(float)).all() for g in arrays)):
-        return (f"On {case.name}: your result has inf or nan (exp overflowed, or every exp underflowed to 0 and "
-                "0/0 gave nan).")
+        return "your result has inf or nan (exp overflowed, or every exp underflowed to 0 and 0/0 gave nan)."
     parts = [f"{name} {_first_difference(g, w)}" for (name, _), g, w in zip(task.outputs, arrays, want)
              if not _same(g, w)]
-    return f"On {case.name}: " + "; ".join(parts) + "."
+    return "; ".join(parts) + "."
 
 
-def _verdict(task: CodeTask, fn) -> tuple[bool, str, Mistake | None]:
-    """(correct, message, the mistake recognised or None)."""
+@dataclass(frozen=True)
+class Verdict:
+    """What a check found, in parts: a Find the bug check shows them in two stages.
+
+    Attributes
+    ----------
+    correct : bool
+    message : str
+        The whole verdict as :func:`check_function` gives it.
+    header : str
+        Its first line (``"attention: not right yet."``).
+    example : str
+        The example the function failed on (:func:`~.failing_example.example_text`); '' when right, or when the
+        function could not be run at all.
+    mistake : Mistake or None
+        The mistake recognised.
+    diagnosis : str
+        The message's lines about the mistake (``"This looks like: ..."``, its advice, where the course explains
+        it); '' when none was recognised.
+    """
+
+    correct: bool
+    message: str
+    header: str = ""
+    example: str = ""
+    mistake: Mistake | None = None
+    diagnosis: str = ""
+
+    def feedback(self, message: str | None = None, named: bool = True) -> Feedback:
+        """This verdict as a :class:`~helpers.feedback.Feedback`: with ``message`` instead of its own if given, and
+        without the mistake's key unless ``named``."""
+        key = self.mistake.key if self.mistake is not None and named else ""
+        return Feedback(self.correct, self.message if message is None else message, key, self.example)
+
+
+def _example(task: CodeTask, run: _Run, got: dict, detail: str) -> str:
+    """The failing example of ``run``: its arguments (named as in the skeleton), the results expected beside the
+    learner's, and what went wrong."""
+    case, k = run.case, len(task.outputs)
+    names = _arg_names(task.solution, len(case.args))
+    want = _outputs(task.reference(*case.args), k)
+    mine = got.get(case.name)
+    if mine is None:
+        last = f"What happened: {detail}"
+    elif _all_same(mine, want):
+        last = detail
+    else:
+        last = f"First difference: {detail}"
+    return example_text(case.name, names, case.args, task.outputs, want, mine, last)
+
+
+def judge(task: CodeTask, fn) -> Verdict:
+    """Check ``fn`` for ``task``: the verdict in parts. Never raises, whatever ``fn`` is or does."""
+    if not callable(fn):
+        return Verdict(False, f"{task.name}: check_code needs your function itself, e.g. "
+                              f"check_code({task.name!r}, my_{task.name}); got {_describe(fn)}, which cannot be "
+                              "called.")
+    if is_unfilled(fn):
+        return Verdict(False, f"{task.name}: not written yet: {NOT_WRITTEN_YET.advice}", mistake=NOT_WRITTEN_YET)
+    try:
+        return _verdict(task, fn)
+    except Exception as err:  # noqa: BLE001 - whatever the function returned, the learner gets a verdict
+        return Verdict(False, f"{task.name}: your function's result could not be checked "
+                              f"({type(err).__name__}: {err}).")
+
+
+def _verdict(task: CodeTask, fn) -> Verdict:
     cases = task.cases()
     names = _arg_names(fn, len(cases[0].args))
     runs, got = [], {}
     k = len(task.outputs)
-    problem = ""
+    problem, failed = "", None
     for case in cases:
         run = _run(fn, case, names)
         runs.append(run)
         found = _problem(task, run, got)
-        problem = problem or found
+        if found and not problem:
+            problem, failed = f"On {case.name}: {found}", (run, found)
         if run.timed_out:
             break  # one endless loop is enough to report; the others would only make the learner wait
     mistake = _diagnose(task, runs, got) if problem else None
@@ -387,21 +461,22 @@ def _verdict(task: CodeTask, fn) -> tuple[bool, str, Mistake | None]:
         mistake = task.overflow_mistake  # right everywhere except on the large scores
     changed = next((r for r in runs if r.changed), None)
     if not problem and changed is None:
-        return True, (f"{task.name}: correct on all {len(cases)} examples.\n"
-                      f"Checked on: {'; '.join(c.name for c in cases)}."), None
+        return Verdict(True, f"{task.name}: correct on all {len(cases)} examples.\n"
+                             f"Checked on: {'; '.join(c.name for c in cases)}.")
+    header = f"{task.name}: not right yet."
     if not problem:
         problem = (f"Your results are right, but on {changed.case.name} your function changed its argument "
                    f"`{changed.changed}`.")
+        failed = (changed, f"Your results are right, but your function changed its argument `{changed.changed}`.")
         mistake = MUTATES_INPUT
-    lines = [f"{task.name}: not right yet.", problem]
+    lines = [header, problem]
     if mistake is not None:
-        lines += [f"This looks like: {mistake.title}.", mistake.advice]
-        if mistake.where:
-            lines.append(f"Where the course explains it: {mistake.where}.")
+        lines.append(mistake.explained())
     elif changed is not None:
         lines.append(f"Also, on {changed.case.name} your function changed its argument `{changed.changed}`: "
                      "compute a new array instead of writing into it.")
-    return False, "\n".join(lines), mistake
+    return Verdict(False, "\n".join(lines), header, _example(task, failed[0], got, failed[1]), mistake,
+                   "\n".join(lines[2:]))
 
 
 def check_function(task: CodeTask, fn) -> Feedback:
@@ -411,16 +486,7 @@ def check_function(task: CodeTask, fn) -> Feedback:
     -------
     Feedback
         ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
-        ``.mistake``, the key of the mistake recognised ('' if none; ``"not_written"`` for the skeleton).
+        ``.mistake``, the key of the mistake recognised ('' if none; ``"not_written"`` for the skeleton);
+        ``.example``, the example it failed on (its input, the results expected and the function's own; '' if none).
     """
-    if not callable(fn):
-        return Feedback(False, f"{task.name}: check_code needs your function itself, e.g. check_code({task.name!r}, "
-                               f"my_{task.name}); got {_describe(fn)}, which cannot be called.")
-    if is_unfilled(fn):
-        return Feedback(False, f"{task.name}: not written yet: {NOT_WRITTEN_YET.advice}", NOT_WRITTEN_YET.key)
-    try:
-        correct, message, mistake = _verdict(task, fn)
-    except Exception as err:  # noqa: BLE001 - whatever the function returned, the learner gets a verdict
-        correct, message, mistake = False, (f"{task.name}: your function's result could not be checked "
-                                            f"({type(err).__name__}: {err})."), None
-    return Feedback(correct, message, mistake.key if mistake is not None else "")
+    return judge(task, fn).feedback()

@@ -25,19 +25,22 @@ MASK_AFTER_SOFTMAX = Mistake(
     '04_masking, "Worked example: masked attention, every step"')
 MASK_INVERTED = Mistake(
     "mask_inverted", "the mask inverted (blocking where it is True)",
-    "True means 'may attend': put −inf where the mask is False, np.where(mask, scores, -np.inf).",
+    "True means 'may attend': the −inf goes where the mask is False, and the score stays where it is True.",
     '04_masking, "The causal mask in two forms"')
 MASK_IGNORED = Mistake(
     "mask_ignored", "the mask ignored",
-    "Use the mask: scores = np.where(mask, scores, -np.inf) before the softmax.",
+    "Use the mask: where it is False, the scaled score becomes −inf (np.where picks between the two), before the "
+    "softmax.",
     '04_masking, "Worked example: masked attention, every step"')
 MASK_MULTIPLIED = Mistake(
     "mask_multiplied", "the scores multiplied by the mask (blocked scores become 0, not −inf)",
-    "A score of 0 still gets weight exp(0) > 0: blocked scores must be −inf, np.where(mask, scores, -np.inf).",
+    "A score of 0 still gets weight exp(0) > 0: a blocked score must be −inf (np.where picks it where the mask is "
+    "False).",
     '04_masking, "Worked example: masked attention, every step"')
 MASK_ADDED = Mistake(
     "mask_added", "the boolean mask added to the scores",
-    "True/False add 1/0 to the scores. Blocked scores must be −inf: np.where(mask, scores, -np.inf).",
+    "True/False add 1/0 to the scores. A blocked score must be −inf: pick between the score and −inf by the mask "
+    "(np.where).",
     '04_masking, "The causal mask in two forms"')
 
 
@@ -100,6 +103,9 @@ def _masked_weights_at_k(Q, K, V, mask):
 
 TASK = CodeTask(
     name="masked_attention",
+    idea=("Attention as before, but a query shares its weights out among the keys it may see only: a blocked key "
+          "ends with weight exactly 0, and each row of weights still adds up to 1. The mask has to act before the "
+          "scores become weights."),
     outputs=(("output", "n_q × d_v"), ("weights", "n_q × n_k")),
     cases=_cases,
     reference=_reference,

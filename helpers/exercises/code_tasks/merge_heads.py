@@ -21,7 +21,7 @@ __all__ = ["TASK", "my_merge_heads", "MERGE_NO_TRANSPOSE", "MERGE_INTERLEAVED", 
 MERGE_NO_TRANSPOSE = Mistake(
     "merge_no_transpose", "heads merged by a reshape without transposing back",
     "In row order, (h, n, d_k) is all of head 1's rows, then head 2's: reshaped straight to (n, h*d_k) a row holds "
-    "several tokens of one head. Swap the axes h and n back first, np.swapaxes(Xh, -3, -2), then reshape to "
+    "several tokens of one head. Swap the head axis and the token axis back first (np.swapaxes), then reshape to "
     "(..., n, h*d_k).",
     WHERE)
 MERGE_INTERLEAVED = Mistake(
@@ -36,8 +36,8 @@ MERGE_STACKED = Mistake(
     WHERE)
 MERGE_AXES_FROM_FRONT = Mistake(
     "merge_axes_from_front", "axes counted from the front: right for one sequence, wrong with a batch axis",
-    "Xh may have a batch axis in front, (B, h, n, d_k): count the axes from the end, np.swapaxes(Xh, -3, -2), "
-    "and reshape to (*lead, n, h*d_k), not transpose(1, 0, 2) or swapaxes(0, 1).",
+    "Xh may have a batch axis in front, (B, h, n, d_k): count the axes from the end (the head axis is −3, the "
+    "token axis −2) and reshape to (*lead, n, h*d_k), not transpose(1, 0, 2) or swapaxes(0, 1).",
     WHERE)
 
 
@@ -74,6 +74,9 @@ def _width(Xh) -> tuple:
 
 TASK = CodeTask(
     name="merge_heads",
+    idea=("The reverse of the split: move the token axis back in front of the head axis, (..., h, n, d_k) to (..., "
+          "n, h, d_k), then join each token's h blocks into one row, head 0's columns first. Count the axes from "
+          "the end."),
     outputs=(("the merged heads", "... × n × (h·d_k)"),),
     cases=_cases,
     reference=merge_heads,

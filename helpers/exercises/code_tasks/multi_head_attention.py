@@ -93,6 +93,8 @@ def _model(**change):
 
 TASK = CodeTask(
     name="multi_head_attention",
+    idea=("Project X to Q, K and V; cut each into h blocks of d_k = d_model / h columns; run attention in each "
+          "block on its own, scaled by √d_k; put the h outputs side by side in head order and multiply by W^O."),
     outputs=(("the output", "n × d_model"),),
     cases=_cases,
     reference=_reference,

@@ -18,16 +18,18 @@ __all__ = ["TASK", "my_online_softmax", "NO_RESCALE_L", "NO_RESCALE_O", "NO_RESC
 
 NO_RESCALE_L = Mistake(
     "no_rescale_l", "l not rescaled by exp(m_old − m_new)",
-    "When the running max grows, the old sum was counted against the old max: "
-    "l_new = np.exp(m - m_new) * l + p.sum(axis=-1).",
+    "When the running max grows, the old sum was counted against the old max: scale l by exp(m − m_new) before "
+    "adding the tile's own sum.",
     '12_efficiency, "FlashAttention: exact, one tile at a time"')
 NO_RESCALE_O = Mistake(
     "no_rescale_o", "o not rescaled by exp(m_old − m_new)",
-    "Rescale the old output sum as well: o_new = np.exp(m - m_new)[:, None] * o + p @ V_block.",
+    "Rescale the old output sum as well, by the same exp(m − m_new), one factor per row of o, before adding the "
+    "tile's own p @ V_block.",
     '12_efficiency, "FlashAttention: exact, one tile at a time"')
 NO_RESCALE = Mistake(
     "no_rescale", "l and o not rescaled by exp(m_old − m_new)",
-    "Both running sums were counted against the old max: multiply each by alpha = np.exp(m - m_new).",
+    "Both running sums were counted against the old max: multiply each by exp(m − m_new) before adding the tile's "
+    "own terms.",
     '12_efficiency, "FlashAttention: exact, one tile at a time"')
 RESCALE_INVERTED = Mistake(
     "rescale_inverted", "the rescale factor upside down: exp(m_new − m_old)",
@@ -81,6 +83,9 @@ def _step_variant(rescale_l=True, rescale_o=True, inverted=False, block_max=Fals
 
 TASK = CodeTask(
     name="online_softmax",
+    idea=("A new tile of scores may raise a row's maximum. The running sum l and the running output o were both "
+          "counted against the old maximum, so both must be brought to the new one before the tile's own terms are "
+          "added to them."),
     outputs=(("m_new", "n_q"), ("l_new", "n_q"), ("o_new", "n_q × d_v")),
     cases=_cases,
     reference=online_softmax_step,

@@ -36,8 +36,8 @@ SUM_ALL = Mistake(
     '02_projections, "Step 3: softmax, row by row"')
 NO_MAX = Mistake(
     "no_max", "no max subtraction: exp overflows at large scores",
-    "exp(1000) is inf in float64. Subtract each row's maximum first, "
-    "np.exp(x - np.max(x, axis=-1, keepdims=True)): softmax does not change, and exp stays ≤ 1.",
+    "exp(1000) is inf in float64. Subtract each row's maximum (along the last axis, keeping its dimension) before "
+    "np.exp: softmax does not change, and exp stays ≤ 1.",
     '08_pitfalls, "Numerical stability: the max trick"')
 NO_NORMALISE = Mistake(
     "no_normalise", "exp without dividing by the sum",
@@ -88,6 +88,10 @@ def _softmax_sum_all(x):
 
 TASK = CodeTask(
     name="softmax",
+    idea=("Turn each row of scores (along the last axis) into weights: exponentiate every score and divide by the "
+          "sum of its own row's exponentials, so that each row adds up to 1 and a larger score gets a larger "
+          "weight. Taking each row's maximum off before exponentiating leaves the weights as they are and keeps the "
+          "exponentials from overflowing."),
     outputs=(("the weights", "the same as x"),),
     cases=_cases,
     reference=softmax,
