@@ -71,8 +71,8 @@ from helpers.exercises.bugs import Bug, bugs, check_fix
 from helpers.exercises.code_tasks import check_code, solution_source
 from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
-from helpers.exercises.inventory import Item, ItemVerdict, items, judge_item
 from helpers.exercises.hints import Ladder, Step, ladder, ladder_names
+from helpers.exercises.inventory import Item, ItemVerdict, items, judge_item
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
 from helpers.exercises.problems import BUILT_IN_KINDS
