@@ -44,7 +44,8 @@ import ipywidgets as widgets
 
 from . import render, theme
 
-__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "page_snapshot_html", "snapshot_html"]
+__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "outputs_html", "page_snapshot_html",
+           "snapshot_html"]
 
 STATIC_NOTE = "Static picture: run the cell to use it"
 PARTIAL_NOTE = "Static picture: run the cell to use it and to see every view"
@@ -327,9 +328,11 @@ def _image(w) -> str:
     return f"<img{_attrs(w, '', css or None, alt=alt, src=src)}>"
 
 
-def _output(w) -> str:
+def outputs_html(outputs) -> str:
+    """What a list of notebook outputs (as ``Output.outputs`` holds them) shows, as HTML: each output's HTML, its
+    image or its text (a stream's text, or text/plain), in order; a PNG made smaller as in every picture."""
     parts = []
-    for out in getattr(w, "outputs", ()):
+    for out in outputs:
         data = out.get("data", {}) if isinstance(out, dict) else {}
         if "text/html" in data:
             parts.append(_smaller_images(str(data["text/html"])))
@@ -340,7 +343,11 @@ def _output(w) -> str:
             parts.append(f"<pre>{_esc(data['text/plain'])}</pre>")
         elif isinstance(out, dict) and out.get("output_type") == "stream":
             parts.append(f"<pre>{_esc(out.get('text', ''))}</pre>")
-    return f"<div{_attrs(w, '', _layout_css(w))}>{''.join(parts)}</div>"
+    return "".join(parts)
+
+
+def _output(w) -> str:
+    return f"<div{_attrs(w, '', _layout_css(w))}>{outputs_html(getattr(w, 'outputs', ()))}</div>"
 
 
 def _pages(w) -> str:

@@ -194,8 +194,12 @@ def run_notebook(path: Path) -> NotebookRun:
     """Execute every code cell of ``path`` in this process, top to bottom, as "Run all" would.
 
     The working directory is the notebook's folder while the cells run; matplotlib draws with Agg; what the
-    cells print is swallowed. An exception in a cell propagates (the stored notebooks run cleanly).
+    cells print is swallowed. What a cell shows with ``display(...)`` (a result folded until its prediction,
+    :mod:`helpers.reveal`) counts as displayed, as a final expression does. An exception in a cell propagates (the
+    stored notebooks run cleanly).
     """
+    from unittest import mock
+
     import matplotlib
     import numpy as np
 
@@ -204,7 +208,8 @@ def run_notebook(path: Path) -> NotebookRun:
     cwd, print_options = os.getcwd(), np.get_printoptions()
     os.chdir(path.parent)
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), \
+                mock.patch("IPython.display.display", lambda *objs, **_: run.displayed.extend(objs)):
             for source in code_cells(path):
                 value = run_cell(source, run.namespace)
                 if value is not None:
