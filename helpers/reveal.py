@@ -41,10 +41,18 @@ from helpers.layout import course_box, course_button, wrap_row
 from helpers.live import LiveWidget, text_form
 from helpers.snapshot import SNAPSHOT_CLASS, outputs_html
 
-__all__ = ["FOLDED", "PredictionFold", "after_prediction", "fold_summary"]
+__all__ = ["FOLDED", "PICTURE_STYLE", "PredictionFold", "after_prediction", "fold_summary"]
 
 # The reason a fold gives, in the live widget and in its picture (tests and the site read it).
 FOLDED = "Folded until you commit your prediction above"
+# The look of a fold's static picture, in JupyterLab's theme variables (so that it follows the dark theme), written
+# once per notebook: a notebook near its size limit holds a dozen folds.
+PICTURE_STYLE = ("<style>.prediction-fold{color:var(--jp-ui-font-color1);max-width:100%;overflow-x:auto;margin:2px 0}"
+                 ".prediction-fold>details>summary{cursor:pointer;padding:4px 8px;margin-bottom:4px;"
+                 f"background:var(--jp-layout-color2,#eee);border-left:4px solid {theme.BORDER}}}"
+                 f".prediction-fold>details>summary>i{{color:{theme.MUTED_FG}}}</style>")
+# What the pictures of this kernel's folds have written (a notebook is one page, run top to bottom in one kernel).
+_ON_THIS_PAGE: set[str] = set()
 
 
 def _question(p: Prediction) -> str:
@@ -174,25 +182,29 @@ class PredictionFold(LiveWidget, widgets.VBox):
 
     # -- what a page that cannot run the widget shows
 
-    def picture_html(self) -> str:
-        """The static picture: a closed ``<details>`` saying why, holding the outputs (a click opens it)."""
-        sz = theme.sizes(self._live_large)
+    def picture_html(self, style: bool = True) -> str:
+        """The static picture: a closed ``<details>`` saying why, holding the outputs (a click opens it).
+
+        Parameters
+        ----------
+        style : bool
+            Write the look of a fold (:data:`PICTURE_STYLE`) into the picture. A notebook writes it once, into its
+            first fold (a ``<style>`` in an output applies to the whole page); a page that drops it (JupyterLab, for a
+            notebook not trusted yet) shows a plain ``<details>``, which opens all the same.
+        """
         classes = " ".join(dict.fromkeys((SNAPSHOT_CLASS, *self._dom_classes)))
-        summary = (f"<summary style=\"cursor:pointer;padding:4px 8px;background:var(--jp-layout-color2,#eee);"
-                   f"border-left:4px solid {theme.BORDER}\"><b>{_html.escape(FOLDED)}:</b> "
-                   f"{_html.escape(_question(self.prediction))} <span style=\"color:{theme.MUTED_FG}\">"
-                   "(click to show it anyway)</span></summary>")
-        return (f"<div class='{_html.escape(classes)}' style=\"color:{theme.PANEL_FG};font-size:{sz.font};"
-                f"max-width:100%;overflow-x:auto;margin:2px 0\"><details class='prediction-fold-closed'>{summary}"
-                f"<div class='prediction-fold-output' style=\"padding:4px 0\">{outputs_html(self.output.outputs)}"
-                "</div></details></div>")
+        return (f"<div class='{_html.escape(classes)}' data-prediction='{_html.escape(self.name)}'>"
+                f"{PICTURE_STYLE if style else ''}<details><summary><b>{_html.escape(FOLDED)}:</b> "
+                f"{_html.escape(_question(self.prediction))} <i>(click to show it anyway)</i></summary>"
+                f"{outputs_html(self.output.outputs)}</details></div>")
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = widgets.VBox._repr_mimebundle_(self, **kwargs)
         if bundle and "text/plain" in bundle:
             bundle["text/plain"] = text_form(repr(self))
             if not theme.lecture_mode():
-                bundle["text/html"] = self.picture_html()
+                bundle["text/html"] = self.picture_html(style=PICTURE_STYLE not in _ON_THIS_PAGE)
+                _ON_THIS_PAGE.add(PICTURE_STYLE)
         return bundle
 
     def __repr__(self) -> str:

@@ -340,10 +340,16 @@ def outputs_html(outputs) -> str:
             parts.append(f'<img alt="{_esc(data.get("text/plain", "a figure"))}" '
                          f'src="data:image/png;base64,{_smaller_png_b64(data["image/png"])}">')
         elif "text/plain" in data:
-            parts.append(f"<pre>{_esc(data['text/plain'])}</pre>")
+            parts.append(f"<pre>{_text(data['text/plain'])}</pre>")
         elif isinstance(out, dict) and out.get("output_type") == "stream":
-            parts.append(f"<pre>{_esc(out.get('text', ''))}</pre>")
+            parts.append(f"<pre>{_text(out.get('text', ''))}</pre>")
     return "".join(parts)
+
+
+def _text(value) -> str:
+    """Text as the content of an element: only ``&``, ``<`` and ``>`` escaped (quotes are safe there, and printed
+    text is full of them)."""
+    return _html.escape(str(value), quote=False)
 
 
 def _output(w) -> str:

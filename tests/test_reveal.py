@@ -13,7 +13,7 @@ import pytest
 from helpers.exercises import predictions, progress
 from helpers.exercises.progress import record
 from helpers.predict import PredictionWidget
-from helpers.reveal import FOLDED, PredictionFold, after_prediction, fold_summary
+from helpers.reveal import FOLDED, PICTURE_STYLE, PredictionFold, after_prediction, fold_summary
 
 import junk
 from conftest import ROOT, html_text
@@ -23,8 +23,8 @@ OTHER = "06-sat-column-sum"
 TRUTH = predictions()[NAME].truth_value()
 # What the cell after NAME's box prints: the answer itself, at 3 decimals, and a table.
 PRINTED = {"output_type": "stream", "name": "stdout", "text": f"row 'cat': [{TRUTH:.3f} {1 - TRUTH:.3f} 0.   ]\n"}
-TABLE = {"output_type": "display_data", "metadata": {},
-         "data": {"text/plain": "<IPython.core.display.HTML object>", "text/html": f"<table><td>{TRUTH:.2f}</td></table>"}}
+TABLE = {"output_type": "display_data", "metadata": {}, "data": {"text/plain": "<IPython.core.display.HTML object>",
+                                                                 "text/html": f"<table><td>{TRUTH:.2f}</td></table>"}}
 
 
 @pytest.fixture(autouse=True)
@@ -86,8 +86,7 @@ def test_show_anyway_opens_it_without_a_prediction():
 
 def test_the_stored_picture_is_a_closed_details_saying_why_and_the_text_form_gives_nothing_away():
     fold = PredictionFold(NAME, [PRINTED, TABLE])
-    bundle = fold._repr_mimebundle_()
-    picture = bundle["text/html"]
+    picture = fold.picture_html()
     details = re.search(r"<details([^>]*)>(.*)</details>", picture, re.S)
     assert details and "open" not in details.group(1), "the picture's fold is open"
     summary = html_text(re.search(r"<summary[^>]*>(.*?)</summary>", picture, re.S).group(1))
@@ -96,15 +95,22 @@ def test_the_stored_picture_is_a_closed_details_saying_why_and_the_text_form_giv
     outside = html_text(picture.replace(details.group(0), ""))
     assert f"{TRUTH:.3f}" in html_text(details.group(2)) and f"{TRUTH:.2f}" in html_text(details.group(2))
     assert f"{TRUTH:.2f}" not in outside and f"{TRUTH:.2f}" not in summary
+    # In the theme's colours, written once per page.
+    assert picture.startswith("<div class='course-snapshot prediction-fold ") and PICTURE_STYLE in picture
+    assert "var(--jp-layout-color2" in PICTURE_STYLE
+    assert "<style" not in fold.picture_html(style=False)
+    fold._repr_mimebundle_()
+    assert "<style" not in PredictionFold(NAME, [PRINTED])._repr_mimebundle_()["text/html"]
+    assert picture == PredictionFold(NAME, [PRINTED, TABLE]).picture_html()  # the same outputs, the same bytes
     # The text form: which prediction, how much it holds (a change of the outputs changes it), never what.
-    text = bundle["text/plain"]
+    text = fold._repr_mimebundle_()["text/plain"]
     assert text.startswith(f"{FOLDED} ({NAME}): 2 outputs, 1 line of text, 1 table")
     assert f"{TRUTH:.2f}" not in text
     assert PredictionFold(NAME, [PRINTED])._repr_mimebundle_()["text/plain"] != text
-    assert bundle["text/html"] == PredictionFold(NAME, [PRINTED, TABLE])._repr_mimebundle_()["text/html"]
     # Also once the prediction is recorded: a page without the kernel shows it closed.
     record("prediction", NAME, correct=True)
-    assert "<details class='prediction-fold-closed'>" in fold._repr_mimebundle_()["text/html"]
+    assert re.search(r"<div class='[^']*prediction-fold[^']*'[^>]*>(<style>.*?</style>)?<details>",
+                     fold._repr_mimebundle_()["text/html"])
 
 
 def test_nothing_escapes_a_handler(monkeypatch):
@@ -154,7 +160,7 @@ def test_a_cell_that_folds_its_output_stores_one_output_the_closed_fold(tmp_path
     assert before.output_type == "stream" and before.text == "before the block\n"
     assert fold.output_type == "display_data"
     assert fold.data["text/plain"].startswith(f"{FOLDED} ({NAME}): 3 outputs, 2 lines of text, 1 table")
-    inside = re.search(r"<details class='prediction-fold-closed'>.*</details>", fold.data["text/html"], re.S)
+    inside = re.search(r"<details>.*</details>", fold.data["text/html"], re.S)
     assert inside and re.search(r"first.*the table.*last", html_text(inside.group(0)), re.S)
     assert [o.text for o in nb.cells[2].outputs] == ["False\nTrue\n"]
     assert json.dumps(fold.data).count("before the block") == 0
