@@ -49,16 +49,14 @@ FOLDED = "Folded until you commit your prediction above"
 # once per notebook: a notebook near its size limit holds a dozen folds.
 PICTURE_STYLE = ("<style>.prediction-fold{color:var(--jp-ui-font-color1);max-width:100%;overflow-x:auto;margin:2px 0}"
                  ".prediction-fold>details>summary{cursor:pointer;padding:4px 8px;margin-bottom:4px;"
-                 f"background:var(--jp-layout-color2,#eee);border-left:4px solid {theme.BORDER}}}"
-                 f".prediction-fold>details>summary>i{{color:{theme.MUTED_FG}}}</style>")
+                 f"background:var(--jp-layout-color2,#eee);border-left:4px solid {theme.BORDER}}}</style>")
 # What the pictures of this kernel's folds have written (a notebook is one page, run top to bottom in one kernel).
 _ON_THIS_PAGE: set[str] = set()
 
 
 def _question(p: Prediction) -> str:
     """The question's last sentence: what the learner is asked, in a line."""
-    question = re.split(r"(?<=[.!?])\s+", " ".join(p.question.split()))[-1]
-    return question if len(question) <= 100 else question[:99] + "…"
+    return re.split(r"(?<=[.!?])\s+", " ".join(p.question.split()))[-1]
 
 
 def fold_summary(name: str) -> str:

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from helpers.exercises import predictions
-from helpers.reveal import FOLDED
+from helpers.reveal import FOLDED, fold_summary
 
 from .test_dark import DARK, LIGHT, SHOTS, assert_dark_panel, screenshot, set_theme
 from .test_interactions import run_notebook
@@ -42,8 +42,8 @@ def folded_choice(path) -> tuple[str, str]:
 
 
 def question(name: str) -> str:
-    """The last sentence of a prediction's question: what its box and its fold both show."""
-    return re.split(r"(?<=[.!?])\s+", " ".join(predictions()[name].question.split()))[-1]
+    """What the fold of the prediction ``name`` asks, after its reason: the question its box shows too."""
+    return fold_summary(name).removeprefix(f"{FOLDED}: ")
 
 
 @pytest.mark.parametrize("path", first_notebook_calling(r"after_prediction\(", prefer="01_"), ids=lambda p: p.stem)
