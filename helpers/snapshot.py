@@ -44,8 +44,8 @@ import ipywidgets as widgets
 
 from . import render, theme
 
-__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "page_snapshot_html", "aside_snapshot_html",
-           "snapshot_html"]
+__all__ = ["STATIC_NOTE", "PARTIAL_NOTE", "SNAPSHOT_CLASS", "OMIT_CLASS", "outputs_html", "page_snapshot_html",
+           "aside_snapshot_html", "snapshot_html"]
 
 STATIC_NOTE = "Static picture: run the cell to use it"
 PARTIAL_NOTE = "Static picture: run the cell to use it and to see every view"
@@ -328,9 +328,11 @@ def _image(w) -> str:
     return f"<img{_attrs(w, '', css or None, alt=alt, src=src)}>"
 
 
-def _output(w) -> str:
+def outputs_html(outputs) -> str:
+    """What a list of notebook outputs (as ``Output.outputs`` holds them) shows, as HTML: each output's HTML, its
+    image or its text (a stream's text, or text/plain), in order; a PNG made smaller as in every picture."""
     parts = []
-    for out in getattr(w, "outputs", ()):
+    for out in outputs:
         data = out.get("data", {}) if isinstance(out, dict) else {}
         if "text/html" in data:
             parts.append(_smaller_images(str(data["text/html"])))
@@ -338,10 +340,20 @@ def _output(w) -> str:
             parts.append(f'<img alt="{_esc(data.get("text/plain", "a figure"))}" '
                          f'src="data:image/png;base64,{_smaller_png_b64(data["image/png"])}">')
         elif "text/plain" in data:
-            parts.append(f"<pre>{_esc(data['text/plain'])}</pre>")
+            parts.append(f"<pre>{_text(data['text/plain'])}</pre>")
         elif isinstance(out, dict) and out.get("output_type") == "stream":
-            parts.append(f"<pre>{_esc(out.get('text', ''))}</pre>")
-    return f"<div{_attrs(w, '', _layout_css(w))}>{''.join(parts)}</div>"
+            parts.append(f"<pre>{_text(out.get('text', ''))}</pre>")
+    return "".join(parts)
+
+
+def _text(value) -> str:
+    """Text as the content of an element: only ``&``, ``<`` and ``>`` escaped (quotes are safe there, and printed
+    text is full of them)."""
+    return _html.escape(str(value), quote=False)
+
+
+def _output(w) -> str:
+    return f"<div{_attrs(w, '', _layout_css(w))}>{outputs_html(getattr(w, 'outputs', ()))}</div>"
 
 
 def _pages(w) -> str:

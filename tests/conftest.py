@@ -25,6 +25,7 @@ import io
 import os
 import re
 import shutil
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,10 +204,15 @@ def run_notebook(path: Path) -> NotebookRun:
     """Execute every code cell of ``path`` in this process, top to bottom, as "Run all" would.
 
     The working directory is the notebook's folder while the cells run; matplotlib draws with Agg; what the
-    cells print is swallowed. An exception in a cell propagates (the stored notebooks run cleanly). The checks of
-    earlier runs in this process are forgotten first (:func:`helpers.exercises.reset_attempts`), as a new kernel
-    starts without them: a Find the bug cell shows its first stage, as in the stored notebook.
+    cells print is swallowed. What a cell shows with ``display(...)`` counts as displayed, as a final expression
+    does, unless a block that holds what it shows has taken the output over (a result folded until its prediction,
+    :mod:`helpers.reveal`: the fold is what the cell shows). An exception in a cell propagates (the stored notebooks
+    run cleanly). The checks of earlier runs in this process are forgotten first
+    (:func:`helpers.exercises.reset_attempts`), as a new kernel starts without them: a Find the bug cell shows its
+    first stage, as in the stored notebook.
     """
+    from unittest import mock
+
     import matplotlib
     import numpy as np
 
@@ -216,9 +222,15 @@ def run_notebook(path: Path) -> NotebookRun:
     reset_attempts()
     run = NotebookRun(path=path, namespace={"__name__": "__main__"})
     cwd, print_options = os.getcwd(), np.get_printoptions()
+    printed = io.StringIO()
+
+    def display(*objs, **_kwargs):
+        if sys.stdout is printed:  # else a block that holds its output runs, and what it shows is its own
+            run.displayed.extend(objs)
+
     os.chdir(path.parent)
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(printed), mock.patch("IPython.display.display", display):
             for source in code_cells(path):
                 value = run_cell(source, run.namespace)
                 if value is not None:

@@ -12,7 +12,7 @@ import pytest
 
 from .jupyter_servers import notebook_paths
 from .test_dark import DARK, LIGHT, luminance, parse_colour, screenshot, set_theme
-from .widget_pages import explorer
+from .widget_pages import explorer, show_folded
 
 MASKING = [p.name for p in notebook_paths() if p.stem.endswith("_masking")]
 
@@ -53,6 +53,7 @@ def check_masked_cells(cells, what: str, dark: bool) -> None:
 @pytest.mark.parametrize("path", MASKING)
 def test_masked_weights_are_dashes_on_hatching_in_light_and_dark(lab, path):
     lab.run_notebook(f"notebooks/{path}")
+    show_folded(lab.notebook)  # the decoder's weights wait for a prediction
     decoder = lab.notebook.locator("[role=group][aria-label='Decoder: causal mask']").first
     ex = explorer(lab.notebook, "self")
     live_weights = ex.locator(".attn-view-weights")

@@ -19,7 +19,15 @@ import numpy as np
 import pytest
 
 from .jupyter_servers import notebook_paths
-from .widget_pages import editor, editor_cells, editor_message, explorer, projections_notebook, type_into_cell
+from .widget_pages import (
+    editor,
+    editor_cells,
+    editor_message,
+    explorer,
+    projections_notebook,
+    show_folded,
+    type_into_cell,
+)
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
 DARK, LIGHT = "JupyterLab Dark", "JupyterLab Light"
@@ -173,6 +181,7 @@ def test_figures_stay_readable_in_dark_and_light(lab, path):
     """A figure is an image and cannot follow the theme: it must be opaque light paper on a dark page too (black
     text on a transparent figure would vanish)."""
     lab.run_notebook(f"notebooks/{path}")
+    show_folded(lab.notebook)  # several figures wait for a prediction
     figures = figure_outputs(lab)
     assert figures.count() > 0, "no figure in the notebook"
     block = lab.notebook.locator(".jp-Cell").filter(has_text="Block-diagonal: within-phrase").locator(

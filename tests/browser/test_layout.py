@@ -26,6 +26,7 @@ from .widget_pages import (
     explorer,
     notebooks_calling,
     projections_notebook,
+    show_folded,
     type_into_cell,
     view_table,
 )
@@ -286,6 +287,7 @@ def test_the_pattern_builders_weights_stay_in_view_while_editing_w(pages, path, 
 def test_the_heads_explorer_shows_x_and_every_heads_weights_on_one_screen(pages, path, size):
     lab = pages(size)
     run(lab, path)
+    show_folded(lab.notebook)  # the explorer waits for a prediction
     ex = lab.notebook.locator(".mh-explorer").first
     box = ex.evaluate(JS_EDIT_AND_EFFECT, None)
     shot(lab, f"layout-{path.stem}-heads-{size}")

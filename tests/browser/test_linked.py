@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .test_layout import run
-from .widget_pages import explorer, first_notebook_calling, projections_notebook
+from .widget_pages import explorer, first_notebook_calling, projections_notebook, show_folded
 
 # The outline style of every cell of row ``row`` in the view ``view`` (a CSS class) of ``root``.
 JS_ROW_OUTLINES = """
@@ -63,6 +63,7 @@ def test_a_weight_lights_its_query_row_in_q_and_its_key_row_in_k(lab, path):
 @pytest.mark.parametrize("path", first_notebook_calling(r"MultiHeadExplorer\("), ids=lambda p: p.stem)
 def test_a_heads_weight_lights_its_query_row_in_every_head_and_the_output(lab, path):
     run(lab, path)
+    show_folded(lab.notebook)  # the explorer waits for a prediction
     ex = lab.notebook.locator(".mh-explorer").first
     heads = ex.locator(".mh-view-head")
     assert heads.count() >= 2

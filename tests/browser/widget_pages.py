@@ -145,6 +145,19 @@ def explorer_inputs(root, cross: bool = False) -> dict:
 # ------------------------------------------------------------------------------------------ choosing what to test
 
 
+def show_folded(region) -> None:
+    """Open every result in ``region`` that is folded until its prediction (helpers.reveal) with its Show anyway
+    button, as a reader who does not predict does: a test of what a notebook shows below its Predict boxes looks at it
+    then. Returns once each fold has opened."""
+    from playwright.sync_api import expect
+
+    buttons = region.locator(".prediction-fold-show:visible")
+    for left in range(buttons.count() - 1, -1, -1):
+        buttons.first.scroll_into_view_if_needed()
+        buttons.first.click()
+        expect(buttons).to_have_count(left)  # the kernel has opened it: its button is gone
+
+
 def code_texts(path) -> list[str]:
     """Every code cell's source and the text form of its stored outputs, for :func:`notebooks_calling`; read once
     per notebook file (the tests are chosen at collection, by each pytest-xdist worker too)."""
