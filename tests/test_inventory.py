@@ -668,3 +668,25 @@ def test_linked_html_shows_its_value_through_jupyterlabs_renderer():
     assert "href='04_masking.ipynb#x'" in snapshot_html(view), "a page's picture shows it too"
     view.value = ""
     assert view.outputs == () and view.value == ""
+
+
+def test_a_second_copy_of_the_test_shows_what_the_first_recorded(progress_file):
+    first, second = inventory_test("pre"), inventory_test("pre")   # the cell run twice, or a second kernel
+    answer_all(first, right=set(ITEMS))
+    first.submit_button.click()
+    answer_all(second, right=set())
+    second.submit_button.click()
+    assert second.submitted and all(second.verdicts.values()), "the first answers, recorded, count"
+    assert "submitted before" in html_text(second.result_html)
+    assert all(progress().result("inventory-pre", name).correct for name in ITEMS)
+
+
+def test_a_progress_file_that_cannot_be_written_is_said(tmp_path, monkeypatch):
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    monkeypatch.setenv(ENV_VAR, str(folder))          # a folder where the file should be: no write succeeds
+    test = inventory_test("post")
+    answer_all(test)
+    test.submit_button.click()
+    assert test.submitted and test.last_unexpected is None
+    assert "could not be saved" in html_text(test.result_html)

@@ -191,24 +191,33 @@ class InventoryTest(LiveWidget, widgets.VBox):
     def _submit(self) -> None:
         if self.submitted:
             return
+        if self._restore():  # submitted meanwhile, from another copy of this cell or another kernel
+            self.result_html.value += theme.notice_html(
+                "This test was submitted before (in another run of this cell or another kernel): the answers shown "
+                "are the ones recorded then, as the first answers count.", self._large)
+            return
         open_ = self.open_questions()
         if len(open_) == len(self.choices):
             raise ValueError("Not submitted: no question is answered yet. Answer every question, then submit.")
         if open_:
             raise ValueError(f"Not submitted: {_plural(len(open_), 'question', 'questions')} without an answer "
                              f"({_numbers(open_)}). Answer every question, then submit.")
-        shown = {}
+        shown, saved = {}, True
         for name, radio in self.choices.items():
             verdict = judge_item(name, radio.value)
-            record(self.kind, name, correct=verdict.correct, answer=verdict.answer)
+            saved = record(self.kind, name, correct=verdict.correct, answer=verdict.answer) and saved
             shown[name] = (verdict.answer, verdict.correct)
         self._show_submitted(shown)
+        if not saved:
+            self.result_html.value += theme.notice_html(
+                "Your answers could not be saved: the progress file could not be written (see the README for where "
+                "it is kept). The results above last only as long as this page.", self._large)
 
-    def _restore(self) -> None:
-        """A test submitted before (recorded in progress) is shown as it was submitted."""
+    def _restore(self) -> bool:
+        """Show a test submitted before (recorded in progress) as it was submitted; False if it was not."""
         recorded = progress().results(self.kind)
         if not any(name in recorded for name in self._items):
-            return
+            return False
         shown = {}
         for name in self._items:
             result = recorded.get(name)
@@ -218,6 +227,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
             verdict = judge_item(name, result.answer)
             shown[name] = (verdict.answer if verdict.readable else None, result.correct)
         self._show_submitted(shown)
+        return True
 
     def _show_submitted(self, shown: dict) -> None:
         """Lock the options and show the results: ``shown`` is name -> (the option chosen or None, right or None)."""
