@@ -13,7 +13,7 @@ from . import theme
 
 __all__ = [
     "TEXT_CSS", "text_style_widget", "course_box", "wrap_row", "view_html",
-    "number_box", "choice_list", "choice_buttons", "course_button",
+    "number_box", "choice_list", "choice_buttons", "course_button", "LinkedHTML",
 ]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
@@ -110,3 +110,31 @@ def choice_buttons(description: str, options, value, tooltips=None) -> widgets.T
     return widgets.ToggleButtons(options=options, value=value, description=description,
                                  tooltips=list(tooltips or []), style={"button_width": "auto"},
                                  layout=widgets.Layout(max_width="100%", flex_flow="row wrap"))
+
+
+class LinkedHTML(widgets.Output):
+    """HTML whose links to the course's notebooks (``04_masking.ipynb#1.-Encoder-...``) work in JupyterLab; its
+    ``value`` is set and read as an ``ipywidgets.HTML``'s.
+
+    An ``ipywidgets.HTML`` puts its value into the page as it is, so a link to a notebook in it is a plain link:
+    following it loads JupyterLab again, and the notebook in front loses its kernel's state. An ``Output`` has its
+    HTML drawn by JupyterLab's own renderer, which opens such a link in a tab of the same JupyterLab and scrolls to the
+    heading its fragment names. ``value`` replaces the output's ``outputs`` (nothing is written into the output while
+    a cell runs); ``''`` leaves it empty.
+    """
+
+    def __init__(self, value: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self._html = ""
+        self.value = value
+
+    @property
+    def value(self) -> str:
+        """The HTML shown."""
+        return self._html
+
+    @value.setter
+    def value(self, html: str) -> None:
+        self._html = str(html)
+        self.outputs = ({"output_type": "display_data", "data": {"text/html": self._html}, "metadata": {}},
+                        ) if self._html else ()

@@ -450,7 +450,9 @@ MISCONCEPTIONS = [text for item in ITEMS.values() for text in item.misconception
 def shown_text(widget) -> str:
     """Every word the widget's HTML parts show (its questions and options are not HTML)."""
     import ipywidgets as widgets
-    return " ".join(html_text(w) for w in walk(widget) if isinstance(w, widgets.HTML))
+
+    from helpers.layout import LinkedHTML
+    return " ".join(html_text(w) for w in walk(widget) if isinstance(w, (widgets.HTML, LinkedHTML)))
 
 
 def answer_all(test: InventoryTest, right: set[str] = frozenset(), skip: tuple[int, ...] = ()) -> dict[str, str]:
@@ -513,6 +515,10 @@ def test_submit_says_which_questions_are_open_and_records_nothing(progress_file)
     answer_all(test, skip=(3, 7, 12))
     test.submit_button.click()
     assert "3 questions without an answer (3, 7 and 12)" in html_text(test.message_html)
+    for number, radio in enumerate(test.choices.values(), start=1):
+        radio.value = None if number in (1, 2, 3, 4, 9) else radio.options[0]
+    test.submit_button.click()
+    assert "5 questions without an answer (1–4 and 9)" in html_text(test.message_html)
     assert progress().empty and not progress_file.exists()
     assert test.last_unexpected is None
 
@@ -651,3 +657,36 @@ def test_a_progress_file_written_by_the_widget_reads_back_as_written(progress_fi
     test.submit()
     assert progress_json(progress()) == progress_file.read_text(encoding="utf-8")
     assert objective_scores(progress(), "inventory-pre") == dict.fromkeys(OBJECTIVES, 100.0)
+
+
+def test_linked_html_shows_its_value_through_jupyterlabs_renderer():
+    from helpers.layout import LinkedHTML
+    from helpers.snapshot import snapshot_html
+    view = LinkedHTML('<a href="04_masking.ipynb#x">04</a>')
+    assert view.value == '<a href="04_masking.ipynb#x">04</a>'
+    assert view.outputs == ({"output_type": "display_data", "data": {"text/html": view.value}, "metadata": {}},)
+    assert "href='04_masking.ipynb#x'" in snapshot_html(view), "a page's picture shows it too"
+    view.value = ""
+    assert view.outputs == () and view.value == ""
+
+
+def test_a_second_copy_of_the_test_shows_what_the_first_recorded(progress_file):
+    first, second = inventory_test("pre"), inventory_test("pre")   # the cell run twice, or a second kernel
+    answer_all(first, right=set(ITEMS))
+    first.submit_button.click()
+    answer_all(second, right=set())
+    second.submit_button.click()
+    assert second.submitted and all(second.verdicts.values()), "the first answers, recorded, count"
+    assert "submitted before" in html_text(second.result_html)
+    assert all(progress().result("inventory-pre", name).correct for name in ITEMS)
+
+
+def test_a_progress_file_that_cannot_be_written_is_said(tmp_path, monkeypatch):
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    monkeypatch.setenv(ENV_VAR, str(folder))          # a folder where the file should be: no write succeeds
+    test = inventory_test("post")
+    answer_all(test)
+    test.submit_button.click()
+    assert test.submitted and test.last_unexpected is None
+    assert "could not be saved" in html_text(test.result_html)

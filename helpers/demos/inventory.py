@@ -48,7 +48,7 @@ from helpers.exercises.inventory import (
     post_order,
 )
 from helpers.exercises.progress import progress, record
-from helpers.layout import choice_list, course_box, course_button, wrap_row
+from helpers.layout import LinkedHTML, choice_list, course_box, course_button, wrap_row
 from helpers.live import LiveWidget
 from helpers.numbers import number_text
 from helpers.snapshot import OMIT_CLASS
@@ -69,8 +69,10 @@ def _kind(when) -> str:
 def section_href(notebook: str, section: str) -> str:
     """The link to a section of a notebook, relative to the notebooks folder: ``04_masking.ipynb#1.-Encoder-...``.
 
-    JupyterLab names a rendered heading by its text with every space made a "-"; opening a notebook at that fragment
-    scrolls to the heading.
+    JupyterLab names a rendered heading by its text with every space made a "-". Following the link (from a
+    :class:`helpers.layout.LinkedHTML`) opens the notebook in a tab beside this one; JupyterLab 4 scrolls to the
+    heading when that notebook is open already, and shows its top when it opens it, which is why the link's text also
+    says the section's title.
     """
     return f"{notebook}.ipynb#{_url_quote(section.replace(' ', '-'), safe=':,.()-')}"
 
@@ -87,8 +89,15 @@ def _plural(count: int, one: str, many: str) -> str:
 
 
 def _numbers(numbers: list[int]) -> str:
-    """``[3]`` -> ``3``; ``[3, 7, 12]`` -> ``3, 7 and 12``."""
-    words = [str(n) for n in numbers]
+    """Question numbers in words, runs of three or more as a range: ``[3]`` -> ``3``; ``[3, 7, 12]`` -> ``3, 7 and
+    12``; ``[1, 2, 3, 4, 9]`` -> ``1–4 and 9``."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    words = [f"{run[0]}–{run[-1]}" if len(run) >= 3 else ", ".join(map(str, run)) for run in runs]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
@@ -131,7 +140,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
         self.submitted = False
         self.verdicts: dict[str, bool | None] = {}
         self.choices: dict[str, widgets.RadioButtons] = {}
-        self._verdict_html: dict[str, widgets.HTML] = {}
+        self._verdict_html: dict[str, LinkedHTML] = {}
         parts: list[widgets.Widget] = []
         for objective, words in OBJECTIVES.items():
             heading = widgets.HTML(theme.heading_html(f"Objective {objective}: {words}", large))
@@ -159,7 +168,8 @@ class InventoryTest(LiveWidget, widgets.VBox):
     def _item_box(self, number: int, name: str, item: Item) -> widgets.VBox:
         options = item.options if self.when == "pre" else post_order(name)
         radio = choice_list(f"{number}. {item.question}", options)
-        verdict = widgets.HTML("")
+        # Shown once there is a verdict; a LinkedHTML, as the post-test's verdict links the section that teaches it.
+        verdict = LinkedHTML(layout=widgets.Layout(display="none"))
         verdict.add_class("inventory-verdict")
         verdict.add_class(OMIT_CLASS)  # right or wrong is the learner's: not in the picture
         self.choices[name] = radio
@@ -181,24 +191,33 @@ class InventoryTest(LiveWidget, widgets.VBox):
     def _submit(self) -> None:
         if self.submitted:
             return
+        if self._restore():  # submitted meanwhile, from another copy of this cell or another kernel
+            self.result_html.value += theme.notice_html(
+                "This test was submitted before (in another run of this cell or another kernel): the answers shown "
+                "are the ones recorded then, as the first answers count.", self._large)
+            return
         open_ = self.open_questions()
         if len(open_) == len(self.choices):
             raise ValueError("Not submitted: no question is answered yet. Answer every question, then submit.")
         if open_:
             raise ValueError(f"Not submitted: {_plural(len(open_), 'question', 'questions')} without an answer "
                              f"({_numbers(open_)}). Answer every question, then submit.")
-        shown = {}
+        shown, saved = {}, True
         for name, radio in self.choices.items():
             verdict = judge_item(name, radio.value)
-            record(self.kind, name, correct=verdict.correct, answer=verdict.answer)
+            saved = record(self.kind, name, correct=verdict.correct, answer=verdict.answer) and saved
             shown[name] = (verdict.answer, verdict.correct)
         self._show_submitted(shown)
+        if not saved:
+            self.result_html.value += theme.notice_html(
+                "Your answers could not be saved: the progress file could not be written (see the README for where "
+                "it is kept). The results above last only as long as this page.", self._large)
 
-    def _restore(self) -> None:
-        """A test submitted before (recorded in progress) is shown as it was submitted."""
+    def _restore(self) -> bool:
+        """Show a test submitted before (recorded in progress) as it was submitted; False if it was not."""
         recorded = progress().results(self.kind)
         if not any(name in recorded for name in self._items):
-            return
+            return False
         shown = {}
         for name in self._items:
             result = recorded.get(name)
@@ -208,6 +227,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
             verdict = judge_item(name, result.answer)
             shown[name] = (verdict.answer if verdict.readable else None, result.correct)
         self._show_submitted(shown)
+        return True
 
     def _show_submitted(self, shown: dict) -> None:
         """Lock the options and show the results: ``shown`` is name -> (the option chosen or None, right or None)."""
@@ -219,6 +239,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
             radio.disabled = True
             self.verdicts[name] = right
             self._verdict_html[name].value = self._verdict(name, chosen, right)
+            self._verdict_html[name].layout.display = None
         self.submit_button.layout.display = "none"
         self.message_html.value = ""
         self.result_html.value = self._score_html()
@@ -296,7 +317,9 @@ class InventoryResults(LiveWidget, widgets.VBox):
         no room to gain).
     missed : tuple of str
         The items missed in the post-test.
-    table_html, missed_html, notes_html : ipywidgets.HTML
+    table_html, notes_html : ipywidgets.HTML
+    missed_html : helpers.layout.LinkedHTML
+        The items missed, with links that open their sections.
     refresh_button : ipywidgets.Button
 
     CSS classes: ``inventory-results`` on the view, ``inventory-results-table``, ``inventory-missed``,
@@ -311,7 +334,7 @@ class InventoryResults(LiveWidget, widgets.VBox):
         self.post: dict[int, float | None] = {}
         self.gains: dict[int, float | None] = {}
         self.missed: tuple[str, ...] = ()
-        self.notes_html, self.table_html, self.missed_html = widgets.HTML(""), widgets.HTML(""), widgets.HTML("")
+        self.notes_html, self.table_html, self.missed_html = widgets.HTML(""), widgets.HTML(""), LinkedHTML()
         for w, cls in ((self.notes_html, "inventory-results-notes"), (self.table_html, "inventory-results-table"),
                        (self.missed_html, "inventory-missed")):
             w.add_class(cls)
