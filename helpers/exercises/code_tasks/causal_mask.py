@@ -23,7 +23,7 @@ CAUSAL_NO_DIAGONAL = Mistake(
     '04_masking, "The causal mask in two forms"')
 CAUSAL_BLOCKED = Mistake(
     "causal_blocked", "the blocked entries marked True (the mask inverted)",
-    "True means 'may attend': on and below the diagonal. True above it is the *blocked* triangle, "
+    "True means 'may attend': on and below the diagonal. True above it is the blocked triangle, "
     "the additive form's −∞ entries.",
     '04_masking, "The causal mask in two forms"')
 CAUSAL_ADDITIVE = Mistake(

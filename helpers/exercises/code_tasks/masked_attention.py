@@ -20,7 +20,7 @@ __all__ = ["TASK", "my_masked_attention", "MASK_AFTER_SOFTMAX", "MASK_INVERTED",
 
 MASK_AFTER_SOFTMAX = Mistake(
     "mask_after_softmax", "the mask applied after the softmax",
-    "Blocked keys must get −inf in the scores *before* the softmax; zeroing weights afterwards leaves "
+    "Blocked keys must get −inf in the scores before the softmax; zeroing weights afterwards leaves "
     "rows that no longer sum to 1.",
     '04_masking, "Worked example: masked attention, every step"')
 MASK_INVERTED = Mistake(
