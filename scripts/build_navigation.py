@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from pathlib import Path
 
 import nbformat
+
+from helpers.course import PLAN_FILE, read_course_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -26,22 +27,16 @@ NAV_TAG = "navigation"
 MAP_TAG = "course-map"
 
 
-def course_plan(path: Path = ROOT / "course.toml") -> dict:
-    """``course.toml``: ``index`` (a notebook's name without ``.ipynb``), ``core`` and ``going_further`` (lists)."""
-    with open(path, "rb") as f:
-        return tomllib.load(f)
-
-
-PLAN = course_plan()
-INDEX = PLAN["index"] + ".ipynb"
-CORE = tuple(PLAN["core"])
+PLAN = read_course_plan(ROOT / PLAN_FILE)
+INDEX = PLAN.index + ".ipynb"
+CORE = PLAN.core
 CORE_HEADING = f"### The core path: {CORE[0][:2]} to {CORE[-1][:2]}, in order"
 FURTHER_HEADING = "### Going further: after the core path, or straight after the notebook each one follows"
 
 
 def course_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
     """The course notebooks in course order (``course.toml``), as paths in ``folder``."""
-    return [folder / f"{name}.ipynb" for name in (PLAN["index"], *PLAN["core"], *PLAN["going_further"])]
+    return [folder / f"{name}.ipynb" for name in PLAN.notebooks]
 
 
 def title_of(nb) -> str:

@@ -69,8 +69,8 @@ def index_page(paths: list[Path], notebooks: dict, title: str) -> str:
         nav.course_map(paths, notebooks).replace("\n### ", "\n## ").replace("### ", "## ", 1),
         "",
     ]
-    for caption, names in (("Start", [plan["index"]]), ("The core path", plan["core"]),
-                           ("Going further", plan["going_further"])):
+    for caption, names in (("Start", [plan.index]), ("The core path", plan.core),
+                           ("Going further", plan.going_further)):
         if names:
             parts += ["```{toctree}", ":hidden:", f":caption: {caption}", "", *names, "```", ""]
     return "\n".join(parts)

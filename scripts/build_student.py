@@ -41,11 +41,12 @@ import ast
 import html
 import re
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+
+from helpers.course import PLAN_FILE, read_course_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -104,9 +105,7 @@ class Report:
 
 def course_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
     """The notebooks of ``course.toml`` in course order (index, core path, going further), as paths in ``folder``."""
-    with open(ROOT / "course.toml", "rb") as f:
-        plan = tomllib.load(f)
-    return [folder / f"{name}.ipynb" for name in (plan["index"], *plan["core"], *plan["going_further"])]
+    return [folder / f"{name}.ipynb" for name in read_course_plan(ROOT / PLAN_FILE).notebooks]
 
 
 def tags(cell) -> list[str]:

@@ -25,7 +25,6 @@ import os
 import sys
 import tempfile
 import time
-import tomllib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,6 +32,7 @@ import nbformat
 from nbclient import NotebookClient
 
 from helpers import render
+from helpers.course import PLAN_FILE, read_course_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -99,9 +99,7 @@ def run(path: Path, target: Path) -> float:
 
 def course_notebooks() -> list[Path]:
     """Every notebook of the course, in the order of ``course.toml``."""
-    with open(ROOT / "course.toml", "rb") as f:
-        plan = tomllib.load(f)
-    return [ROOT / "notebooks" / f"{name}.ipynb" for name in (plan["index"], *plan["core"], *plan["going_further"])]
+    return [ROOT / "notebooks" / f"{name}.ipynb" for name in read_course_plan(ROOT / PLAN_FILE).notebooks]
 
 
 def main(argv: list[str]) -> int:

@@ -148,5 +148,5 @@ def test_course_map_lists_the_core_path_and_the_going_further_notebooks_apart():
         return re.findall(r"\]\((\d\d)_[^)]+\.ipynb\)", text)
 
     plan = course_plan()
-    assert linked(core) == [name[:2] for name in plan["core"]], core
-    assert linked(further) == [name[:2] for name in plan["going_further"]], further
+    assert linked(core) == [name[:2] for name in plan.core], core
+    assert linked(further) == [name[:2] for name in plan.going_further], further

@@ -13,11 +13,12 @@ import socket
 import subprocess
 import sys
 import time
-import tomllib
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from helpers.course import PLAN_FILE, CoursePlan, read_course_plan
 
 REPO = Path(__file__).resolve().parents[2]
 # Another folder of course notebooks can be tested in place of notebooks/ (e.g. a draft): set COURSE_NOTEBOOKS.
@@ -61,17 +62,15 @@ class ServerError(RuntimeError):
     """A server did not start; the message holds the end of its log."""
 
 
-def course_plan() -> dict:
+def course_plan() -> CoursePlan:
     """``course.toml``, the one list of the course's notebooks: ``index``, ``core`` and ``going_further`` (names
     without ``.ipynb``)."""
-    with open(REPO / "course.toml", "rb") as f:
-        return tomllib.load(f)
+    return read_course_plan(REPO / PLAN_FILE)
 
 
 def course_notebooks(folder: Path) -> list[Path]:
     """The course notebooks in course order, as paths in ``folder``."""
-    plan = course_plan()
-    return [folder / f"{name}.ipynb" for name in (plan["index"], *plan["core"], *plan["going_further"])]
+    return [folder / f"{name}.ipynb" for name in course_plan().notebooks]
 
 
 def notebook_paths() -> list[Path]:

@@ -37,7 +37,7 @@ from .test_a11y import BLOCKING, axe_violations, describe
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep a screenshot of each page in, when set
 PLAN = course_plan()
-NOTEBOOKS = [PLAN["index"], *PLAN["core"], *PLAN["going_further"]]
+NOTEBOOKS = list(PLAN.notebooks)
 PAGES = ["index", *NOTEBOOKS]
 LOCAL = re.compile(r"(https?|wss?)://(127\.0\.0\.1|localhost)[:/]|(data|blob|about):")
 # Text that looks like a formula MathJax did not typeset: $$, or a $...$ pair around something.
@@ -259,7 +259,7 @@ def test_page_is_offline_typeset_linked_and_accessible(site, site_url, name):
                              "next": f"{PAGES[k + 1]}.html" if k + 1 < len(PAGES) else None}, report["rel"]
 
     # Run it: Binder and the class hub, each with the link site/site.toml and README give.
-    notebook = name if name in NOTEBOOKS else PLAN["index"]
+    notebook = name if name in NOTEBOOKS else PLAN.index
     launch = {link["text"]: link["href"] for link in report["links"] if link["text"] in expected_launch_links(notebook)}
     assert launch == expected_launch_links(notebook)
 
