@@ -50,6 +50,8 @@ class VotePanel(LiveWidget, widgets.VBox):
     fields : dict
         The count fields by what they count: an option, a ``(row, column)`` entry, or ``"guesses"`` (one field, for a
         number). Each is an ``ipywidgets.Text`` (CSS class ``predict-vote-field``).
+    fields_box : ipywidgets.Box
+        The fields with their labels; hidden once both votes are recorded, shown again by :meth:`reset`.
     votes : list
         The votes recorded, first to last: a dict from each option (or entry) to its count, or a tuple of guesses.
     record_button : ipywidgets.Button
@@ -80,7 +82,7 @@ class VotePanel(LiveWidget, widgets.VBox):
         self.record_button = course_button("Record vote 1", "keep these counts as the room's vote",
                                            "predict-vote-record", large)
         self.on_click(self.record_button, lambda _b: self._record(), where=self.message_html)
-        grid = self._fields_grid()
+        self.fields_box = grid = self._fields_grid()
         grid.add_class("predict-vote-fields")
         self.add_class("predict-vote")
         self.message_html.add_class("predict-vote-message")
@@ -263,6 +265,8 @@ class VotePanel(LiveWidget, widgets.VBox):
                                    f"{_html.escape(title)}</b>: {_html.escape(step)}</div>")
         self.record_button.description = f"Record vote {min(done + 1, ROUNDS)}"
         self.record_button.layout.display = None if done < ROUNDS else "none"
+        # Both votes in: the empty fields would only crowd the projector; the bars on Reveal show the counts.
+        self.fields_box.layout.display = None if done < ROUNDS else "none"
         if done:
             one, many = ("guess", "guesses") if self.prediction.form == "number" else ("vote", "votes")
             said = "; ".join(f"vote {k + 1}: {n} {one if n == 1 else many}"

@@ -62,6 +62,7 @@ def test_the_room_votes_twice_and_the_reveal_shows_both_votes_beside_the_truth()
     w.vote.set_votes({o: str(n) for o, n in second.items()})
     assert w.vote.record()
     assert w.vote.record_button.layout.display == "none" and "Reveal" in html_text(w.vote.heading_html)
+    assert w.vote.fields_box.layout.display == "none", "both votes in: no empty fields left on the projector"
     w.reveal_button.click()
     assert w.revealed and all(f.disabled for f in w.vote.fields.values())
     rows = bar_rows(w)
@@ -155,6 +156,8 @@ def test_three_votes_are_not_taken_and_a_tally_needs_one_or_two():
         assert w.vote.record()
     w.vote.set_votes({"cat": 3})
     assert not w.vote.record() and "Both votes are recorded" in html_text(w.vote.message_html)
+    w.vote.reset()
+    assert w.vote.fields_box.layout.display != "none" and w.vote.votes == []
     with pytest.raises(ValueError, match="1 to 2 votes"):
         tally(w.prediction, [])
 
