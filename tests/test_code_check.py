@@ -426,6 +426,24 @@ def f(Xh):
 ]
 
 
+def first_asked_in(task: str) -> str:
+    """The notebook of the first "Your turn" cell that asks for ``task`` ('' if none does)."""
+    return next((nb for nb, tasks in YOUR_TURN_CELLS.items() if task in tasks), "")
+
+
+def assert_points_to(message: str, mistake, notebook: str) -> None:
+    """``message`` names each of the mistake's places: as the explanation if it is in ``notebook`` or before it, as
+    still to come if it is in a later notebook, which the learner has not read yet."""
+    lines = message.splitlines()
+    for place in filter(None, mistake.where.split("; ")):
+        said = [line for line in lines if place in line]
+        assert len(said) == 1, message
+        if notebook and int(place[:2]) > int(notebook[:2]):
+            assert " later, in " in said[0] and "Where the course explains it" not in said[0], message
+        else:
+            assert said[0].startswith("Where the course explains it: "), message
+
+
 @pytest.mark.parametrize("task, key, source", WRONG, ids=[f"{t}-{k}-{i}" for i, (t, k, _) in enumerate(WRONG)])
 def test_each_wrong_implementation_gets_its_diagnosis(task, key, source):
     fb = check_code(task, define(source))
@@ -433,8 +451,7 @@ def test_each_wrong_implementation_gets_its_diagnosis(task, key, source):
     assert fb.mistake == key, fb.message
     mistake = MISTAKES[key]
     assert f"This looks like: {mistake.title}." in fb.message
-    if mistake.where:
-        assert f"Where the course explains it: {mistake.where}." in fb.message
+    assert_points_to(fb.message, mistake, first_asked_in(task))
     assert fb.message.splitlines()[1].startswith(("On ", "Your results are right")), fb.message
     # The example it fails on, as the hint ladder and a find-the-bug check show it: the input, expected against got.
     case = re.match(r'On (.+?): ', fb.message.splitlines()[1])
@@ -442,6 +459,33 @@ def test_each_wrong_implementation_gets_its_diagnosis(task, key, source):
     assert " expected" in fb.example and (" yours" in fb.example or "What happened:" in fb.example)
 
 
+
+
+def test_the_softmax_check_of_01_speaks_only_of_what_01_has_shown():
+    """01 asks for softmax before it builds X and long before 02 and 08 explain axes and the max trick: a failing
+    example must not be named after X, and the chapters it points to are said to come later."""
+    fb = check_code("softmax", define("""
+def f(x):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / e.sum(axis=-1)"""))
+    assert fb.mistake == "no_keepdims"
+    assert "X" not in fb.message.splitlines()[1], fb.message  # "On <the example>: ..."
+    assert "The course explains it later, in 02_projections" in fb.message
+    assert "Where the course explains it" not in fb.message
+    overflow = check_code("softmax", define("""
+def f(x):
+    e = np.exp(x)
+    return e / e.sum(axis=-1, keepdims=True)"""))
+    assert overflow.mistake == "no_max" and "later, in 08_pitfalls" in overflow.message
+    # The same mistake met in 02's attention task, after 02 has explained it: offered as the explanation.
+    attention = check_code("attention", define("""
+def f(Q, K, V):
+    S = Q @ K.T / np.sqrt(Q.shape[-1])
+    e = np.exp(S - S.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1)
+    return w @ V, w"""))
+    assert attention.mistake == "no_keepdims", attention.message
+    assert 'Where the course explains it: 02_projections, "Step 3: softmax, row by row".' in attention.message
 
 
 def headings(stem: str) -> list[set[str]]:

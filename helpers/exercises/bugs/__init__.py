@@ -126,7 +126,7 @@ def check_fix(name: str, fn) -> Feedback:
     ValueError
         If no bug is called ``name``.
     """
-    verdict = judge_task(bug(name).task, fn)
+    verdict = judge_task(bug(name).task, fn, bug(name).notebook)
     feedback = verdict.feedback()
     failed = attempts.note("bug", name, feedback)
     record("bug", name, correct=feedback.correct, answer=feedback.mistake or None)
@@ -146,4 +146,4 @@ def mistake_text(name: str) -> str:
     ValueError
         If no bug is called ``name``.
     """
-    return MISTAKES[bug(name).mistake].explained()
+    return MISTAKES[bug(name).mistake].explained(bug(name).notebook)

@@ -68,7 +68,8 @@ from helpers.exercises.progress import record
 from helpers.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN",
-           "TIME_LIMIT", "Mistake", "CodeTask", "Verdict", "check_code", "check_task", "judge_task", "solution_source"]
+           "TIME_LIMIT", "Mistake", "CodeTask", "Verdict", "asked_in", "check_code", "check_task", "judge_task",
+           "solution_source"]
 
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
     softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
@@ -157,17 +158,26 @@ def check_code(task: str, fn) -> Feedback:
     return feedback
 
 
-def judge_task(task: str, fn) -> Verdict:
+def asked_in(task: str) -> str:
+    """The notebook whose "Your turn" cell first asks for ``task`` (``"01_intuition"``); '' for a task no "Your turn"
+    asks for. A check of the task names a mistake's places in later notebooks as still to come."""
+    return next((notebook for notebook, tasks in YOUR_TURN_CELLS.items() if task in tasks), "")
+
+
+def judge_task(task: str, fn, notebook: str | None = None) -> Verdict:
     """:func:`check_code`'s verdict in parts (the header, the failing example, the mistake and what is said about
     it), recording nothing: for checkers built on a code task that word their message their own way, such as
     :func:`helpers.exercises.bugs.check_fix`.
+
+    ``notebook`` is the notebook the check runs in (default: :func:`asked_in`); a mistake's places in later
+    notebooks are said to come later.
 
     Raises
     ------
     ValueError
         If ``task`` is not a known task.
     """
-    return judge(_task(task), fn)
+    return judge(_task(task), fn, asked_in(task) if notebook is None else notebook)
 
 
 def check_task(task: str, fn) -> Feedback:

@@ -49,10 +49,22 @@ class Mistake:
     advice: str
     where: str
 
-    def explained(self) -> str:
-        """What a check says about this mistake: its name, what to change and where the course explains it."""
+    def explained(self, asked_in: str = "") -> str:
+        """What a check says about this mistake: its name, what to change and where the course explains it.
+
+        ``asked_in`` is the notebook the check runs in (``"01_intuition"``). A place in a later notebook is one the
+        learner has not read yet, so it is said to come later instead of being offered as the explanation; the
+        advice before it is what the task needs now.
+        """
         text = f"This looks like: {self.title}.\n{self.advice}"
-        return text + (f"\nWhere the course explains it: {self.where}." if self.where else "")
+        places = [place for place in self.where.split("; ") if place]
+        later = [place for place in places if asked_in and place[:2] > asked_in[:2]]
+        read = [place for place in places if place not in later]
+        if read:
+            text += f"\nWhere the course explains it: {'; '.join(read)}."
+        if later:
+            text += f"\n{'More on it' if read else 'The course explains it'} later, in {'; '.join(later)}."
+        return text
 
 
 # The two mistakes of any task: the skeleton as given, and right results bought by writing into an argument.
@@ -424,8 +436,12 @@ def _example(task: CodeTask, run: _Run, got: dict, detail: str) -> str:
     return example_text(case.name, names, case.args, task.outputs, want, mine, last)
 
 
-def judge(task: CodeTask, fn) -> Verdict:
-    """Check ``fn`` for ``task``: the verdict in parts. Never raises, whatever ``fn`` is or does."""
+def judge(task: CodeTask, fn, asked_in: str = "") -> Verdict:
+    """Check ``fn`` for ``task``: the verdict in parts. Never raises, whatever ``fn`` is or does.
+
+    ``asked_in``: the notebook the check runs in, so that a mistake's places in later notebooks are said to come
+    later (:meth:`Mistake.explained`); '' names every place as the explanation.
+    """
     if not callable(fn):
         return Verdict(False, f"{task.name}: check_code needs your function itself, e.g. "
                               f"check_code({task.name!r}, my_{task.name}); got {_describe(fn)}, which cannot be "
@@ -433,13 +449,13 @@ def judge(task: CodeTask, fn) -> Verdict:
     if is_unfilled(fn):
         return Verdict(False, f"{task.name}: not written yet: {NOT_WRITTEN_YET.advice}", mistake=NOT_WRITTEN_YET)
     try:
-        return _verdict(task, fn)
+        return _verdict(task, fn, asked_in)
     except Exception as err:  # noqa: BLE001 - whatever the function returned, the learner gets a verdict
         return Verdict(False, f"{task.name}: your function's result could not be checked "
                               f"({type(err).__name__}: {err}).")
 
 
-def _verdict(task: CodeTask, fn) -> Verdict:
+def _verdict(task: CodeTask, fn, asked_in: str) -> Verdict:
     cases = task.cases()
     names = _arg_names(fn, len(cases[0].args))
     runs, got = [], {}
@@ -471,7 +487,7 @@ def _verdict(task: CodeTask, fn) -> Verdict:
         mistake = MUTATES_INPUT
     lines = [header, problem]
     if mistake is not None:
-        lines.append(mistake.explained())
+        lines.append(mistake.explained(asked_in))
     elif changed is not None:
         lines.append(f"Also, on {changed.case.name} your function changed its argument `{changed.changed}`: "
                      "compute a new array instead of writing into it.")

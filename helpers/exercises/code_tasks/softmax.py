@@ -54,7 +54,7 @@ def my_softmax(x):
 def _cases() -> list[Case]:
     return [
         Case("the look-up scores [2.5, 1.5, 2, 0] (01)", (LOOKUP_SCORES.copy(),)),
-        Case("the six-token scores X Xᵀ / 2 (01), shape (6, 6)", ((X6 @ X6.T) / 2,)),
+        Case("a 6 × 6 matrix of scores, one row per query", ((X6 @ X6.T) / 2,)),
         Case("a 2 × 3 matrix", (np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 3.0]]),)),
         Case("a batch of shape (2, 3, 4)", (small_ints(3, (2, 3, 4)),)),
         Case("large scores [[1000, 1001, 1002], [-1000, 0, 5], [0, 0, 2000]]",
