@@ -88,3 +88,11 @@ def test_03s_numbers_are_the_helpers():
     for name, want in (("X", X), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
         np.testing.assert_array_equal(nb[name], want, err_msg=name)
     np.testing.assert_array_equal(assigned_in_notebook("03_heads", ("W_o",))["W_o"], W_o)
+
+
+def test_03s_first_values_are_section_3s():
+    """Section 1 sets one head against two on the values section 3 computes, whose first two columns are 02's."""
+    X, _, _, W_v, _ = two_head_layer()
+    V = assigned_in_notebook("03_heads", ("V", "one_head"))["V"]
+    np.testing.assert_array_equal(V, X @ W_v)
+    np.testing.assert_array_equal(V[:, :2], examples.X3 @ examples.W_V3)
