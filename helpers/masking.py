@@ -42,10 +42,11 @@ BOS = "<s>"
 # ---------------------------------------------------------------------------------
 
 # Sentences the padding demo cuts to the lengths the learner types: sequence b is
-# the first lengths[b] words of SENTENCE_POOL[b].
+# the first lengths[b] words of SENTENCE_POOL[b]. They begin with 04's batch (BATCH_SENTENCES), so the demo's
+# first lengths, 3, 5 and 2, show the sentences the notebook's text computes with.
 SENTENCE_POOL = [
     "the cat sat on the mat all day".split(),
-    "a dog ran to the park and back".split(),
+    "a dog ran home fast for its dinner".split(),
     "birds sing at dawn in the tall trees".split(),
     "we read books by the warm fire tonight".split(),
 ]

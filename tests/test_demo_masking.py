@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from helpers.demos.masking import PaddingDemo
-from helpers.masking import PAD, SENTENCE_POOL, batch_mask, pad_batch, parse_lengths
+from helpers.masking import BATCH_SENTENCES, PAD, SENTENCE_POOL, batch_mask, pad_batch, parse_lengths
 
 # ---------------------------------------------------------------------------------
 # padding
@@ -74,6 +74,15 @@ def test_padding_demo_weights_ignore_padding_and_rows_sum_to_one():
     for b, L in enumerate(demo.lengths):
         assert (demo.weights[b][:, L:] == 0.0).all()  # exactly zero, not just small
         assert (demo.weights[b][:, :L] > 0).all()
+
+
+def test_padding_demo_starts_with_the_batch_04_computes_with():
+    """04's text pads "the cat sat", "a dog ran home fast" and "birds sing"; the demo below it starts from them."""
+    demo = PaddingDemo()
+    assert [row[:L] for row, L in zip(demo.tokens, demo.lengths)] == [list(s) for s in BATCH_SENTENCES]
+    assert [" ".join(s) for s in BATCH_SENTENCES][1] == "a dog ran home fast"
+    batch = demo.views["batch"].value
+    assert all(f">{word}<" in batch for word in ("home", "fast"))
 
 
 def test_padding_demo_causal_switch_adds_the_causal_mask():
