@@ -130,6 +130,20 @@ def test_unmasked_model_copies_a_planted_future_word():
     assert honest.predict(tokens)[2] in {"sat", "slept"}
 
 
+def test_with_the_mask_no_head_stands_out():
+    """05 reads the causal errors as a near tie: head 0 re-reads the current word, and no head does better than it by
+    1 % or changes a single best guess; the unmasked look-ahead head is far below them all."""
+    data = corpus_sentences()
+    honest = train(causal=True)
+    current_word_alone = honest.losses[0]
+    assert honest.delta == -1 and min(honest.losses.values()) == honest.losses[-1]
+    assert all(0.99 * current_word_alone < e < 1.000001 * current_word_alone for e in honest.losses.values())
+    ceiling = best_possible_accuracy(data)
+    for delta in honest.losses:
+        assert train(causal=True, offsets=(delta,)).accuracy(data) == pytest.approx(ceiling)
+    assert train(causal=False).losses[1] < 0.01 * current_word_alone
+
+
 def test_fit_readout_error_is_zero_only_for_the_cheating_head():
     data = corpus_sentences()
     errors = {d: fit_readout(data, d, causal=False)[1] for d in (-1, 0, 1)}

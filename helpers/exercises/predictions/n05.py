@@ -121,8 +121,8 @@ PREDICTIONS = [
         why=("With the whole sentence in view, the head at δ = +1 reads token t + 1, the very word to predict: its "
              "training error is 0."),
         thought={
-            "-1": ("the previous token is the best clue to the next, as it is for the masked model; without the "
-                   "mask the next token itself is in view, and copying it is never wrong"),
+            "-1": ("the previous token is a clue to the next, and the masked model keeps δ = −1, if only by a "
+                   "hair; without the mask the next token itself is in view, and copying it is never wrong"),
             "0": ("a token's own word is the best clue; the read-out already has it, and the next word itself is in "
                   "view"),
             "*": ("a head looking further gives more context; the head at δ = +1 reads the answer itself, since "
