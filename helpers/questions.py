@@ -57,8 +57,8 @@ QUESTIONS = {
             "d_k = d_model / heads = 768 / 12 = 64.",
             "Projection: (8, 20, 768) × (768, 64) = (8, 20, 64) for one head. All 12 heads are stacked on a new "
             "axis after the batch: Q is (8, 12, 20, 64) = (batch, heads, seq_len, d_k).",
-            "(In code one usually multiplies by a single (768, 768) matrix, giving (8, 20, 768), reshapes to (8, "
-            "20, 12, 64) and swaps axes 1 and 2: the same numbers.)",
+            "(In code one multiplies by a single (768, 768) matrix, giving (8, 20, 768), and head i takes its "
+            "columns 64·i to 64·i + 63, as in notebook 03: the same numbers.)",
             "K: same as Q, (8, 12, 20, 64).  V: same, (8, 12, 20, 64) (here d_v = d_k = 64).",
             "Weights: Q·Kᵀ per head is (20, 64) × (64, 20) = (20, 20), so (8, 12, 20, 20): one row per query, one "
             "column per key.",
@@ -406,8 +406,9 @@ SHAPE_MISTAKES = {
          "why": "you swapped d_k and the sequence length (that is Kᵀ, the transposed keys used in Q·Kᵀ)"},
         {"shape": "batch, heads, d_k, seq_len", "why": "you swapped d_k and the sequence length"},
         {"shape": "batch, seq_len, heads, d_k",
-         "why": "that is after the reshape but before the transpose: the heads axis comes before the sequence "
-                "axis, (batch, heads, seq_len, d_k)"},
+         "why": "the heads axis comes after the sequence axis here; each head's {key} is a seq_len × d_k matrix "
+                "(03's {key}_i), so those two axes come last, after batch and heads: (batch, heads, seq_len, "
+                "d_k)"},
         {"shape": "heads, batch, seq_len, d_k", "why": "batch comes first, then heads: (batch, heads, seq_len, d_k)"},
         {"shape": "batch, heads, seq_len, d_model",
          "why": "each head has only d_k = d_model / h = {d_k} columns, not d_model = {d_model}"},

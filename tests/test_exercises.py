@@ -118,7 +118,8 @@ def _q1_with(**changes):
         ({"Q": (8, 20, 64)}, ["shape per head"]),
         ({"Q": (8, 20, 768)}, ["before splitting"]),
         ({"K": (8, 12, 64, 20)}, ["swapped d_k and the sequence length"]),
-        ({"V": (8, 20, 12, 64)}, ["before the transpose"]),
+        ({"V": (8, 20, 12, 64)}, ["heads axis comes after the sequence axis", "V is a seq_len × d_k matrix",
+                                  "(batch, heads, seq_len, d_k)"]),
         ({"Q": (12, 8, 20, 64)}, ["batch comes first"]),
         ({"Q": (8, 12, 20, 768)}, ["d_k", "64"]),
         ({"weights": (8, 12, 20, 64)}, ["(batch, heads, n, n)", "one row per query, one column per key"]),
@@ -137,6 +138,17 @@ def test_q1_wrong_shapes_say_what_is_wrong(changes, expected_words):
     assert "5 of 6 right" in fb.message
     for words in expected_words:
         assert words in fb.message, fb.message
+
+
+def test_q1_speaks_only_of_what_the_core_path_taught():
+    """09 comes before 10, where heads are split by reshape: Q1's solution and the reason for every wrong shape it
+    names use 03's columns and axes, never a reshape."""
+    texts = [*data.QUESTIONS["q1"]["solution"], data.QUESTIONS["q1"]["hint"],
+             *(entry["why"] for entries in data.SHAPE_MISTAKES.values() for entry in entries)]
+    assert texts and not [t for t in texts if "reshape" in t.lower()]
+    for shape in ((8, 20, 12, 64), (8, 12, 20, 768), (8, 20, 768)):
+        message = check("q1", _q1_with(Q=shape, K=shape, V=shape)).message
+        assert "reshape" not in message.lower(), message
 
 
 def test_q1_missing_parts_are_named():
