@@ -73,6 +73,19 @@ def test_a_bug_is_a_mistake_its_task_names(name):
     assert MISTAKES[bug.mistake] in TASKS[bug.task].mistakes
 
 
+# The mistakes a Find the bug cell must show, each a realistic slip: K not transposed where a square example hides it,
+# a padding mask on the queries instead of the keys, the scores divided by d_k, the heads merged without moving the
+# head axis back.
+MUST_SHOW = {"k_not_transposed", "pad_mask_on_queries", "scale_dk", "merge_no_transpose"}
+
+
+def test_no_two_bugs_are_the_same_mistake():
+    mistakes = [bug.mistake for bug in ALL.values()]
+    repeated = sorted({m for m in mistakes if mistakes.count(m) > 1})
+    assert not repeated, f"a mistake shown twice: {repeated}"
+    assert len(mistakes) >= 6 and MUST_SHOW <= set(mistakes)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_the_fix_is_recorded_and_junk_gets_feedback(name):
     bug = ALL[name]
@@ -229,7 +242,8 @@ def test_a_find_the_bug_cell_stores_the_first_stage_and_passes_once_fixed(path, 
     assert cells[k - 1]["cell_type"] == "markdown" and "Find the bug" in heading
     assert "**Hint**" in heading and "example" in heading, "the heading says how the search goes"
 
-    (output,) = cell["outputs"]
+    *printed, output = cell["outputs"]
+    assert all(o["output_type"] == "stream" and o["name"] == "stdout" for o in printed), "the verdict comes last"
     stored = "".join(output["data"]["text/plain"])
     shown = stored + "".join(output["data"]["text/html"])
     assert stored.startswith("✗ ") and ONE_LINE in stored and "The example: " in stored
@@ -245,3 +259,23 @@ def test_a_find_the_bug_cell_stores_the_first_stage_and_passes_once_fixed(path, 
     assert_named(run_cell(source), name)
     fixed = run_cell(_fill(source, solution_source(ALL[name].task)))
     assert fixed.correct, fixed.message
+
+
+def test_the_square_example_passes_silently_in_the_cell_and_the_check_shows_a_non_square_one():
+    """02's K not transposed: the cell runs its author's square try (n = d_k) first, which gives weights of the right
+    shape whose rows sum to 1 and wrong numbers; the stored verdict's example is one where n ≠ d_k."""
+    name = "02-k-not-transposed"
+    fn_name, namespace = buggy_function(name)
+    (path, k, cells), = [(p, k, c) for p, k, c in CELLS if f'check_fix("{name}"' in "".join(c[k]["source"])]
+    printed = "".join("".join(o["text"]) for o in cells[k]["outputs"] if o["output_type"] == "stream")
+    assert "weights (3, 3)" in printed and "row sums [1. 1. 1.]" in printed
+    X, W_q, W_k, W_v = (namespace[v] for v in ("X_try", "W_q_try", "W_k_try", "W_v_try"))
+    assert X.shape[0] == W_k.shape[1] != X.shape[1], "a square Q and K: n = d_k, and d_model differs"
+    _, weights = namespace[fn_name](X, W_q, W_k, W_v)
+    _, right = SOLUTIONS["self_attention"](X, W_q, W_k, W_v)
+    assert weights.shape == right.shape and np.allclose(weights.sum(axis=1), 1)
+    assert not np.allclose(weights, right), "the square try hides the bug in the numbers, not in the shapes"
+    verdict = check_fix(name, namespace[fn_name])
+    assert_first_stage(verdict, name)
+    assert verdict.example.startswith('The example: "The cat sat" (02), X 3×4, W 4×2')  # n = 3, d_k = 2
+    assert "What happened: your function raised ValueError" in verdict.example

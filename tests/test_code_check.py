@@ -43,11 +43,12 @@ def solution(task):
 # --------------------------------------------------------------------------- the reference solutions
 
 
-def test_there_are_the_nine_tasks_with_a_skeleton_and_a_solution_each():
+def test_there_are_the_tasks_with_a_skeleton_and_a_solution_each():
     names = {"softmax", "project_qkv", "attention", "causal_mask", "masked_attention", "multi_head_attention",
-             "online_softmax", "softmax_backward", "self_attention", "split_heads", "merge_heads"}
+             "online_softmax", "softmax_backward", "self_attention", "split_heads", "merge_heads", "padded_attention"}
     assert set(TASKS) == set(SOLUTIONS) == set(SKELETONS) == names
-    assert set(YOUR_TURN_TASKS) == names - {"self_attention"}  # checked by the find-the-bug cells only
+    # checked by the find-the-bug cells only
+    assert set(YOUR_TURN_TASKS) == names - {"self_attention", "padded_attention"}
 
 
 @pytest.mark.parametrize("task", sorted(SOLUTIONS))
@@ -172,6 +173,10 @@ def f(x):
 def f(x):
     e = np.exp(x - np.max(x))
     return e / e.sum()"""),
+    ("softmax", "softmax_mixed_axes", """
+def f(x):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=0, keepdims=True)"""),
     ("softmax", "mutates_input", """
 def f(x):
     x -= np.max(x, axis=-1, keepdims=True)
@@ -181,6 +186,12 @@ def f(x):
     ("project_qkv", "wq_wk_swapped", """
 def f(X, W_q, W_k, W_v):
     return X @ W_k, X @ W_q, X @ W_v"""),
+    ("project_qkv", "w_on_the_left", """
+def f(X, W_q, W_k, W_v):
+    Q = W_q @ X
+    K = W_k @ X
+    V = W_v @ X
+    return Q, K, V"""),
     ("attention", "no_scale", SM + """
 def f(Q, K, V):
     w = sm(Q @ K.T)
@@ -235,6 +246,24 @@ def f(Q, K, V):
     e = np.exp(Q @ K.T)
     w = e / e.sum(axis=-1, keepdims=True)
     return w @ V, w"""),
+    ("attention", "causal_mask_added", SM + """
+def f(Q, K, V):
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    s = s + np.triu(np.full(s.shape, -np.inf), k=1)
+    w = sm(s)
+    return w @ V, w"""),
+    ("attention", "causal_mask_added", SM + """
+def f(Q, K, V):
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    s = np.where(np.tril(np.ones_like(s)) == 1, s, -1e9)
+    w = sm(s)
+    return w @ V, w"""),
+    ("attention", "softmax_mixed_axes", """
+def f(Q, K, V):
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    e = np.exp(s - np.max(s, axis=-1, keepdims=True))
+    w = e / np.sum(e, axis=0, keepdims=True)
+    return w @ V, w"""),
     ("attention", "mutates_input", SM + """
 def f(Q, K, V):
     Q /= np.sqrt(Q.shape[1])
@@ -257,6 +286,17 @@ def f(Q, K, V, mask):
     ("masked_attention", "mask_inverted", SM + """
 def f(Q, K, V, mask):
     w = sm(np.where(mask, -1e9, Q @ K.T / np.sqrt(Q.shape[1])))
+    return w @ V, w"""),
+    ("masked_attention", "mask_inverted_additive", SM + """
+def f(Q, K, V, mask):
+    S = Q @ K.T / np.sqrt(Q.shape[1])
+    w = sm(S + mask * -1e9)
+    return w @ V, w"""),
+    ("masked_attention", "mask_after_softmax_renormalised", SM + """
+def f(Q, K, V, mask):
+    w = sm(Q @ K.T / np.sqrt(Q.shape[1]))
+    w = np.where(mask, w, 0.0)
+    w = w / w.sum(axis=-1, keepdims=True)
     return w @ V, w"""),
     ("masked_attention", "mask_ignored", SM + """
 def f(Q, K, V, mask):
@@ -325,6 +365,41 @@ def f(Q, K, V, mask):
     e = np.exp(s - s.max(axis=0, keepdims=True))
     w = e / e.sum(axis=0, keepdims=True)
     return w @ V, w"""),
+    ("multi_head_attention", "merge_no_transpose", SM + """
+def f(X, W_q, W_k, W_v, W_o, h):
+    n, d_model = X.shape
+    Q, K, V = (np.swapaxes((X @ W).reshape(n, h, -1), 0, 1) for W in (W_q, W_k, W_v))
+    w = sm(Q @ np.swapaxes(K, 1, 2) / np.sqrt(d_model // h))
+    return (w @ V).reshape(n, d_model) @ W_o"""),
+    ("padded_attention", "pad_mask_on_queries", SM + """
+def f(Q, K, V, lengths):
+    keep = np.arange(Q.shape[1]) < np.array(lengths)[:, None]
+    s = Q @ K.transpose(0, 2, 1) / np.sqrt(Q.shape[2])
+    w = sm(np.where(keep[:, :, None], s, -1e9))
+    return w @ V, w"""),
+    ("padded_attention", "mask_ignored", SM + """
+def f(Q, K, V, lengths):
+    w = sm(Q @ K.transpose(0, 2, 1) / np.sqrt(Q.shape[2]))
+    return w @ V, w"""),
+    ("padded_attention", "pad_off_by_one", SM + """
+def f(Q, K, V, lengths):
+    keep = np.arange(Q.shape[1]) <= np.array(lengths)[:, None]
+    w = sm(np.where(keep[:, None, :], Q @ K.transpose(0, 2, 1) / np.sqrt(Q.shape[2]), -np.inf))
+    return w @ V, w"""),
+    ("padded_attention", "scale_dk", SM + """
+def f(Q, K, V, lengths):
+    keep = np.arange(Q.shape[1]) < np.array(lengths)[:, None]
+    w = sm(np.where(keep[:, None, :], Q @ K.transpose(0, 2, 1) / Q.shape[2], -np.inf))
+    return w @ V, w"""),
+    ("padded_attention", "mask_after_softmax", SM + """
+def f(Q, K, V, lengths):
+    keep = np.arange(Q.shape[1]) < np.array(lengths)[:, None]
+    w = sm(Q @ K.transpose(0, 2, 1) / np.sqrt(Q.shape[2])) * keep[:, None, :]
+    return w @ V, w"""),
+    ("masked_attention", "scale_dk", SM + """
+def f(Q, K, V, mask):
+    w = sm(np.where(mask, Q @ K.T / Q.shape[1], -np.inf))
+    return w @ V, w"""),
     ("multi_head_attention", "softmax_over_queries", SM + """
 def f(X, W_q, W_k, W_v, W_o, h):
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
@@ -373,6 +448,7 @@ def f(X, W_q, W_k, W_v):
     ("softmax_backward", "backward_wrong_axis",
      "def f(w, g):\n    return w * (g - np.sum(g * w, axis=0, keepdims=True))"),
     ("softmax_backward", "backward_diagonal", "def f(w, g):\n    return w * (1 - w) * g"),
+    ("softmax_backward", "backward_global_sum", "def f(w, g):\n    return w * (g - np.sum(g * w))"),
     ("split_heads", "split_no_transpose", """
 def f(X, h):
     n, d_model = X.shape[-2:]
@@ -571,9 +647,12 @@ def test_the_catalogue_is_large_and_covers_many_mistakes():
 # The bugs DESIGN §8 has the learner find, each with the tasks whose checks must name it: (mistake key, tasks).
 FIND_THE_BUG_MISTAKES = [
     ("softmax_over_queries", {"attention", "masked_attention", "multi_head_attention", "self_attention"}),
-    ("mask_after_softmax", {"masked_attention"}),
+    ("mask_after_softmax", {"masked_attention", "padded_attention"}),
     ("scale_dmodel", {"self_attention", "multi_head_attention"}),
     ("k_not_transposed", {"attention", "self_attention"}),
+    ("pad_mask_on_queries", {"padded_attention"}),
+    ("scale_dk", {"attention", "masked_attention", "padded_attention"}),
+    ("merge_no_transpose", {"merge_heads", "multi_head_attention"}),
 ]
 
 

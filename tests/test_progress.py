@@ -358,7 +358,7 @@ def test_the_review_list_holds_the_predictions_missed_and_the_tasks_of_several_t
         record("your-turn", "causal_mask", correct=correct)
     for correct in (False, True):
         record("your-turn", "softmax", correct=correct)  # right on the second try: not listed
-    record("bug", "04-mask-after-softmax", correct=False)  # the cell as given, run once: not a try of the learner's
+    record("bug", "05-mask-after-softmax", correct=False)  # the cell as given, run once: not a try of the learner's
     for _ in range(2):
         record("bug", "02-softmax-over-queries", correct=False)
     record("question", "q3", correct=False, answer="a")

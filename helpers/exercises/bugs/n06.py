@@ -5,11 +5,10 @@ from __future__ import annotations
 from helpers.exercises.bugs import Bug
 
 BUGS = [
-    # The softmax taken over the queries (axis 0) of the n_q × n_k scores: with n_q ≠ n_k it still runs and the
-    # weights keep their shape, but each source token's column sums to 1 instead of each target token's row.
-    Bug(name="06-softmax-over-target", notebook="06_cross_attention", task="attention",
-        mistake="softmax_over_queries",
-        idea="Each target token (a query, a row of the weights) shares out its attention over the source tokens "
-             "(the keys, the columns), so each of the n_q rows must add up to 1, whatever n_q and n_k are. Look "
-             "at what this function's rows add up to, and its columns."),
+    # The scores divided by d_k, not √d_k: it runs, every shape is right, each row sums to 1; the weights are only
+    # flatter than they should be (with d_k = 2, each score is √2 times too small).
+    Bug(name="06-scale-by-d-k", notebook="06_cross_attention", task="attention", mistake="scale_dk",
+        idea="The scores are scaled so that their spread does not grow with the width d_k of a query and a key: a "
+             "dot product of d_k terms has a spread that grows like the square root of d_k. Compare the number this "
+             "code divides by with the formula at the top of this notebook."),
 ]

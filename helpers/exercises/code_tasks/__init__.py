@@ -34,6 +34,8 @@ its reference solution as real code (its skeleton is that solution's signature a
 * ``"split_heads"``: ``fn(X, h)`` -> (..., h, n, d_model // h), head k holding columns ``k*d_k:(k+1)*d_k``, no loop
 * ``"merge_heads"``: ``fn(Xh)`` -> (..., n, h * d_k), the heads side by side in head order (the inverse of
   ``"split_heads"``)
+* ``"padded_attention"``: ``fn(Q, K, V, lengths) -> (output, weights)`` over a padded batch (batch, n, d), no query
+  giving a pad key any weight (not a "Your turn": 04's "Find the bug" cell is checked as this task)
 
 :data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. Every judged check of one of them is recorded
 in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
@@ -49,6 +51,7 @@ from helpers.exercises.code_tasks import (
     merge_heads,
     multi_head_attention,
     online_softmax,
+    padded_attention,
     project_qkv,
     self_attention,
     softmax,
@@ -73,7 +76,7 @@ __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS
 
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
     softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
-    softmax_backward, self_attention, split_heads, merge_heads)}
+    softmax_backward, self_attention, split_heads, merge_heads, padded_attention)}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
 YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
 # Which notebook's "Your turn" cells ask for which tasks, in the order of the cells (tests/test_code_check.py reads the

@@ -14,16 +14,18 @@ from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, c
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
 from helpers.exercises.code_tasks.softmax import (
     GLOBAL_MAX,
+    MIXED_AXES,
     NO_KEEPDIMS,
     NO_MAX,
     NO_NORMALISE,
     softmax_global_max,
     softmax_max_no_keepdims,
+    softmax_mixed_axes,
     softmax_no_keepdims,
 )
 
 __all__ = ["TASK", "my_attention", "NO_SOFTMAX", "NO_SCALE", "SCALE_DK", "SCALE_TOKENS", "WEIGHTS_TRANSPOSED",
-           "ORDER_SWAPPED", "WEIGHTS_AT_K", "K_NOT_TRANSPOSED", "OVER_QUERIES"]
+           "ORDER_SWAPPED", "WEIGHTS_AT_K", "K_NOT_TRANSPOSED", "OVER_QUERIES", "CAUSAL_MASK_ADDED"]
 
 NO_SOFTMAX = Mistake(
     "no_softmax", "no softmax: the scaled scores used as weights",
@@ -63,6 +65,12 @@ K_NOT_TRANSPOSED = Mistake(
     "k_not_transposed", "K not transposed: Q @ K instead of Q @ K.T",
     "Entry (i, j) of the scores is q_i · k_j, so the scores are Q @ K.T, shape n_q × n_k.",
     '02_projections, "Step 1: scores S = QKᵀ"')
+CAUSAL_MASK_ADDED = Mistake(
+    "causal_mask_added", "a causal mask in attention that has none",
+    "This attention lets every query read every key: no key is blocked. A causal mask belongs to a decoder's "
+    "self-attention only; cross-attention reads a source that is complete before decoding starts, and an encoder "
+    "reads its whole sentence. Leave the scores as they are.",
+    '06_cross_attention, "Self-attention vs cross-attention"; 04_masking, "The causal mask in two forms"')
 
 
 def my_attention(Q, K, V):
@@ -124,6 +132,10 @@ TASK = CodeTask(
         (WEIGHTS_AT_K, lambda Q, K, V: (nan_softmax(scaled_scores(Q, K)) @ K, nan_softmax(scaled_scores(Q, K)))),
         (K_NOT_TRANSPOSED, lambda Q, K, V: attend(Q @ K / np.sqrt(Q.shape[-1]), V)),
         (NO_SOFTMAX, _weights_then_v(lambda s: s)),
+        (MIXED_AXES, _weights_then_v(softmax_mixed_axes)),
+        # Key j blocked for query i when j > i, as in a decoder's self-attention, on the n_q × n_k scores.
+        (CAUSAL_MASK_ADDED, _weights_then_v(lambda s: nan_softmax(np.where(np.tri(*s.shape, dtype=bool), s,
+                                                                             -np.inf)))),
         (GLOBAL_MAX, _weights_then_v(softmax_global_max)),
         (NO_NORMALISE, _weights_then_v(np.exp)),
         (NO_KEEPDIMS, _weights_then_v(softmax_no_keepdims)),

@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.attention import project_qkv
+from helpers.masking import batch_example, decoder_example
 
 __all__ = ["SIX_TOKENS", "X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES",
-           "small_ints", "six_token_qkv", "cross_qkv", "six_token_weights"]
+           "small_ints", "six_token_qkv", "cross_qkv", "six_token_weights", "padded_batch_qkv"]
 
 # The six tokens "The cat sat on the mat", (6, 4) (01_intuition, 02_projections, 10_multi_head).
 SIX_TOKENS = ("The", "cat", "sat", "on", "the", "mat")
@@ -65,3 +66,11 @@ def six_token_weights():
     """
     rng = np.random.default_rng(18)
     return tuple(rng.integers(-1, 2, size=(4, 4)).astype(float) for _ in range(4))
+
+
+def padded_batch_qkv():
+    """04_masking's padded batch (section 4): Q, K, V (3, 5, 2) of "the cat sat", "a dog ran home fast" and "birds
+    sing", padded to 5 tokens and projected by section 1's W^Q, W^K, W^V; and the lengths (3, 5, 2)."""
+    _padded, lengths, X = batch_example()
+    _X, W_q, W_k, W_v = decoder_example()
+    return (*project_qkv(X, W_q, W_k, W_v), np.array(lengths))

@@ -1,8 +1,8 @@
 """Code task ``"multi_head_attention"`` (10_multi_head): ``fn(X, W_q, W_k, W_v, W_o, h)`` -> output (n, d_model).
 
 Head i uses columns ``i*d_k:(i+1)*d_k`` of Q, K and V (as :func:`helpers.attention.split_heads`). Probes with
-h = 2 and h = 3 on d_model 6 tell a reshape without a transpose, interleaved columns and one big head apart. The
-heads themselves are taught in 03_heads, where most mistakes point.
+h = 2 and h = 3 on d_model 6 tell a reshape without a transpose (splitting the heads, or merging them back),
+interleaved columns and one big head apart. The heads themselves are taught in 03_heads, where most mistakes point.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from helpers.exercises.code_tasks.attention import NO_SCALE, OVER_QUERIES
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import X6, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
+from helpers.exercises.code_tasks.merge_heads import MERGE_NO_TRANSPOSE
 
 __all__ = ["TASK", "my_multi_head_attention", "NO_WO", "SCALE_DMODEL", "HEADS_RESHAPE", "HEADS_INTERLEAVED",
            "ONE_HEAD"]
@@ -72,17 +73,17 @@ def _reference(X, W_q, W_k, W_v, W_o, h):
     return multi_head_attention(X, W_q, W_k, W_v, W_o, h)[0]
 
 
-def _heads_variant(X, W_q, W_k, W_v, W_o, h, split=None, scale=None, w_o=True, axis=-1):
-    """Multi-head attention with the split of Q, K, V into heads, the scale, W^O and the softmax's axis as
-    parameters: each wrong version changes one of them. (The library's multi_head_attention takes none of
-    them, so it cannot stand in for these.)"""
+def _heads_variant(X, W_q, W_k, W_v, W_o, h, split=None, scale=None, w_o=True, axis=-1, merge=None):
+    """Multi-head attention with the split of Q, K, V into heads, the scale, W^O, the softmax's axis and the merge of
+    the heads' outputs (a list of h arrays n × d_k) as parameters: each wrong version changes one of them. (The
+    library's multi_head_attention takes none of them, so it cannot stand in for these.)"""
     Q, K, V = X @ W_q, X @ W_k, X @ W_v
     d_k = Q.shape[-1] // h
     split = split or (lambda M: split_heads(M, h))
     Qh, Kh, Vh = split(Q), split(K), split(V)
     s = scale if scale is not None else np.sqrt(d_k)
     heads = [nan_softmax(Qh[i] @ Kh[i].T / s, axis=axis) @ Vh[i] for i in range(h)]
-    concat = np.concatenate(heads, axis=-1)
+    concat = np.concatenate(heads, axis=-1) if merge is None else merge(heads)
     return concat @ W_o if w_o else concat
 
 
@@ -109,6 +110,8 @@ TASK = CodeTask(
         # h ignored: one head of width d_model, scaled by the √d_k of h heads, or by its own √d_model.
         (ONE_HEAD, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1, scale=np.sqrt(X.shape[-1] // h))),
         (ONE_HEAD, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1)),
+        # The heads' outputs (h, n, d_k) reshaped straight to (n, d_model): a row holds several tokens of one head.
+        (MERGE_NO_TRANSPOSE, _model(merge=lambda heads: np.stack(heads).reshape(heads[0].shape[0], -1))),
         (NO_SCALE, _model(scale=1.0)),
         (OVER_QUERIES, _model(axis=0)),
     ),

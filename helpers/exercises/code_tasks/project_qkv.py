@@ -11,7 +11,7 @@ from helpers.attention import project_qkv
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, X6
 
-__all__ = ["TASK", "my_project_qkv", "WQ_WK_SWAPPED", "QKV_ORDER"]
+__all__ = ["TASK", "my_project_qkv", "WQ_WK_SWAPPED", "QKV_ORDER", "W_ON_THE_LEFT"]
 
 WQ_WK_SWAPPED = Mistake(
     "wq_wk_swapped", "W^Q and W^K swapped",
@@ -20,6 +20,12 @@ WQ_WK_SWAPPED = Mistake(
 QKV_ORDER = Mistake(
     "qkv_order", "Q, K and V returned in another order",
     "Return Q, K, V in that order.",
+    '02_projections, "Three projections of the same X"')
+W_ON_THE_LEFT = Mistake(
+    "w_on_the_left", "the weight matrix on the left: W_q @ X instead of X times W^Q",
+    "X is n × d_model: multiply X on the left, X @ W^Q. Each row of X (one token, d_model numbers) meets the "
+    "d_model rows of W^Q, which gives one row per token, n × d_k. W_q @ X pairs the d_k columns of W_q with the n "
+    "rows of X: numpy refuses it unless d_k happens to equal n, and then it mixes the tokens.",
     '02_projections, "Three projections of the same X"')
 
 
@@ -53,5 +59,8 @@ TASK = CodeTask(
         (WQ_WK_SWAPPED, lambda X, Wq, Wk, Wv: (X @ Wk, X @ Wq, X @ Wv)),
         (QKV_ORDER, lambda X, Wq, Wk, Wv: (X @ Wq, X @ Wv, X @ Wk)),
         (QKV_ORDER, lambda X, Wq, Wk, Wv: (X @ Wv, X @ Wk, X @ Wq)),
+        # W @ X: it runs only where d_k (d_v) equals n; the transposed products give Qᵀ, Kᵀ, Vᵀ.
+        (W_ON_THE_LEFT, lambda X, Wq, Wk, Wv: (Wq @ X, Wk @ X, Wv @ X)),
+        (W_ON_THE_LEFT, lambda X, Wq, Wk, Wv: (Wq.T @ X.T, Wk.T @ X.T, Wv.T @ X.T)),
     ),
 )

@@ -13,12 +13,18 @@ from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import LOOKUP_SCORES, X6, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
 
-__all__ = ["TASK", "my_softmax", "WRONG_AXIS", "NO_KEEPDIMS", "GLOBAL_MAX", "SUM_ALL", "NO_MAX", "NO_NORMALISE",
-           "softmax_no_keepdims", "softmax_max_no_keepdims", "softmax_global_max"]
+__all__ = ["TASK", "my_softmax", "WRONG_AXIS", "MIXED_AXES", "NO_KEEPDIMS", "GLOBAL_MAX", "SUM_ALL", "NO_MAX",
+           "NO_NORMALISE", "softmax_no_keepdims", "softmax_max_no_keepdims", "softmax_global_max", "softmax_mixed_axes"]
 
 WRONG_AXIS = Mistake(
     "wrong_axis", "softmax along the wrong axis",
     "Each row (one query) must sum to 1: use axis=-1 in the max and in the sum, with keepdims=True.",
+    '02_projections, "Step 3: softmax, row by row"')
+MIXED_AXES = Mistake(
+    "softmax_mixed_axes", "the max taken along the last axis but the sum along axis 0",
+    "Subtracting each row's max is right; the sum must be each row's too. Summed along axis 0, the exponentials are "
+    "divided by their column's total, so each column adds up to 1 and the rows do not: sum along the same axis as "
+    "the max, the last one, keeping its dimension.",
     '02_projections, "Step 3: softmax, row by row"')
 NO_KEEPDIMS = Mistake(
     "no_keepdims", "the row sums without keepdims=True",
@@ -75,6 +81,12 @@ def softmax_max_no_keepdims(x):
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def softmax_mixed_axes(x):
+    """Each row's max subtracted (right), then each column's sum divided by (axis 0): the columns sum to 1."""
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=0, keepdims=True)
+
+
 def softmax_global_max(x):
     """The largest entry of the whole array subtracted instead of each row's."""
     e = np.exp(x - np.max(x))
@@ -98,6 +110,7 @@ TASK = CodeTask(
     solution=my_softmax,
     models=(
         (WRONG_AXIS, lambda x: nan_softmax(x, axis=0)),
+        (MIXED_AXES, softmax_mixed_axes),
         (SUM_ALL, _softmax_sum_all),
         (NO_KEEPDIMS, softmax_no_keepdims),
         (NO_KEEPDIMS, softmax_max_no_keepdims),

@@ -14,7 +14,7 @@ from helpers.exercises.code_tasks.examples import LOOKUP_SCORES, X6, small_ints
 from helpers.learning import softmax_backward
 
 __all__ = ["TASK", "my_softmax_backward", "BACKWARD_NO_SUBTRACTION", "BACKWARD_WRONG_AXIS", "BACKWARD_NO_KEEPDIMS",
-           "BACKWARD_DIAGONAL"]
+           "BACKWARD_DIAGONAL", "BACKWARD_GLOBAL_SUM"]
 
 BACKWARD_NO_SUBTRACTION = Mistake(
     "backward_no_subtraction", "weights * grad without the subtraction",
@@ -24,6 +24,12 @@ BACKWARD_NO_SUBTRACTION = Mistake(
 BACKWARD_WRONG_AXIS = Mistake(
     "backward_wrong_axis", "the sum over the wrong axis",
     "The sum runs over the softmax's own axis, the last one: axis=-1, keepdims=True.",
+    '13_learning, "The backward pass"')
+BACKWARD_GLOBAL_SUM = Mistake(
+    "backward_global_sum", "one sum over the whole array instead of one per row",
+    "Each row is a softmax of its own: what is subtracted in a row is that row's sum of grad * weights, one number "
+    "per row, kept as a column (axis=-1, keepdims=True) so that it lines up with its row. One number for the whole "
+    "array mixes the rows together.",
     '13_learning, "The backward pass"')
 BACKWARD_NO_KEEPDIMS = Mistake(
     "backward_no_keepdims", "the row sums without keepdims=True",
@@ -68,6 +74,7 @@ TASK = CodeTask(
         (BACKWARD_NO_SUBTRACTION, lambda w, g: w * g),
         (BACKWARD_WRONG_AXIS, lambda w, g: w * (g - np.sum(g * w, axis=0, keepdims=True))),
         (BACKWARD_NO_KEEPDIMS, lambda w, g: w * (g - np.sum(g * w, axis=-1))),
+        (BACKWARD_GLOBAL_SUM, lambda w, g: w * (g - np.sum(g * w))),
         (BACKWARD_DIAGONAL, lambda w, g: w * (1 - w) * g),
     ),
 )

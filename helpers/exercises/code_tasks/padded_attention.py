@@ -1,0 +1,131 @@
+"""Code task ``"padded_attention"`` (04_masking, "Find the bug"): ``fn(Q, K, V, lengths) -> (output, weights)``.
+
+Self-attention over a padded batch, as an encoder such as BERT runs it: Q, K (batch, n, d_k) and V (batch, n, d_v),
+sentence b's real tokens the first ``lengths[b]``, the rest ``<pad>``. No query gives a pad key any weight; a pad
+query still attends, to the real tokens. The cases hold sentences with and without padding, one of a single real
+token, and 04's own batch, so that a padding mask on the queries (rows) instead of the keys (columns), which changes
+nothing for a sentence without padding, gives results of its own. Not a "Your turn": 04's find-the-bug cell is checked
+as this task.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from helpers.attention import padding_mask, scaled_dot_product_attention
+from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, OVER_QUERIES, SCALE_DK
+from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.examples import padded_batch_qkv, small_ints
+from helpers.exercises.code_tasks.learner_math import nan_softmax
+from helpers.exercises.code_tasks.masked_attention import MASK_AFTER_SOFTMAX, MASK_IGNORED, MASK_INVERTED
+from helpers.exercises.code_tasks.softmax import NO_MAX
+
+__all__ = ["TASK", "my_padded_attention", "PAD_MASK_ON_QUERIES", "PAD_OFF_BY_ONE"]
+
+WHERE = '04_masking, "Padding masks for a batch"'
+
+PAD_MASK_ON_QUERIES = Mistake(
+    "pad_mask_on_queries", "the padding mask on the queries (the rows), not on the keys (the columns)",
+    "A pad token must not be read: what gets blocked is its key, column j of the weights, for every query. A mask "
+    "shaped (batch, n, 1) broadcasts along the keys instead: it blocks whole rows (the pad queries, whose rows then "
+    "have nothing to attend to) and leaves the pad keys open to every real query. Give the mask's size-1 axis to the "
+    "queries: (batch, 1, n).",
+    WHERE)
+PAD_OFF_BY_ONE = Mistake(
+    "pad_off_by_one", "the first pad key left open (a token counted as real when its position equals the length)",
+    "Sentence b's real tokens are positions 0 to lengths[b] − 1: position lengths[b] is already padding. Compare "
+    "with a strict <, not <=.",
+    WHERE)
+
+
+def my_padded_attention(Q, K, V, lengths):
+    """Q, K (batch, n, d_k), V (batch, n, d_v): a batch padded to n tokens, sentence b's real tokens its first
+    lengths[b]. Returns (output (batch, n, d_v), weights (batch, n, n)); no query gives a pad key any weight."""
+    n = Q.shape[-2]
+    real = np.arange(n)[None, :] < np.asarray(lengths)[:, None]     # (batch, n): True = a real token
+    mask = real[:, None, :]                                          # (batch, 1, n): the keys, the same for every query
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])       # (batch, n, n)
+    scores = np.where(mask, scores, -np.inf)                         # pad keys: -inf, before the softmax
+    e = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
+    weights = e / np.sum(e, axis=-1, keepdims=True)                  # each row sums to 1
+    return weights @ V, weights                                      # (batch, n, d_v), (batch, n, n)
+
+
+def _cases() -> list[Case]:
+    Qb, Kb, Vb, lengths = padded_batch_qkv()
+    return [
+        Case("two sentences padded to 3 tokens, lengths 3 and 2, Q, K, V 2×3×2",
+             (small_ints(101, (2, 3, 2)), small_ints(102, (2, 3, 2)), small_ints(103, (2, 3, 2)), np.array([3, 2]))),
+        Case('the padded batch of 04 ("the cat sat", "a dog ran home fast", "birds sing"), lengths 3, 5, 2',
+             (Qb, Kb, Vb, lengths)),
+        Case("no padding: two sentences of 4 tokens, lengths 4 and 4",
+             (small_ints(104, (2, 4, 3)), small_ints(105, (2, 4, 3)), small_ints(106, (2, 4, 2)), np.array([4, 4]))),
+        Case("one real token: lengths 1 and 3, Q, K, V 2×3×2",
+             (small_ints(107, (2, 3, 2)), small_ints(108, (2, 3, 2)), small_ints(109, (2, 3, 2)), np.array([1, 3]))),
+        Case("large scores: lengths 2 and 3, Q, K with entries near 30",
+             (30 * small_ints(110, (2, 3, 4), 1, 4), 30 * small_ints(111, (2, 3, 4), 1, 4), small_ints(112, (2, 3, 2)),
+              np.array([2, 3])), large=True),
+    ]
+
+
+def _reference(Q, K, V, lengths):
+    return scaled_dot_product_attention(Q, K, V, mask=padding_mask(lengths, Q.shape[-2]))
+
+
+def _real(lengths, n, strict=True):
+    """(batch, n): True where position j of sentence b is a real token (``strict``: j < lengths[b], else <=)."""
+    positions, lengths = np.arange(n)[None, :], np.asarray(lengths)[:, None]
+    return positions < lengths if strict else positions <= lengths
+
+
+def _attend(Q, K, V, mask=None, blocked=-np.inf, scale=None, axis=-1):
+    """Batched attention with ``mask`` (broadcast against the scores; True = may attend) filled with ``blocked``
+    before a softmax along ``axis``: each wrong version changes one of these."""
+    with np.errstate(all="ignore"):
+        scores = Q @ np.swapaxes(K, -1, -2) / (np.sqrt(Q.shape[-1]) if scale is None else scale)
+        if mask is not None:
+            scores = np.where(mask, scores, blocked)
+        w = nan_softmax(scores, axis=axis)
+        return w @ V, w
+
+
+def _on_queries(blocked):
+    """The padding mask shaped (batch, n, 1): whole rows (the pad queries) blocked, the pad keys left open."""
+    return lambda Q, K, V, lengths: _attend(Q, K, V, _real(lengths, Q.shape[-2])[:, :, None], blocked)
+
+
+def _on_keys(**change):
+    """The padding mask on the keys, as it should be, with ``change`` made to :func:`_attend`'s other defaults."""
+    return lambda Q, K, V, lengths: _attend(Q, K, V, _real(lengths, Q.shape[-2])[:, None, :], **change)
+
+
+def _after_softmax(Q, K, V, lengths):
+    w = _attend(Q, K, V)[1] * _real(lengths, Q.shape[-2])[:, None, :]
+    return w @ V, w
+
+
+TASK = CodeTask(
+    name="padded_attention",
+    idea=("A pad token is not a word: no query may read it. So the padding mask blocks the pad keys (columns of the "
+          "weights), the same keys for every query of the sentence, before the softmax; a pad query's own row still "
+          "shares its weight among the real tokens. Ask which axis of the scores each axis of the mask lines up with."),
+    outputs=(("output", "batch × n × d_v"), ("weights", "batch × n × n")),
+    cases=_cases,
+    reference=_reference,
+    solution=my_padded_attention,
+    models=(
+        (PAD_MASK_ON_QUERIES, _on_queries(-np.inf)),
+        (PAD_MASK_ON_QUERIES, _on_queries(-1e9)),
+        (MASK_IGNORED, lambda Q, K, V, lengths: _attend(Q, K, V)),
+        (MASK_AFTER_SOFTMAX, _after_softmax),
+        (MASK_INVERTED, lambda Q, K, V, lengths: _attend(Q, K, V, ~_real(lengths, Q.shape[-2])[:, None, :])),
+        (PAD_OFF_BY_ONE, lambda Q, K, V, lengths: _attend(Q, K, V,
+                                                          _real(lengths, Q.shape[-2], strict=False)[:, None, :])),
+        (NO_SCALE, _on_keys(scale=1.0)),
+        (SCALE_DK, lambda Q, K, V, lengths: _on_keys(scale=Q.shape[-1])(Q, K, V, lengths)),
+        (OVER_QUERIES, _on_keys(axis=-2)),
+        (ORDER_SWAPPED, lambda Q, K, V, lengths: _reference(Q, K, V, lengths)[::-1]),
+    ),
+    overflow_mistake=NO_MAX,
+    your_turn=False,
+)
