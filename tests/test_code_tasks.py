@@ -201,7 +201,7 @@ def test_06s_first_example_is_the_padded_cross_attention_tasks():
     args = case_args("cross_attention_padded", "06's first example, X_dec")
     for got, want in zip((nb["X_dec"], nb["X_enc"], nb["W_q"], nb["W_k"], nb["W_v"]), args):
         np.testing.assert_array_equal(got, want)
-    assert args[-1] == 3, "the last of the four source tokens is padding"
+    assert args[-1] == 2, "the last two of the four source tokens are padding"
 
 
 def test_12s_sliding_window_figure_is_the_window_tasks():

@@ -2,7 +2,7 @@
 
 ``fn(X_dec, X_enc, W_q, W_k, W_v, enc_length) -> (output, weights)``: queries from the decoder's tokens, keys and
 values from the source's, scaled by 1/√d_k; the source rows from ``enc_length`` on are padding, and their keys get
-weight exactly 0. Probes: 06's first example with its last source token as padding and with none, the toy translation
+weight exactly 0. Probes: 06's first example with its last two source tokens as padding and with none, the toy translation
 with two zero pad rows, a source of one real token, n_k = d_k (so that ``Q @ K`` without the transpose runs) and
 large scores.
 """
@@ -90,8 +90,8 @@ def _toy_padded():
 def _cases() -> list[Case]:
     X_dec, X_enc, W_q, W_k, W_v = cross_example()
     return [
-        Case("06's first example, X_dec 6×4, X_enc 4×4, W 4×2, enc_length 3: the last source token is padding",
-             (X_dec, X_enc, W_q, W_k, W_v, 3)),
+        Case("06's first example, X_dec 6×4, X_enc 4×4, W 4×2, enc_length 2: the last two source tokens are padding",
+             (X_dec, X_enc, W_q, W_k, W_v, 2)),
         Case("06's first example, enc_length 4: no padding", (X_dec, X_enc, W_q, W_k, W_v, 4)),
         Case("06's toy translation, its source padded with two zero rows: X_enc 6×10, enc_length 4", _toy_padded()),
         Case("one real source token: X_dec 3×4, X_enc 3×4, W 4×2, enc_length 1",
