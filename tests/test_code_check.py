@@ -943,8 +943,8 @@ def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
     w = sm(s)
     return w @ V, w"""))
     assert not fb.correct and fb.mistake == "", fb.message
-    assert re.search(r"weights entry \(\d, [23]\) is [\d.]+e-\d+, not exactly 0: key [23] is padding \(enc_length = 2\)",
-                     fb.message), fb.message
+    assert re.search(r"weights entry \(\d, [23]\) is [\d.]+e-\d+, not exactly 0: key [23] is padding "
+                     r"\(enc_length = 2\)", fb.message), fb.message
     assert fb.example.endswith("and a pad key must get weight exactly 0, not just a small one.")
     blocked = check_code("cross_attention_padded", define(SM + """
 def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):

@@ -2,9 +2,9 @@
 
 ``fn(X_dec, X_enc, W_q, W_k, W_v, enc_length) -> (output, weights)``: queries from the decoder's tokens, keys and
 values from the source's, scaled by 1/√d_k; the source rows from ``enc_length`` on are padding, and their keys get
-weight exactly 0. Probes: 06's first example with its last two source tokens as padding and with none, the toy translation
-with two zero pad rows, a source of one real token, n_k = d_k (so that ``Q @ K`` without the transpose runs) and
-large scores.
+weight exactly 0. Probes: 06's first example with its last two source tokens as padding and with none, the toy
+translation with two zero pad rows, a source of one real token, n_k = d_k (so that ``Q @ K`` without the transpose
+runs) and large scores.
 """
 
 from __future__ import annotations
