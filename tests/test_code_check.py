@@ -44,11 +44,13 @@ def solution(task):
 
 
 def test_there_are_the_tasks_with_a_skeleton_and_a_solution_each():
-    names = {"softmax", "project_qkv", "attention", "causal_mask", "masked_attention", "multi_head_attention",
-             "online_softmax", "softmax_backward", "self_attention", "split_heads", "merge_heads", "padded_attention"}
+    names = {"softmax", "project_qkv", "attention", "causal_mask", "masked_attention", "padding_causal_mask",
+             "kv_cache_decode", "cross_attention_padded", "multi_head_attention", "split_heads", "merge_heads",
+             "sliding_window_mask", "online_softmax", "softmax_backward", "self_attention", "padded_attention"}
     assert set(TASKS) == set(SOLUTIONS) == set(SKELETONS) == names
-    # checked by the find-the-bug cells only
-    assert set(YOUR_TURN_TASKS) == names - {"self_attention", "padded_attention"}
+    # self_attention and padded_attention are checked by the find-the-bug cells only; causal_mask is the causal half
+    # of padding_causal_mask
+    assert set(YOUR_TURN_TASKS) == names - {"self_attention", "padded_attention", "causal_mask"}
 
 
 @pytest.mark.parametrize("task", sorted(SOLUTIONS))
@@ -499,6 +501,165 @@ def f(Xh):
     *lead, h, n, d_k = Xh.shape
     Xh[...] = np.swapaxes(Xh, -3, -2).reshape(Xh.shape)
     return Xh.reshape(*lead, n, h * d_k)"""),
+    ("padding_causal_mask", "pad_no_query_axis", """
+def f(lengths, n):
+    real = np.arange(n)[None, :] < np.array(lengths)[:, None]
+    return real & np.tril(np.ones((n, n), dtype=bool))"""),
+    ("padding_causal_mask", "lengths_as_array", """
+def f(lengths, n):
+    real = np.arange(n)[None, :] < lengths[:, None]
+    return real[:, None, :] & np.tril(np.ones((n, n), dtype=bool))"""),
+    ("padding_causal_mask", "pad_rows_not_keys", """
+def f(lengths, n):
+    mask = np.zeros((len(lengths), n, n), dtype=bool)
+    for b, length in enumerate(lengths):
+        for i in range(length):
+            mask[b, i, :i + 1] = True
+    return mask"""),
+    ("padding_causal_mask", "padding_left_out", """
+def f(lengths, n):
+    return np.stack([np.tril(np.ones((n, n), dtype=bool)) for _ in lengths])"""),
+    ("padding_causal_mask", "pad_off_by_one", """
+def f(lengths, n):
+    real = np.arange(n)[None, :] <= np.array(lengths)[:, None]
+    return real[:, None, :] & np.tril(np.ones((n, n), dtype=bool))"""),
+    ("padding_causal_mask", "masks_or", """
+def f(lengths, n):
+    real = np.arange(n)[None, :] < np.array(lengths)[:, None]
+    return real[:, None, :] | np.tril(np.ones((n, n), dtype=bool))"""),
+    ("padding_causal_mask", "causal_upper", """
+def f(lengths, n):
+    real = np.arange(n)[None, :] < np.array(lengths)[:, None]
+    return real[:, None, :] & np.triu(np.ones((n, n), dtype=bool))"""),
+    ("padding_causal_mask", "mask_not_bool", """
+def f(lengths, n):
+    mask = np.zeros((len(lengths), n, n))
+    for b, length in enumerate(lengths):
+        mask[b, :, :length] = np.tril(np.ones((n, length)))
+    return mask"""),
+    ("sliding_window_mask", "window_off_by_one", """
+def f(n, window):
+    return np.tril(np.ones((n, n), dtype=bool)) & np.triu(np.ones((n, n), dtype=bool), k=-window)"""),
+    ("sliding_window_mask", "window_both_sides", """
+def f(n, window):
+    i, j = np.indices((n, n))
+    return abs(i - j) < window"""),
+    ("sliding_window_mask", "window_not_causal", """
+def f(n, window):
+    i, j = np.indices((n, n))
+    return i - j < window"""),
+    ("sliding_window_mask", "window_ignored", """
+def f(n, window):
+    return np.tril(np.ones((n, n), dtype=bool))"""),
+    ("sliding_window_mask", "window_from_start", """
+def f(n, window):
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    mask[:, window:] = False
+    return mask"""),
+    ("sliding_window_mask", "window_ahead", """
+def f(n, window):
+    i, j = np.indices((n, n))
+    return (j >= i) & (j - i < window)"""),
+    ("sliding_window_mask", "window_inverted", """
+def f(n, window):
+    i, j = np.indices((n, n))
+    return (j > i) | (i - j >= window)"""),
+    ("kv_cache_decode", "kv_all_keys", SM + """
+def f(X, W_q, W_k, W_v):
+    Q, K, V = X @ W_q, X @ W_k, X @ W_v
+    rows = [sm(Q[t] @ K.T / np.sqrt(Q.shape[1])) @ V for t in range(len(X))]
+    return np.array(rows)"""),
+    ("kv_cache_decode", "kv_own_key_missing", """
+def f(X, W_q, W_k, W_v):
+    keys, values, rows = np.zeros((0, W_k.shape[1])), np.zeros((0, W_v.shape[1])), []
+    for x in X:
+        e = np.exp((x @ W_q) @ keys.T / np.sqrt(W_q.shape[1]))
+        rows.append(e / e.sum() @ values)
+        keys, values = np.vstack([keys, x @ W_k]), np.vstack([values, x @ W_v])
+    return np.array(rows)"""),
+    ("kv_cache_decode", "kv_cache_replaced", SM + """
+def f(X, W_q, W_k, W_v):
+    rows = []
+    for x in X:
+        keys, values = (x @ W_k)[None, :], (x @ W_v)[None, :]
+        rows.append(sm((x @ W_q) @ keys.T / np.sqrt(W_q.shape[1])) @ values)
+    return np.array(rows)"""),
+    ("kv_cache_decode", "kv_last_row_only", SM + """
+def f(X, W_q, W_k, W_v):
+    keys, values = [], []
+    for x in X:
+        keys.append(x @ W_k)
+        values.append(x @ W_v)
+        out = sm((x @ W_q) @ np.array(keys).T / np.sqrt(W_q.shape[1])) @ np.array(values)
+    return out"""),
+    ("kv_cache_decode", "scale_dmodel", SM + """
+def f(X, W_q, W_k, W_v):
+    keys, values, rows = [], [], []
+    for x in X:
+        keys.append(x @ W_k)
+        values.append(x @ W_v)
+        rows.append(sm((x @ W_q) @ np.array(keys).T / np.sqrt(len(x))) @ np.array(values))
+    return np.array(rows)"""),
+    ("kv_cache_decode", "no_max", """
+def f(X, W_q, W_k, W_v):
+    keys, values, rows = [], [], []
+    for x in X:
+        keys.append(x @ W_k)
+        values.append(x @ W_v)
+        e = np.exp((x @ W_q) @ np.array(keys).T / np.sqrt(W_q.shape[1]))
+        rows.append(e / e.sum() @ np.array(values))
+    return np.array(rows)"""),
+    ("cross_attention_padded", "source_padding_ignored", SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    w = sm(Q @ K.T / np.sqrt(Q.shape[1]))
+    return w @ V, w"""),
+    ("cross_attention_padded", "source_padding_on_queries", SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    s[enc_length:, :] = -np.inf
+    w = sm(s)
+    return w @ V, w"""),
+    ("cross_attention_padded", "source_keys_causal", SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    s = np.where(np.tril(np.ones(s.shape)) > 0, s, -np.inf)
+    s[:, enc_length:] = -np.inf
+    w = sm(s)
+    return w @ V, w"""),
+    ("cross_attention_padded", "source_padding_off_by_one", SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    s[:, enc_length + 1:] = -np.inf
+    w = sm(s)
+    return w @ V, w"""),
+    ("cross_attention_padded", "cross_roles_reversed", SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_enc @ W_q, X_dec @ W_k, X_dec @ W_v
+    w = sm(Q @ K.T / np.sqrt(Q.shape[1]))
+    return w @ V, w"""),
+    ("cross_attention_padded", "mask_after_softmax", SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    w = sm(Q @ K.T / np.sqrt(Q.shape[1]))
+    w[:, enc_length:] = 0
+    return w @ V, w"""),
+    ("cross_attention_padded", "mask_multiplied", SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    real = np.arange(len(X_enc)) < enc_length
+    w = sm(Q @ K.T / np.sqrt(Q.shape[1]) * real)
+    return w @ V, w"""),
+    ("cross_attention_padded", "no_max", """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    e = np.exp(Q @ K.T / np.sqrt(Q.shape[1]))
+    e[:, enc_length:] = 0
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ V, w"""),
 ]
 
 
@@ -665,7 +826,8 @@ def test_the_mistake_tables_name_the_bugs_a_learner_is_asked_to_find(key, tasks)
 
 # Whether a case's Q and K are square (n_k = d_k), so that Q @ K runs without the transpose.
 SQUARE_QK = {"attention": lambda Q, K, V: K.shape[0] == K.shape[1],
-             "self_attention": lambda X, W_q, W_k, W_v: X.shape[0] == W_k.shape[1]}
+             "self_attention": lambda X, W_q, W_k, W_v: X.shape[0] == W_k.shape[1],
+             "cross_attention_padded": lambda X_dec, X_enc, W_q, W_k, W_v, length: X_enc.shape[0] == W_k.shape[1]}
 
 
 @pytest.mark.parametrize("task", sorted(SQUARE_QK))
@@ -809,6 +971,126 @@ def test_feedback_shows_as_a_verdict_in_html_and_text():
     assert "error-color" not in pending._repr_html_() and "success-color" not in pending._repr_html_()
 
 
+# --------------------------------------------------------------------------- the tasks given by goal and signature
+
+# The tasks a learner derives from what the notebook taught, each with a signature only, and its notebook.
+DERIVED = {"padding_causal_mask": "04_masking", "kv_cache_decode": "05_decoding",
+           "cross_attention_padded": "06_cross_attention", "sliding_window_mask": "12_efficiency"}
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+def test_every_wrong_implementation_a_task_knows_gets_its_own_diagnosis(task):
+    """Each model stands for its mistake: no model before it in the list explains its results first."""
+    for mistake, model in TASKS[task].models:
+        fb = check_code(task, model)
+        assert not fb.correct and fb.mistake == mistake.key, (task, mistake.key, fb.message)
+
+
+@pytest.mark.parametrize("task", sorted(DERIVED))
+def test_a_derived_task_names_many_mistakes_in_code_a_learner_writes(task):
+    catalogued = {key for t, key, _ in WRONG if t == task}
+    assert len(catalogued) >= 5, catalogued
+    assert len(TASKS[task].mistakes) >= 8
+    assert YOUR_TURN_CELLS[DERIVED[task]].count(task) == 1
+
+
+def _loops(*args):
+    while True:
+        pass
+
+
+def _raises(*args):
+    raise KeyError("oops")
+
+
+# (a function, what the check says for a task with one result, and for a task with two)
+JUNK_FUNCTIONS = [
+    (None, "cannot be called", "cannot be called"),
+    ("my_function", "cannot be called", "cannot be called"),
+    (_raises, "raised KeyError: 'oops'", "raised KeyError: 'oops'"),
+    (lambda *args: "done", "returned the text 'done'", "returned the text 'done'; expected 2 results"),
+    (lambda *args: np.zeros((7, 1)), "has shape (7, 1); expected",
+     "returned one array of shape (7, 1); expected 2 results"),
+    (lambda *args: [[1, 2], [3]], "expected an array", "output has shape (2,); expected"),
+    (lambda *args: {"mask": 1}, "expected an array of numbers", "returned a dict; expected 2 results"),
+    (lambda *args: (np.ones(2), None), "returned a tuple of 2 items", "returned None for weights"),
+]
+
+
+@pytest.mark.parametrize("task", sorted(DERIVED))
+@pytest.mark.parametrize("fn, one, two", JUNK_FUNCTIONS, ids=[f"junk{k}" for k in range(len(JUNK_FUNCTIONS))])
+def test_junk_in_a_derived_task_gets_a_message_never_an_exception(task, fn, one, two):
+    fb = check_code(task, fn)
+    assert isinstance(fb, Feedback) and not fb.correct
+    assert (one if len(TASKS[task].outputs) == 1 else two) in fb.message, fb.message
+
+
+@pytest.mark.parametrize("task", sorted(DERIVED))
+def test_an_endless_loop_in_a_derived_task_is_stopped(task, monkeypatch):
+    from helpers.exercises.code_tasks import engine
+
+    monkeypatch.setattr(engine, "TIME_LIMIT", 0.25)
+    fb = check_code(task, _loops)
+    assert not fb.correct and "did not finish within 0.25 s (a loop that never ends?)" in fb.message
+    assert fb.message.count("did not finish") == 1, "one endless loop is reported once"
+
+
+@pytest.mark.parametrize("task", sorted(DERIVED))
+def test_a_derived_task_takes_its_arguments_in_float32_and_its_solution_written_as_a_loop(task):
+    """The check judges results, not the way they are computed: the reference solution on float32 arrays passes."""
+    def in_float32(*args):
+        return SOLUTIONS[task](*(a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a
+                                 for a in args))
+    assert check_code(task, in_float32).correct
+
+
+def test_a_padding_mask_written_with_loops_passes():
+    assert check_code("padding_causal_mask", define("""
+def f(lengths, n):
+    mask = np.zeros((len(lengths), n, n), dtype=bool)
+    for b, length in enumerate(lengths):
+        for i in range(n):
+            for j in range(min(i + 1, length)):
+                mask[b, i, j] = True
+    return mask""")).correct
+
+
+def test_a_pad_key_must_get_weight_exactly_zero_not_just_a_small_one():
+    """A pad score of −30 leaves the pad keys a weight near 1e-14: equal to the right weights to rounding, yet not
+    blocked. The check says so, and does not take it for an overflow (the large-score probe is not where it fails)."""
+    fb = check_code("cross_attention_padded", define(SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    s[:, enc_length:] = -30
+    w = sm(s)
+    return w @ V, w"""))
+    assert not fb.correct and fb.mistake == "", fb.message
+    assert re.search(r"weights entry \(\d, [23]\) is [\d.]+e-\d+, not exactly 0: key [23] is padding "
+                     r"\(enc_length = 2\)", fb.message), fb.message
+    assert fb.example.endswith("and a pad key must get weight exactly 0, not just a small one.")
+    blocked = check_code("cross_attention_padded", define(SM + """
+def f(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    s = Q @ K.T / np.sqrt(Q.shape[1])
+    s[:, enc_length:] = -1e9
+    w = sm(s)
+    return w @ V, w"""))
+    assert blocked.correct, "−10⁹ gives exp(−10⁹) = 0 exactly: blocked"
+
+
+def test_a_kv_cache_is_checked_against_causal_self_attention_whatever_the_order_of_the_cache():
+    """A cache that puts the new row on top holds the same keys and values: attention does not care about their
+    order, and the check accepts it."""
+    assert check_code("kv_cache_decode", define(SM + """
+def f(X, W_q, W_k, W_v):
+    keys, values, rows = np.zeros((0, W_k.shape[1])), np.zeros((0, W_v.shape[1])), []
+    for x in X:
+        keys, values = np.vstack([x @ W_k, keys]), np.vstack([x @ W_v, values])
+        rows.append(sm((x @ W_q) @ keys.T / np.sqrt(W_k.shape[1])) @ values)
+    return np.array(rows)""")).correct
+
+
 # --------------------------------------------------------------------------- the folded solution
 
 
@@ -856,7 +1138,10 @@ def test_the_your_turn_cells_are_those_the_table_of_notebooks_names():
         task = CHECK_LINE.match("".join(cells[k]["source"]).strip().splitlines()[-1]).group(1)
         tasks.setdefault(path.stem, []).append(task)
     assert {stem: tuple(asked) for stem, asked in tasks.items()} == YOUR_TURN_CELLS
-    assert tasks["02_projections"] == ["project_qkv", "attention"] and tasks["06_cross_attention"] == ["attention"]
+    assert tasks["02_projections"] == ["project_qkv", "attention"]
+    assert tasks["06_cross_attention"] == ["cross_attention_padded"], "06 no longer asks for 02's attention again"
+    asked = [task for stem in tasks for task in tasks[stem]]
+    assert len(asked) == len(set(asked)), "each task is asked once"
 
 
 def test_the_your_turn_tasks_are_those_the_notebooks_ask_for():
@@ -931,3 +1216,38 @@ def test_every_stored_your_turn_output_is_the_not_written_yet_verdict(path, k, c
     assert text.startswith("… ") and text.endswith("not written yet: replace `...` with your code, then run the "
                                                    "cell again.")
     assert "role=\"status\"" in "".join(outputs[0]["data"]["text/html"])
+
+
+# For each derived Your turn: what would give its formula away, and must not be on screen above it: in the markdown
+# from the heading of its section down to its own text (the course's version comes after the check).
+OFF_SCREEN = {
+    "softmax": ["keepdims", "maximum", "np.max", ".max("],
+    "project_qkv": ["XW^Q", "X W^Q", "X @ W"],
+    "attention": ["QK^\\top", "Q K^\\top", "K.T"],
+    "masked_attention": ["np.where", "S_scaled"],
+    "padding_causal_mask": ["np.arange", "causal_mask(n) &", "pad &"],
+    "kv_cache_decode": ["np.vstack", "K_cache"],
+    "cross_attention_padded": ["np.where", "np.arange"],
+    "sliding_window_mask": ["np.indices", "causal_mask(n) &", "np.tri"],
+    "online_softmax": ["m' =", "\\ell' ="],
+    "softmax_backward": ["rowsum", "\\bar{S} ="],
+}
+
+
+def _section_up_to(cells, k) -> str:
+    """The markdown from the last heading (a line starting with '## ') before cell ``k`` down to cell ``k - 1``."""
+    start = max(j for j in range(k) if cells[j]["cell_type"] == "markdown"
+                and any(line.startswith("## ") for line in "".join(cells[j]["source"]).splitlines()))
+    return "\n".join("".join(c["source"]) for c in cells[start:k] if c["cell_type"] == "markdown")
+
+
+def test_every_derived_task_is_in_the_table_of_what_gives_it_away():
+    assert set(OFF_SCREEN) == set(YOUR_TURN_TASKS) - {"multi_head_attention", "split_heads", "merge_heads"}
+
+
+@pytest.mark.parametrize("path, k, cells", YOUR_TURNS, ids=[f"{p.stem}-{k}" for p, k, _ in YOUR_TURNS])
+def test_a_your_turn_does_not_show_the_formula_it_asks_for(path, k, cells):
+    task = CHECK_LINE.match("".join(cells[k]["source"]).strip().splitlines()[-1]).group(1)
+    shown = _section_up_to(cells, k)
+    given = [pattern for pattern in OFF_SCREEN.get(task, []) if pattern in shown]
+    assert not given, f"{path.stem}: the text above the Your turn of {task} shows {given}"

@@ -183,3 +183,35 @@ def test_02s_six_token_weights_are_the_notebooks():
     nb = notebook_values("02_projections", "W_q6", "W_k6", "W_v6")
     for got, want in zip((nb["W_q6"], nb["W_k6"], nb["W_v6"]), examples.six_token_weights()):
         np.testing.assert_array_equal(got, want)
+
+
+def case_args(task: str, name_start: str) -> tuple:
+    """The arguments of ``task``'s case whose name starts with ``name_start``."""
+    (case,) = [c for c in TASKS[task].cases() if c.name.startswith(name_start)]
+    return case.args
+
+
+def test_04s_padded_batch_is_the_padding_tasks():
+    nb = notebook_values("04_masking", "lengths", "n")
+    assert case_args("padding_causal_mask", "04's batch") == (nb["lengths"], nb["n"]) == ([3, 5, 2], 5)
+
+
+def test_06s_first_example_is_the_padded_cross_attention_tasks():
+    nb = notebook_values("06_cross_attention", "X_dec", "X_enc", "W_q", "W_k", "W_v")
+    args = case_args("cross_attention_padded", "06's first example, X_dec")
+    for got, want in zip((nb["X_dec"], nb["X_enc"], nb["W_q"], nb["W_k"], nb["W_v"]), args):
+        np.testing.assert_array_equal(got, want)
+    assert args[-1] == 2, "the last two of the four source tokens are padding"
+
+
+def test_12s_sliding_window_figure_is_the_window_tasks():
+    nb = notebook_values("12_efficiency", "n", "w")
+    assert case_args("sliding_window_mask", "12's figure") == (nb["n"], nb["w"]) == (16, 4)
+
+
+def test_05s_four_tokens_are_the_kv_cache_tasks():
+    from helpers.masking import decoder_example
+
+    for got, want in zip(case_args("kv_cache_decode", '"<s> the cat sat"'), decoder_example()):
+        np.testing.assert_array_equal(got, want)
+    assert any("decoder_example()" in source for source in code_cells(NOTEBOOK_DIR / "05_decoding.ipynb"))

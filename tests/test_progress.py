@@ -309,15 +309,19 @@ def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
     assert "write my_project_qkv" in left and "write my_attention" not in left
     assert "find the bug 2 of 2" in left, "a bug not tried yet is not named"
     assert not any("transposed" in item for item in left)
-    # 06 asks for the same function with more queries than keys: right once, done in both.
-    assert line_of(view, "06 · Cross attention")[0].endswith("1 of 1 Your turn")
+    # 06 asks for a task of its own (cross-attention over a padded source): 02's attention does not count there.
+    assert line_of(view, "06 · Cross attention")[0].endswith("0 of 1 Your turn")
     assert line_of(view, "11 · Real model") == ("11 · Real model : nothing to check here: read it and explore", [])
     nine, questions = line_of(view, "09 · Practice")
     assert nine.endswith("0 of 8 lesson questions") and questions[:2] == ["Q1 Shapes with batch and heads",
                                                                            "Q2 The per-head dimension d_k"]
     record("your-turn", "online_softmax", correct=True)
     view.refresh_button.click()
-    assert line_of(view, "12 · Efficiency") == ("12 · Efficiency : 1 of 1 Your turn ✓ all done", [])
+    assert line_of(view, "12 · Efficiency") == ("12 · Efficiency : 1 of 2 Your turns",
+                                                 ["write my_sliding_window_mask"])
+    record("your-turn", "sliding_window_mask", correct=True)
+    view.refresh_button.click()
+    assert line_of(view, "12 · Efficiency") == ("12 · Efficiency : 2 of 2 Your turns ✓ all done", [])
 
 
 def test_the_core_path_and_going_further_are_apart_in_course_order(progress_file):
@@ -355,7 +359,7 @@ def test_the_review_list_holds_the_predictions_missed_and_the_tasks_of_several_t
     # 0.31 for 0.269, within ±0.025 twice over: close, a matter of rounding, not a misconception to review
     record("prediction", "04-weight-after-the-mask", correct=False, answer="0.31")
     for correct in (False, False, True):
-        record("your-turn", "causal_mask", correct=correct)
+        record("your-turn", "padding_causal_mask", correct=correct)
     for correct in (False, True):
         record("your-turn", "softmax", correct=correct)  # right on the second try: not listed
     record("bug", "05-mask-after-softmax", correct=False)  # the cell as given, run once: not a try of the learner's
@@ -368,7 +372,7 @@ def test_the_review_list_holds_the_predictions_missed_and_the_tasks_of_several_t
     assert shown_items(view.review_html) == [
         "02 · Projections : predict: What shape is the output softmax(QKᵀ/√d_k)V? (you predicted (10, 64))",
         "02 · Projections : find the bug: softmax over queries (not right yet after 2 tries)",
-        "04 · Masking : write my_causal_mask (right on try 3)",
+        "04 · Masking : write my_padding_causal_mask (right on try 3)",
         "09 · Practice : Q3 Why the decoder is causal (not right yet after 1 try)",
         "09 · Practice : problem 42 (attention, easy) (not right yet after 1 try)",
     ]

@@ -27,7 +27,7 @@ def recorded(jupyter_home, monkeypatch):
     monkeypatch.setenv(ENV_VAR, str(path))
     record("prediction", "02-output-shape", correct=False, answer="(10, 64)")
     for correct in (False, False, True):
-        record("your-turn", "causal_mask", correct=correct)
+        record("your-turn", "padding_causal_mask", correct=correct)
     record("question", "q3", correct=False, answer="a")
     try:
         yield path
@@ -50,7 +50,7 @@ def test_the_review_list_links_to_the_notebooks_in_light_and_dark(lab, jupyter_h
     hrefs = [link.get_attribute("href") for link in review.locator("a").all()]
     assert hrefs == ["02_projections.ipynb", "04_masking.ipynb", "09_practice.ipynb"]
     assert all((jupyter_home.root / "notebooks" / href).is_file() for href in hrefs)
-    expect(entries.nth(1)).to_contain_text("write my_causal_mask (right on try 3)")
+    expect(entries.nth(1)).to_contain_text("write my_padding_causal_mask (right on try 3)")
     expect(view.locator(".progress-notebooks")).to_contain_text("Going further")
     lab.page.set_viewport_size({"width": 1024, "height": 1400})  # the whole view on the screenshot
     view.scroll_into_view_if_needed()

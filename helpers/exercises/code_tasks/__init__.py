@@ -22,10 +22,18 @@ its reference solution as real code (its skeleton is that solution's signature a
 * ``"softmax"``: ``fn(x)``: softmax along the last axis, any shape
 * ``"project_qkv"``: ``fn(X, W_q, W_k, W_v) -> (Q, K, V)``
 * ``"attention"``: ``fn(Q, K, V) -> (output, weights)``, scaled by 1/√d_k; n_q may differ from n_k
-* ``"causal_mask"``: ``fn(n)`` -> bool (n, n), True where the query may attend
+* ``"causal_mask"``: ``fn(n)`` -> bool (n, n), True where the query may attend (not a "Your turn": 04's asks for
+  ``"padding_causal_mask"``, which holds it)
 * ``"masked_attention"``: ``fn(Q, K, V, mask) -> (output, weights)``; mask bool, True = may attend
+* ``"padding_causal_mask"``: ``fn(lengths, n)`` -> bool (b, n, n), ``mask[b, i, j]`` True iff ``j <= i`` and
+  ``j < lengths[b]``
+* ``"kv_cache_decode"``: ``fn(X, W_q, W_k, W_v)`` -> (n, d_v): the tokens one at a time, each one's key and value
+  appended to a cache; equal to causal self-attention of X
+* ``"cross_attention_padded"``: ``fn(X_dec, X_enc, W_q, W_k, W_v, enc_length) -> (output, weights)``; the source's
+  keys from ``enc_length`` on get weight exactly 0
 * ``"multi_head_attention"``: ``fn(X, W_q, W_k, W_v, W_o, h)`` -> output (n, d_model); head i uses
   columns ``i*d_k:(i+1)*d_k`` of Q, K, V
+* ``"sliding_window_mask"``: ``fn(n, window)`` -> bool (n, n), True iff ``j <= i`` and ``i - j < window``
 * ``"online_softmax"``: ``fn(m, l, o, scores_block, V_block) -> (m_new, l_new, o_new)``, one
   step of FlashAttention's running softmax
 * ``"softmax_backward"``: ``fn(weights, grad_weights)`` -> grad_scores (the gradient through softmax)
@@ -47,13 +55,17 @@ from helpers.exercises import attempts
 from helpers.exercises.code_tasks import (
     attention,
     causal_mask,
+    cross_attention_padded,
+    kv_cache_decode,
     masked_attention,
     merge_heads,
     multi_head_attention,
     online_softmax,
     padded_attention,
+    padding_causal_mask,
     project_qkv,
     self_attention,
+    sliding_window_mask,
     softmax,
     softmax_backward,
     split_heads,
@@ -75,20 +87,21 @@ __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS
            "solution_source"]
 
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
-    softmax, project_qkv, attention, causal_mask, masked_attention, multi_head_attention, online_softmax,
-    softmax_backward, self_attention, split_heads, merge_heads, padded_attention)}
+    softmax, project_qkv, attention, causal_mask, masked_attention, padding_causal_mask, kv_cache_decode,
+    cross_attention_padded, multi_head_attention, split_heads, merge_heads, sliding_window_mask, online_softmax,
+    softmax_backward, self_attention, padded_attention)}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
 YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
 # Which notebook's "Your turn" cells ask for which tasks, in the order of the cells (tests/test_code_check.py reads the
-# notebooks and checks this table). A task asked twice ("attention": 02, then 06 with more queries than keys) is one
-# task: right once, it is done in both.
+# notebooks and checks this table). Each task is asked once.
 YOUR_TURN_CELLS: dict[str, tuple[str, ...]] = {
     "01_intuition": ("softmax",),
     "02_projections": ("project_qkv", "attention"),
-    "04_masking": ("causal_mask", "masked_attention"),
-    "06_cross_attention": ("attention",),
+    "04_masking": ("masked_attention", "padding_causal_mask"),
+    "05_decoding": ("kv_cache_decode",),
+    "06_cross_attention": ("cross_attention_padded",),
     "10_multi_head": ("multi_head_attention", "split_heads", "merge_heads"),
-    "12_efficiency": ("online_softmax",),
+    "12_efficiency": ("sliding_window_mask", "online_softmax"),
     "13_learning": ("softmax_backward",),
 }
 
@@ -132,9 +145,9 @@ def check_code(task: str, fn) -> Feedback:
     Parameters
     ----------
     task : str
-        One of :data:`TASKS` (``"softmax"``, ``"project_qkv"``, ``"attention"``, ``"causal_mask"``,
-        ``"masked_attention"``, ``"multi_head_attention"``, ``"online_softmax"``, ``"softmax_backward"``,
-        ``"self_attention"``).
+        One of :data:`TASKS` (``"softmax"``, ``"project_qkv"``, ``"attention"``, ``"masked_attention"``,
+        ``"padding_causal_mask"``, ``"kv_cache_decode"``, ``"cross_attention_padded"``, ...: see the module
+        docstring).
     fn : callable
         The learner's function, with the task's signature (see the module docstring).
 

@@ -1,6 +1,7 @@
 """Code task ``"causal_mask"`` (04_masking): ``fn(n)`` -> bool (n, n), True where the query may attend.
 
-n = 1 is a probe of its own: a mask without the diagonal leaves its only query nothing to read.
+n = 1 is a probe of its own: a mask without the diagonal leaves its only query nothing to read. Not a "Your turn":
+04 asks for ``"padding_causal_mask"``, whose causal part this is; its mistakes are that task's too.
 """
 
 from __future__ import annotations
@@ -61,4 +62,5 @@ TASK = CodeTask(
         (CAUSAL_ADDITIVE, lambda n: np.triu(np.full((n, n), -np.inf), k=1)),
         (MASK_NOT_BOOL, lambda n: np.tril(np.ones((n, n)))),
     ),
+    your_turn=False,
 )

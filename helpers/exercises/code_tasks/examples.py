@@ -12,7 +12,7 @@ from helpers.attention import project_qkv
 from helpers.masking import batch_example, decoder_example
 
 __all__ = ["SIX_TOKENS", "X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES",
-           "small_ints", "six_token_qkv", "cross_qkv", "six_token_weights", "padded_batch_qkv"]
+           "small_ints", "six_token_qkv", "cross_example", "cross_qkv", "six_token_weights", "padded_batch_qkv"]
 
 # The six tokens "The cat sat on the mat", (6, 4) (01_intuition, 02_projections, 10_multi_head).
 SIX_TOKENS = ("The", "cat", "sat", "on", "the", "mat")
@@ -49,12 +49,20 @@ def six_token_qkv():
     return project_qkv(X6, W_q, W_k, W_v)
 
 
-def cross_qkv():
-    """06_cross_attention's first example: 6 target tokens ask, 4 source tokens answer; Q (6, 2), K, V (4, 2)."""
+def cross_example():
+    """06_cross_attention's first example: X_dec (6, 4), the decoder's 6 tokens, X_enc (4, 4), the source's 4, and
+    W_q, W_k, W_v (4, 2), small integers (seed 0, drawn in the order X_enc, X_dec, W_q, W_k, W_v)."""
     rng = np.random.default_rng(0)
     X_enc = rng.integers(-2, 3, size=(4, 4)).astype(float)
     X_dec = rng.integers(-2, 3, size=(6, 4)).astype(float)
     W_q, W_k, W_v = (rng.integers(-1, 2, size=(4, 2)).astype(float) for _ in range(3))
+    return X_dec, X_enc, W_q, W_k, W_v
+
+
+def cross_qkv():
+    """06_cross_attention's first example projected: 6 target tokens ask, 4 source tokens answer; Q (6, 2), K, V
+    (4, 2)."""
+    X_dec, X_enc, W_q, W_k, W_v = cross_example()
     return X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
 
 

@@ -1,0 +1,219 @@
+"""Code task ``"cross_attention_padded"`` (06_cross_attention): cross-attention over a padded source.
+
+``fn(X_dec, X_enc, W_q, W_k, W_v, enc_length) -> (output, weights)``: queries from the decoder's tokens, keys and
+values from the source's, scaled by 1/√d_k; the source rows from ``enc_length`` on are padding, and their keys get
+weight exactly 0. Probes: 06's first example with its last two source tokens as padding and with none, the toy
+translation with two zero pad rows, a source of one real token, n_k = d_k (so that ``Q @ K`` without the transpose
+runs) and large scores.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from helpers.attention import scaled_dot_product_attention
+from helpers.exercises.code_tasks.attention import (
+    K_NOT_TRANSPOSED,
+    NO_SCALE,
+    ORDER_SWAPPED,
+    OVER_QUERIES,
+    SCALE_DK,
+    WEIGHTS_AT_K,
+    WEIGHTS_TRANSPOSED,
+)
+from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.examples import cross_example, small_ints
+from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
+from helpers.exercises.code_tasks.masked_attention import MASK_ADDED, MASK_AFTER_SOFTMAX, MASK_MULTIPLIED
+from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
+from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
+from helpers.exercises.code_tasks.softmax import NO_MAX
+from helpers.translation import toy_translation
+
+__all__ = ["TASK", "my_cross_attention_padded", "SOURCE_PADDING_IGNORED", "SOURCE_PADDING_OFF_BY_ONE",
+           "SOURCE_PADDING_ON_QUERIES", "SOURCE_PADDING_INVERTED", "SOURCE_KEYS_CAUSAL", "CROSS_ROLES_REVERSED"]
+
+_PADDING = '04_masking, "Padding masks for a batch"'
+_ROLES = '06_cross_attention, "Self-attention vs cross-attention"'
+
+SOURCE_PADDING_IGNORED = Mistake(
+    "source_padding_ignored", "the source's padding ignored: the pad keys get weight",
+    "Source rows from enc_length on are padding: their keys must get weight exactly 0, and each row's weight "
+    "shared over the real source tokens. Block them in the scores, before the softmax.",
+    _PADDING)
+SOURCE_PADDING_OFF_BY_ONE = Mistake(
+    "source_padding_off_by_one", "the source's padding off by one",
+    "enc_length counts the real source tokens: they are keys 0 to enc_length − 1, and key enc_length is the first "
+    "pad.",
+    _PADDING)
+SOURCE_PADDING_ON_QUERIES = Mistake(
+    "source_padding_on_queries", "the padding applied to the queries (rows) instead of the keys (columns)",
+    "The padding is the source's, and the source gives the keys: block the columns from enc_length on. The rows are "
+    "the decoder's positions, and every one of them reads the real source tokens.",
+    _PADDING)
+SOURCE_PADDING_INVERTED = Mistake(
+    "source_padding_inverted", "the real source tokens blocked and the pad keys kept",
+    "The real source tokens are the first enc_length keys: they keep their scores, and the keys after them get −∞.",
+    _PADDING)
+SOURCE_KEYS_CAUSAL = Mistake(
+    "source_keys_causal", "a causal mask in cross-attention",
+    "The whole source is known before decoding starts: a decoder position may read every real source token, "
+    "whatever its place. Only the padding is blocked here.",
+    '06_cross_attention, "Self-attention vs cross-attention"; 04_masking, "Padding masks for a batch"')
+CROSS_ROLES_REVERSED = Mistake(
+    "cross_roles_reversed", "queries from the source, keys and values from the decoder",
+    "The decoder asks and the source answers: Q from X_dec, K and V from X_enc. The output has one row per decoder "
+    "token, the weights are n_q × n_k.",
+    _ROLES)
+
+
+def my_cross_attention_padded(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    """X_dec (n_q, d_model): the decoder's tokens; X_enc (n_k, d_model): the source, whose rows from enc_length on
+    are padding; W_q, W_k (d_model, d_k); W_v (d_model, d_v).
+    Returns (output (n_q, d_v), weights (n_q, n_k)); a padding key gets weight exactly 0."""
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v        # the decoder asks, the source answers
+    scores = Q @ K.T / np.sqrt(Q.shape[-1])                # (n_q, n_k)
+    real = np.arange(len(X_enc)) < enc_length              # (n_k,): True for a real source token
+    scores = np.where(real, scores, -np.inf)               # pad keys: -inf, before the softmax
+    e = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
+    weights = e / np.sum(e, axis=-1, keepdims=True)        # each row sums to 1 over the real keys
+    return weights @ V, weights
+
+
+def _toy_padded():
+    """06's toy translation, its source padded with two rows of zeros (the pad token's vector): X_enc (6, 10)."""
+    toy = toy_translation()
+    X_enc = np.vstack([toy.X_enc, np.zeros((2, toy.X_enc.shape[1]))])
+    return toy.X_dec, X_enc, toy.W_q, toy.W_k, toy.W_v, len(toy.X_enc)
+
+
+def _cases() -> list[Case]:
+    X_dec, X_enc, W_q, W_k, W_v = cross_example()
+    return [
+        Case("06's first example, X_dec 6×4, X_enc 4×4, W 4×2, enc_length 2: the last two source tokens are padding",
+             (X_dec, X_enc, W_q, W_k, W_v, 2)),
+        Case("06's first example, enc_length 4: no padding", (X_dec, X_enc, W_q, W_k, W_v, 4)),
+        Case("06's toy translation, its source padded with two zero rows: X_enc 6×10, enc_length 4", _toy_padded()),
+        Case("one real source token: X_dec 3×4, X_enc 3×4, W 4×2, enc_length 1",
+             (small_ints(101, (3, 4)), small_ints(102, (3, 4)), small_ints(103, (4, 2), -1, 2),
+              small_ints(104, (4, 2), -1, 2), small_ints(105, (4, 2), -1, 2), 1)),
+        Case("n_k = d_k: X_dec 2×5, X_enc 3×5, W_q, W_k 5×3, W_v 5×2, enc_length 2",
+             (small_ints(116, (2, 5), -1, 2), small_ints(117, (3, 5), -1, 2), small_ints(118, (5, 3), -1, 2),
+              small_ints(119, (5, 3), -1, 2), small_ints(120, (5, 2), -1, 2), 2)),
+        Case("large scores: X_dec 2×4, X_enc 3×4 with entries near 30, enc_length 2",
+             (30 * small_ints(111, (2, 4), 1, 4), 30 * small_ints(112, (3, 4), 1, 4), small_ints(113, (4, 2), 1, 3),
+              small_ints(114, (4, 2), 1, 3), small_ints(115, (4, 2)), 2), large=True),
+    ]
+
+
+def _real(n_k, enc_length, shift: int = 0):
+    """(n_k,): True for the first ``enc_length + shift`` keys."""
+    return np.arange(n_k) < enc_length + shift
+
+
+def _reference(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    return scaled_dot_product_attention(Q, K, V, mask=_real(len(X_enc), enc_length))
+
+
+def _exact_zeros(args, results) -> str:
+    """'' if every pad key's weight is exactly 0, else the first entry that is not."""
+    weights, enc_length = results[1], args[-1]
+    pad = weights[:, enc_length:]
+    if not pad.any():
+        return ""
+    i, j = (int(k) for k in np.argwhere(pad != 0)[0])
+    return (f"weights entry ({i}, {j + enc_length}) is {float(pad[i, j]):.2g}, not exactly 0: key {j + enc_length} is "
+            f"padding (enc_length = {enc_length}), and a pad key must get weight exactly 0, not just a small one.")
+
+
+def _model(scores_of=None, weights_of=None, output_of=lambda w, K, V: w @ V, order=1):
+    """Cross-attention with one step changed: the masked, scaled scores ``scores_of(Q, K, real)``, the weights
+    ``weights_of(scores, real)``, the output ``output_of(weights, K, V)``; ``order=-1`` returns (weights, output)."""
+    scores_of = scores_of or (lambda Q, K, real: np.where(real, scaled_scores(Q, K), -np.inf))
+    weights_of = weights_of or (lambda s, real: nan_softmax(s))
+
+    def model(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+        Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+        real = _real(len(X_enc), enc_length)
+        w = weights_of(scores_of(Q, K, real), real)
+        return (output_of(w, K, V), w)[::order]
+    return model
+
+
+def _masked(real_of, scale=lambda Q: np.sqrt(Q.shape[-1])):
+    """Scores scaled by ``scale(Q)``, the keys where ``real_of(n_q, n_k, enc_length)`` is False blocked."""
+    def model(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+        Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+        return attend(np.where(real_of(len(Q), len(K), enc_length), Q @ K.T / scale(Q), -np.inf), V)
+    return model
+
+
+def _reversed(padded: bool):
+    """Q from the source and K, V from the decoder, the keys from enc_length on blocked if ``padded``."""
+    def model(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+        Q, K, V = X_enc @ W_q, X_dec @ W_k, X_dec @ W_v
+        scores = scaled_scores(Q, K)
+        return attend(np.where(_real(len(K), enc_length), scores, -np.inf) if padded else scores, V)
+    return model
+
+
+def _rows_blocked(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    """The queries from enc_length on blocked: their rows all −∞, a softmax of nan."""
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    return attend(np.where(_real(len(Q), enc_length)[:, None], scaled_scores(Q, K), -np.inf), V)
+
+
+def _scale_dmodel(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    """Scores divided by √d_model, the width of the token vectors, instead of √d_k."""
+    return _masked(lambda n_q, n_k, L: _real(n_k, L), scale=lambda Q: np.sqrt(X_dec.shape[-1]))(
+        X_dec, X_enc, W_q, W_k, W_v, enc_length)
+
+
+def _rows_zeroed(X_dec, X_enc, W_q, W_k, W_v, enc_length):
+    """The queries from enc_length on given weights 0 after the softmax."""
+    Q, K, V = X_dec @ W_q, X_enc @ W_k, X_enc @ W_v
+    w = nan_softmax(scaled_scores(Q, K)) * _real(len(Q), enc_length)[:, None]
+    return w @ V, w
+
+
+TASK = CodeTask(
+    name="cross_attention_padded",
+    idea=("Cross-attention first: the queries come from the decoder's tokens, the keys and values from the source's. "
+          "Compare every query with every key, scale by 1/√d_k, softmax each row, mix the values. The source is "
+          "padded: its keys from enc_length on are not words, and no query may read them. As in 04's padding mask, "
+          "block those keys (columns) before the softmax, so that their weight is exactly 0 and each row still adds "
+          "up to 1 over the real source tokens."),
+    outputs=(("output", "n_q × d_v"), ("weights", "n_q × n_k")),
+    cases=_cases,
+    reference=_reference,
+    solution=my_cross_attention_padded,
+    models=(
+        (ORDER_SWAPPED, _model(order=-1)),
+        (SOURCE_PADDING_IGNORED, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K))),
+        (MASK_AFTER_SOFTMAX, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K),
+                                    weights_of=lambda s, real: nan_softmax(s) * real)),
+        (SOURCE_PADDING_OFF_BY_ONE, _masked(lambda n_q, n_k, L: _real(n_k, L, 1))),
+        (SOURCE_PADDING_OFF_BY_ONE, _masked(lambda n_q, n_k, L: _real(n_k, L, -1))),
+        (SOURCE_PADDING_ON_QUERIES, _rows_blocked),
+        (SOURCE_PADDING_ON_QUERIES, _rows_zeroed),
+        (SOURCE_PADDING_INVERTED, _masked(lambda n_q, n_k, L: ~_real(n_k, L))),
+        (SOURCE_KEYS_CAUSAL, _masked(lambda n_q, n_k, L: np.tril(np.ones((n_q, n_k), dtype=bool)) & _real(n_k, L))),
+        (SOURCE_KEYS_CAUSAL, _masked(lambda n_q, n_k, L: np.tril(np.ones((n_q, n_k), dtype=bool)))),
+        (CROSS_ROLES_REVERSED, _reversed(padded=True)),
+        (CROSS_ROLES_REVERSED, _reversed(padded=False)),
+        (MASK_MULTIPLIED, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K) * real)),
+        (MASK_ADDED, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K) + real)),
+        (NO_SCALE, _masked(lambda n_q, n_k, L: _real(n_k, L), scale=lambda Q: 1.0)),
+        (SCALE_DK, _masked(lambda n_q, n_k, L: _real(n_k, L), scale=lambda Q: Q.shape[-1])),
+        (SCALE_DMODEL, _scale_dmodel),
+        (OVER_QUERIES, _model(weights_of=lambda s, real: nan_softmax(s, axis=0))),
+        (WEIGHTS_TRANSPOSED, lambda *args: (_reference(*args)[0], _reference(*args)[1].T)),
+        (WEIGHTS_AT_K, _model(output_of=lambda w, K, V: w @ K)),
+        (K_NOT_TRANSPOSED, _model(scores_of=lambda Q, K, real: np.where(real, Q @ K / np.sqrt(Q.shape[-1]),
+                                                                          -np.inf))),
+        (WQ_WK_SWAPPED, lambda X_dec, X_enc, W_q, W_k, W_v, L: _reference(X_dec, X_enc, W_k, W_q, W_v, L)),
+    ),
+    overflow_mistake=NO_MAX,
+    requirement=_exact_zeros,
+)
