@@ -18,6 +18,9 @@ from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import padded_batch_qkv, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
 from helpers.exercises.code_tasks.masked_attention import MASK_AFTER_SOFTMAX, MASK_IGNORED, MASK_INVERTED
+
+# The same slip as in the padding mask a Your turn builds: one mistake, one name
+from helpers.exercises.code_tasks.padding_causal_mask import PAD_OFF_BY_ONE
 from helpers.exercises.code_tasks.softmax import NO_MAX
 
 __all__ = ["TASK", "my_padded_attention", "PAD_MASK_ON_QUERIES", "PAD_OFF_BY_ONE"]
@@ -30,11 +33,6 @@ PAD_MASK_ON_QUERIES = Mistake(
     "shaped (batch, n, 1) broadcasts along the keys instead: it blocks whole rows (the pad queries, whose rows then "
     "have nothing to attend to) and leaves the pad keys open to every real query. Give the mask's size-1 axis to the "
     "queries: (batch, 1, n).",
-    WHERE)
-PAD_OFF_BY_ONE = Mistake(
-    "pad_off_by_one", "the first pad key left open (a token counted as real when its position equals the length)",
-    "Sentence b's real tokens are positions 0 to lengths[b] − 1: position lengths[b] is already padding. Compare "
-    "with a strict <, not <=.",
     WHERE)
 
 
