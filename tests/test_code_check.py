@@ -45,7 +45,8 @@ def solution(task):
 
 def test_there_are_the_nine_tasks_with_a_skeleton_and_a_solution_each():
     names = {"softmax", "project_qkv", "attention", "causal_mask", "masked_attention", "multi_head_attention",
-             "online_softmax", "softmax_backward", "self_attention", "split_heads", "merge_heads"}
+             "online_softmax", "softmax_backward", "self_attention", "split_heads", "merge_heads", "minilm_attention",
+             "attention_sublayer", "encoder"}
     assert set(TASKS) == set(SOLUTIONS) == set(SKELETONS) == names
     assert set(YOUR_TURN_TASKS) == names - {"self_attention"}  # checked by the find-the-bug cells only
 
@@ -423,6 +424,29 @@ def f(Xh):
     *lead, h, n, d_k = Xh.shape
     Xh[...] = np.swapaxes(Xh, -3, -2).reshape(Xh.shape)
     return Xh.reshape(*lead, n, h * d_k)"""),
+    # The capstone's tasks, in the real model (tests/test_capstone.py has their whole catalogue).
+    ("minilm_attention", "scale_dk", """
+def f(Q, K, V):
+    s = Q @ K.T / Q.shape[-1]
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return w @ V, w"""),
+    ("attention_sublayer", "merge_no_transpose", """
+def f(X, layer):
+    n, d = X.shape
+    Q, K, V = ((X @ W + b).reshape(n, 12, 32).swapaxes(0, 1) for W, b in
+               ((layer.W_q, layer.b_q), (layer.W_k, layer.b_k), (layer.W_v, layer.b_v)))
+    s = Q @ K.swapaxes(1, 2) / np.sqrt(32)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    w = e / e.sum(axis=-1, keepdims=True)
+    return layer.layer_norm(X + (w @ V).reshape(n, d) @ layer.W_o + layer.b_o), w"""),
+    ("encoder", "no_feed_forward", """
+def f(X, layers, sublayer):
+    states = [X]
+    for layer in layers:
+        X = sublayer(X, layer)[0]
+        states.append(X)
+    return np.stack(states)"""),
 ]
 
 
