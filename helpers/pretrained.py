@@ -530,7 +530,8 @@ def _call_attention(attention, Q, K, V, layer: int, head: int, time_limit: float
         text = str(err).strip()
         raise refuse(f"raised {type(err).__name__}" + (f": {text}" if text else "")) from err
     if isinstance(value, np.ndarray) or not isinstance(value, (tuple, list)) or len(value) != 2:
-        raise refuse(f"returned {learner_calls.describe(value)}; expected two results: return output, weights")
+        what = "None (did you forget `return`?)" if value is None else learner_calls.describe(value)
+        raise refuse(f"returned {what}; expected two results: return output, weights")
     results = []
     for name, part, shape in (("output", value[0], (n, d_k)), ("weights", value[1], (n, n))):
         if part is None or isinstance(part, str):

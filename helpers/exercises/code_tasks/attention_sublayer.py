@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.exercises.code_tasks import engine, layer_by_layer as lbl
+from helpers.exercises.code_tasks import layer_by_layer as lbl
 from helpers.exercises.code_tasks.attention import (
     K_NOT_TRANSPOSED,
     NO_SCALE,
@@ -29,7 +29,6 @@ from helpers.exercises.code_tasks.multi_head_attention import NO_WO, SCALE_DMODE
 from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
 from helpers.exercises.code_tasks.split_heads import SPLIT_INTERLEAVED, SPLIT_NO_TRANSPOSE
 from helpers.explain import shape_text
-from helpers.learner_calls import TimeUp, call_limited
 
 __all__ = ["TASK", "my_attention_sublayer", "BIAS_MISSING", "NO_RESIDUAL", "NO_LAYER_NORM", "NORM_BEFORE_RESIDUAL",
            "course_sublayer"]
@@ -161,53 +160,37 @@ def _verdict(task: CodeTask, fn) -> Verdict:
         return missing
     model = lbl.model()
     for case in task.cases():
-        text = case.args[0]
-        tokens = model.tokenize(text)
-        X = model.embed(text)
+        tokens = model.tokenize(case.args[0])
+        X = model.embed(case.args[0])
         for layer in model.layers:
             want = layer.attention_sublayer(X)
-            where = f"{case.name}, layer {layer.index}"
-            given = _given(layer.index, X)
+            where, given = f"{case.name}, layer {layer.index}", _given(layer.index, X)
             argument = X.copy()
-            try:
-                value = call_limited(fn, (argument, layer), engine.TIME_LIMIT)
-            except TimeUp:
-                problem = f"your function did not finish within {engine.TIME_LIMIT:g} s (a loop that never ends?)"
-                return lbl.wrong(task.name, where, problem, None,
-                                 lbl.example(where, given, [], f"What happened: {problem}."))
-            except Exception as err:  # noqa: BLE001 - the learner's code may raise anything: it becomes the verdict
-                problem = f"your function raised {lbl.raised_text(err)}"
-                mistake = lbl.name_mistake(MODELS, (X, layer), ("raised", lbl.raised_text(err)), want, 2,
-                                           lbl.STATES_TOL)
-                return lbl.wrong(task.name, where, problem, mistake,
-                                 lbl.example(where, given, [], f"What happened: {problem}."))
-            got = _as_arrays(value, task) if value is not None else "returned None. Did you forget `return`?"
-            if isinstance(got, str):
-                arrays = lbl.values_of(value, 2)
-                learner = ("value", arrays) if arrays is not None else ("other", None)
-                problem = f"your function {got.rstrip('.')}"
-                mistake = lbl.name_mistake(MODELS, (X, layer), learner, want, 2, lbl.STATES_TOL)
-                return lbl.wrong(task.name, where, problem, mistake,
-                                 lbl.example(where, given, [], f"What happened: {problem}."))
+            value, problem, learner = lbl.call(fn, (argument, layer))
+            got = None
+            if not problem:
+                got = _as_arrays(value, task) if value is not None else "returned None. Did you forget `return`?"
+                if isinstance(got, str):
+                    problem, learner = f"your function {got.rstrip('.')}", lbl.outcome_of(value, 2)
+            if not problem and any(g.shape != w.shape for g, w in zip(got, want)):
+                problem = "; ".join(f"{name} has shape {shape_text(g.shape)}; expected {shape_text(w.shape)} ({words})"
+                                    for (name, words), g, w in zip(task.outputs, got, want) if g.shape != w.shape)
+                learner = ("value", got)
+            if problem:
+                rows = lbl.row_lines(f"X_out, row 0 ({tokens[0]})", want[0][0], None, SHOWN_COLUMNS)
+                return lbl.failed(task, where, problem, learner, (X, layer), want, lbl.STATES_TOL, given, rows)
             wrong = _difference(task, got, want, where, tokens, given, (X, layer))
             if wrong is not None:
                 return wrong
             if not np.array_equal(argument, X):
-                return lbl.wrong(task.name, where, "", None, changed="X")
+                return lbl.changed_argument(task.name, where, "X", given)
             X = layer.feed_forward(got[0])          # the learner's sublayer carries the sentence on
     return lbl.right(task.name, "attention sublayer in all 6 layers")
 
 
 def _difference(task, got, want, where, tokens, given, args) -> Verdict | None:
-    """The verdict on one layer whose results could be read: None when they are the model's."""
+    """The verdict on one layer whose results have the right shapes: None when they are the model's."""
     (x_out, weights), (x_want, w_want) = got, want
-    shapes = [f"{name} has shape {shape_text(g.shape)}; expected {shape_text(w.shape)} ({words})"
-              for (name, words), g, w in zip(task.outputs, got, want) if g.shape != w.shape]
-    if shapes:
-        problem = "; ".join(shapes)
-        mistake = lbl.name_mistake(MODELS, args, ("value", got), want, 2, lbl.STATES_TOL)
-        return lbl.wrong(task.name, where, problem, mistake,
-                         lbl.example(where, given, [], f"What happened: {problem}."))
     if not lbl.close(weights, w_want, lbl.WEIGHTS_TOL):
         head = next(i for i in range(len(w_want)) if not lbl.close(weights[i], w_want[i], lbl.WEIGHTS_TOL))
         at = lbl.first_difference(weights[head], w_want[head], lbl.WEIGHTS_TOL)
@@ -224,7 +207,7 @@ def _difference(task, got, want, where, tokens, given, args) -> Verdict | None:
         last = "First difference: " + lbl.entry_text("X_out", x_out, x_want, at) + "."
     else:
         return None
-    mistake = lbl.name_mistake(MODELS, args, ("value", got), want, 2, lbl.STATES_TOL)
+    mistake = lbl.name_mistake(task.models, args, ("value", got), want, 2, lbl.STATES_TOL)
     return lbl.wrong(task.name, where, problem, mistake, lbl.example(where, given, rows, last))
 
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.exercises.code_tasks import engine, layer_by_layer as lbl
+from helpers.exercises.code_tasks import layer_by_layer as lbl
 from helpers.exercises.code_tasks.attention_sublayer import course_sublayer
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict, _as_arrays
 from helpers.explain import shape_text
-from helpers.learner_calls import TimeUp, call_limited
 
 __all__ = ["TASK", "my_encoder", "NO_FEED_FORWARD", "FEED_FORWARD_FIRST", "EMBEDDINGS_EVERY_LAYER",
            "LAYERS_REVERSED", "NO_EMBEDDINGS_STATE", "LAST_STATE_ONLY", "NOT_UNPACKED"]
@@ -127,35 +126,25 @@ def _verdict(task: CodeTask, fn) -> Verdict:
         return missing
     model = lbl.model()
     for case in task.cases():
-        text = case.args[0]
-        tokens = model.tokenize(text)
-        X = model.embed(text)
-        want = model(text).hidden_states
+        tokens = model.tokenize(case.args[0])
+        X = model.embed(case.args[0])
+        want = model(case.args[0]).hidden_states
         given = [f"X = model.embed({case.name}), shape {X.shape}; layers = the model's {model.n_layers} layers; "
                  "sublayer = the course's attention sublayer"]
         args = (X, list(model.layers), course_sublayer)
         argument = X.copy()
-        try:
-            value = call_limited(fn, (argument, list(model.layers), course_sublayer), engine.TIME_LIMIT)
-        except TimeUp:
-            problem = f"your function did not finish within {engine.TIME_LIMIT:g} s (a loop that never ends?)"
-            return lbl.wrong(task.name, case.name, problem, None,
-                             lbl.example(case.name, given, [], f"What happened: {problem}."))
-        except Exception as err:  # noqa: BLE001 - the learner's code may raise anything: it becomes the verdict
-            problem = f"your function raised {lbl.raised_text(err)}"
-            mistake = lbl.name_mistake(MODELS, args, ("raised", lbl.raised_text(err)), (want,), 1, lbl.STATES_TOL)
-            return lbl.wrong(task.name, case.name, problem, mistake,
-                             lbl.example(case.name, given, [], f"What happened: {problem}."))
-        got = _as_arrays(value, task) if value is not None else "returned None. Did you forget `return`?"
-        if isinstance(got, str) or got[0].shape != want.shape:
-            problem = (f"your function {got.rstrip('.')}" if isinstance(got, str) else
-                       f"the states have shape {shape_text(got[0].shape)}; expected {shape_text(want.shape)} (the "
-                       f"embeddings, then the output of each of the {model.n_layers} layers)")
-            arrays = lbl.values_of(value, 1)
-            learner = ("value", arrays) if arrays is not None else ("other", None)
-            mistake = lbl.name_mistake(MODELS, args, learner, (want,), 1, lbl.STATES_TOL)
-            return lbl.wrong(task.name, case.name, problem, mistake,
-                             lbl.example(case.name, given, [], f"What happened: {problem}."))
+        value, problem, learner = lbl.call(fn, (argument, list(model.layers), course_sublayer))
+        if not problem:
+            got = _as_arrays(value, task) if value is not None else "returned None. Did you forget `return`?"
+            if isinstance(got, str):
+                problem, learner = f"your function {got.rstrip('.')}", lbl.outcome_of(value, 1)
+            elif got[0].shape != want.shape:
+                problem = (f"the states have shape {shape_text(got[0].shape)}; expected {shape_text(want.shape)} "
+                           f"(the embeddings, then the output of each of the {model.n_layers} layers)")
+                learner = ("value", got)
+        if problem:
+            rows = lbl.row_lines(f"states[1], row 0 ({tokens[0]})", want[1][0], None, SHOWN_COLUMNS)
+            return lbl.failed(task, case.name, problem, learner, args, (want,), lbl.STATES_TOL, given, rows)
         states = got[0]
         for k in range(len(want)):
             if lbl.close(states[k], want[k], lbl.STATES_TOL):
@@ -172,7 +161,7 @@ def _verdict(task: CodeTask, fn) -> Verdict:
             last = "First difference: " + lbl.entry_text("states", states, want, (k, *at)) + "."
             return lbl.wrong(task.name, where, problem, mistake, lbl.example(where, given, rows, last))
         if not np.array_equal(argument, X):
-            return lbl.wrong(task.name, case.name, "", None, changed="X")
+            return lbl.changed_argument(task.name, case.name, "X", given)
     return lbl.right(task.name, "stack of layers")
 
 

@@ -23,14 +23,17 @@ from functools import cache
 
 import numpy as np
 
-from helpers.exercises.code_tasks.engine import MUTATES_INPUT, Mistake, Verdict
+from helpers.exercises.code_tasks import engine
+from helpers.exercises.code_tasks.engine import MUTATES_INPUT, CodeTask, Mistake, Verdict
 from helpers.exercises.code_tasks.failing_example import array_lines, side_by_side
 from helpers.explain import fmt
+from helpers.learner_calls import TimeUp, call_limited
 from helpers.pretrained import MiniLM, ModelUnavailableError, single_threaded_blas
 
 __all__ = ["BANK_SENTENCES", "WEIGHTS_TOL", "STATES_TOL", "model", "judged", "unavailable", "close",
-           "first_difference", "entry_text", "weights_symptom", "values_of", "name_mistake", "row_lines", "example",
-           "right", "wrong", "raised_text", "repr_text"]
+           "first_difference", "entry_text", "weights_symptom", "values_of", "call", "outcome_of", "failed",
+           "name_mistake", "row_lines", "example",
+           "right", "wrong", "changed_argument", "raised_text", "repr_text"]
 
 # The two sentences of 00_index: "bank" enters both as the same vector and leaves them different.
 BANK_SENTENCES = ("I deposited money at the bank", "We sat on the river bank")
@@ -115,17 +118,48 @@ def values_of(value, k: int) -> tuple | None:
     parts = value if k > 1 else (value,)
     if k > 1 and (not isinstance(parts, (tuple, list)) or len(parts) != k):
         return None
+    if any(p is None or isinstance(p, str) for p in parts):
+        return None
     try:
-        arrays = tuple(np.asarray(p, dtype=float) for p in parts)
+        return tuple(np.asarray(p, dtype=float) for p in parts)
     except (TypeError, ValueError):
         return None
-    return arrays
 
 
 def raised_text(err: BaseException) -> str:
     """How an exception is compared and shown: ``ValueError: matmul: ...``."""
     text = str(err).strip()
     return type(err).__name__ + (f": {text}" if text else "")
+
+
+def call(fn, args):
+    """``fn(*args)`` stopped after the engine's time limit: ``(value, problem, outcome)``.
+
+    ``problem`` is '' when the function returned, else what happened in words; ``outcome`` is then ``("raised",
+    text)`` (compared with the wrong implementations' own failures) or ``("other", None)`` (a loop that never ended).
+    """
+    try:
+        return call_limited(fn, args, engine.TIME_LIMIT), "", None
+    except TimeUp:
+        return None, f"your function did not finish within {engine.TIME_LIMIT:g} s (a loop that never ends?)", \
+            ("other", None)
+    except Exception as err:  # noqa: BLE001 - the learner's code may raise anything: it becomes the verdict
+        return None, f"your function raised {raised_text(err)}", ("raised", raised_text(err))
+
+
+def outcome_of(value, k: int):
+    """A returned value as an outcome to compare with the wrong implementations': ``("value", arrays)`` or
+    ``("other", None)`` when it cannot be read as ``k`` arrays of numbers."""
+    arrays = values_of(value, k)
+    return ("value", arrays) if arrays is not None else ("other", None)
+
+
+def failed(task: CodeTask, where: str, problem: str, learner, args, reference, tol: float, given: list[str],
+           rows: list[str]) -> Verdict:
+    """The verdict on a call that could not be compared entry by entry (it raised, ran too long, or returned what
+    cannot be read or has the wrong shape): the mistake whose wrong implementation does the same on ``args``."""
+    mistake = name_mistake(task.models, args, learner, reference, len(task.outputs), tol)
+    return wrong(task.name, where, problem, mistake, example(where, given, rows, f"What happened: {problem}."))
 
 
 def _outcome(fn, args, k: int):
@@ -162,6 +196,8 @@ def name_mistake(models, args, learner, reference, k: int, tol: float) -> Mistak
     reference : tuple
         The right arrays there.
     """
+    if learner[0] == "other":
+        return None
     want = ("value", reference)
     for mistake, wrong_fn in models:
         outcome = _outcome(wrong_fn, args, k)
@@ -181,8 +217,18 @@ def row_lines(label: str, expected, yours, columns: int | None = None) -> list[s
 
 
 def example(case: str, given: list[str], rows: list[str], last: str) -> str:
-    """The failing example as text: what the function was given there, rows of the results, what went wrong."""
-    return "\n".join([f"The example: {case}", *given, *rows, last])
+    """The failing example as text: what the function was given there, rows of the results, what went wrong (a
+    ``last`` that ends in a full stop keeps just that one)."""
+    return "\n".join([f"The example: {case}", *given, *rows, last.replace("..", ".")])
+
+
+def changed_argument(task: str, case: str, name: str, given: list[str]) -> Verdict:
+    """The verdict on a piece whose results are right but that wrote into its argument ``name`` on ``case``."""
+    header = f"{task}: not right yet."
+    lines = [header, f"Your results are right, but on {case} your function changed its argument `{name}`.",
+             MUTATES_INPUT.explained()]
+    last = f"What happened: your results are right, but your function changed its argument `{name}`."
+    return Verdict(False, "\n".join(lines), header, example(case, given, [], last), MUTATES_INPUT, lines[2])
 
 
 def right(task: str, piece: str) -> Verdict:
@@ -195,20 +241,14 @@ def repr_text(text: str) -> str:
     return f'"{text}"'
 
 
-def wrong(task: str, case: str, problem: str, mistake: Mistake | None, example_text: str = "",
-          changed: str = "") -> Verdict:
+def wrong(task: str, case: str, problem: str, mistake: Mistake | None, example_text: str) -> Verdict:
     """The verdict on a piece whose run first differs at ``case`` (the sentence, the layer and maybe the head).
 
-    ``problem`` says what differs there; ``mistake`` is the one recognised (or None); ``changed`` names an argument
-    the learner's function wrote into (with right results, that is the mistake named).
+    ``problem`` says what differs there; ``mistake`` is the one recognised (or None); ``example_text`` is
+    :func:`example`'s.
     """
     header = f"{task}: not right yet."
-    if not problem and changed:
-        problem, mistake = f"your results are right, but your function changed its argument `{changed}`", \
-            MUTATES_INPUT
-        lines = [header, f"Your results are right, but on {case} your function changed its argument `{changed}`."]
-    else:
-        lines = [header, f"On {case}: {problem.rstrip('.')}."]
+    lines = [header, f"On {case}: {problem.rstrip('.')}."]
     if mistake is not None:
         lines.append(mistake.explained())
     return Verdict(False, "\n".join(lines), header, example_text, mistake, "\n".join(lines[2:]))

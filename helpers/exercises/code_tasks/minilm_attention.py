@@ -69,18 +69,12 @@ def _verdict(task: CodeTask, fn) -> Verdict:
         except AttentionFunctionError as err:
             Q, K, V, value = recorder.calls[-1]
             where = f"{case.name}, layer {err.layer}, head {err.head}"
-            problem = f"your function {err.problem}"
-            if err.__cause__ is not None:
-                learner = ("raised", lbl.raised_text(err.__cause__))
-            else:
-                arrays = lbl.values_of(value, 2)
-                learner = ("value", arrays) if arrays is not None else ("other", None)
-            mistake = lbl.name_mistake(task.models, (Q, K, V), learner, scaled_dot_product_attention(Q, K, V), 2,
-                                       lbl.WEIGHTS_TOL)
+            learner = (("raised", lbl.raised_text(err.__cause__)) if err.__cause__ is not None
+                       else lbl.outcome_of(value, 2))
             want = scaled_dot_product_attention(Q, K, V)
             rows = lbl.row_lines(f"weights, row 0 ({tokens[0]})", want[1][0], None)
-            return lbl.wrong(task.name, where, problem, mistake,
-                             lbl.example(where, _given(Q), rows, f"What happened: {problem}."))
+            return lbl.failed(task, where, f"your function {err.problem}", learner, (Q, K, V), want,
+                              lbl.WEIGHTS_TOL, _given(Q), rows)
         for index, (Q, K, V, value) in enumerate(recorder.calls):
             got = lbl.values_of(value, 2)
             want = scaled_dot_product_attention(Q, K, V)
