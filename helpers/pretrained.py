@@ -614,8 +614,7 @@ class MiniLMLayer:
 
     def __repr__(self) -> str:
         d = self.d_model
-        return (f"MiniLMLayer({self.index}: W_q, W_k, W_v, W_o ({d}, {d}); b_q, b_k, b_v, b_o ({d},); "
-                f"h={self.h}, d_k={self.d_k}; layer_norm(x), feed_forward(x))")
+        return f"MiniLMLayer({self.index}: W_q, W_k, W_v, W_o ({d}, {d}); b_q, b_k, b_v, b_o ({d},); h={self.h})"
 
     def layer_norm(self, x) -> np.ndarray:
         """This attention sublayer's LayerNorm over the last axis (learned gain and bias, eps 1e-12)."""

@@ -59,9 +59,9 @@ SHOWN_COLUMNS = 6
 
 
 def my_attention_sublayer(X, layer):
-    """X (n, d_model): the tokens' vectors entering the layer. layer: model.layer(i), with W_q, b_q, W_k, b_k, W_v,
-    b_v, W_o, b_o (X @ W_q + b_q is Q), layer.h heads and layer.layer_norm(x).
-    Returns (X_out (n, d_model), weights (h, n, n))."""
+    """X (n, d_model): the tokens' vectors entering the layer.
+    layer: model.layer(i), with W_q, b_q, W_k, b_k, W_v, b_v, W_o, b_o (Q is X @ W_q + b_q),
+    layer.h heads and layer.layer_norm(x). Returns (X_out (n, d_model), weights (h, n, n))."""
     n, d_model = X.shape
     h = layer.h
     d_k = d_model // h

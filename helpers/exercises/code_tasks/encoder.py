@@ -58,8 +58,8 @@ SHOWN_COLUMNS = 6
 
 
 def my_encoder(X, layers, sublayer):
-    """X (n, d_model): the embeddings, model.embed(text). layers: the model's layers in order, each with
-    layer.feed_forward(x). sublayer(X, layer) -> (X_out, weights): an attention sublayer, such as yours.
+    """X (n, d_model): the embeddings, model.embed(text). layers: the model's layers in order,
+    each with layer.feed_forward(x). sublayer(X, layer) -> (X_out, weights), such as yours.
     Returns the states (len(layers) + 1, n, d_model): X, then the output of each layer."""
     states = [X]
     for layer in layers:

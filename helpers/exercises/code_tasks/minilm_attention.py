@@ -24,8 +24,8 @@ SHOWN_COLUMNS = 6
 
 
 def my_attention(Q, K, V):
-    """One head of MiniLM: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v), here n_q = n_k = n tokens and d_k = d_v = 32.
-    Returns (output (n_q, d_v), weights (n_q, n_k))."""
+    """One head of MiniLM: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v); here n_q = n_k = n tokens
+    and d_k = d_v = 32. Returns (output (n_q, d_v), weights (n_q, n_k))."""
     d_k = Q.shape[-1]
     scores = Q @ K.T / np.sqrt(d_k)                               # (n_q, n_k)
     e = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
