@@ -1,9 +1,9 @@
 """The capstone's last step: the two "bank" sentences of 00_index through the learner's own code.
 
 ``bank_from_your_code(my_encoder, my_attention_sublayer)`` runs both sentences through the learner's stack of layers
-with the learner's attention sublayer (which may call the learner's ``my_attention`` in every head), compares every
-layer with the model's own run, and says how similar the two "bank" vectors are entering the model and after its 6
-layers: 1.00 and 0.78, as 00 showed, when the learner's code is right. It returns a
+with the learner's attention sublayer (which may call the learner's ``my_minilm_attention`` in every head), compares
+every layer with the model's own run, and says how similar the two "bank" vectors are entering the model and after its
+6 layers: 1.00 and 0.78, as 00 showed, when the learner's code is right. It returns a
 :class:`~helpers.feedback.Feedback` and never raises, whatever the functions do; the checks of the two functions
 themselves are ``check_code("attention_sublayer", ...)`` and ``check_code("encoder", ...)``.
 """

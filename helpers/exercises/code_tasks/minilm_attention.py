@@ -1,10 +1,11 @@
 """Code task ``"minilm_attention"`` (15_capstone): ``fn(Q, K, V) -> (output, weights)`` in every head of MiniLM.
 
-02's ``my_attention``, run by the real model: ``model(text, attention=fn)`` calls it once per head per layer (72 calls
-per sentence) with the head's Q, K, V, each (n, 32), and carries its outputs on through the layers. The check runs the
-two "bank" sentences so, records every call, and compares each head's result with the course's attention on the same
-Q, K, V, in the model's order: the first layer and head that differ are named, with what the difference looks like
-and, when a wrong implementation of 02's task gives exactly the learner's result there, its mistake.
+02's ``my_attention`` (here ``my_minilm_attention``), run by the real model: ``model(text, attention=fn)`` calls it
+once per head per layer (72 calls per sentence) with the head's Q, K, V, each (n, 32), and carries its outputs on
+through the layers. The check runs the two "bank" sentences so, records every call, and compares each head's result
+with the course's attention on the same Q, K, V, in the model's order: the first layer and head that differ are named,
+with what the difference looks like and, when a wrong implementation of 02's task gives exactly the learner's result
+there, its mistake.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from helpers.exercises.code_tasks.engine import Case, CodeTask, Verdict
 from helpers.exercises.code_tasks.softmax import GLOBAL_MAX
 from helpers.pretrained import AttentionFunctionError
 
-__all__ = ["TASK", "my_attention"]
+__all__ = ["TASK", "my_minilm_attention"]
 
 # Columns of a head's output shown in the example (it has 32).
 SHOWN_COLUMNS = 6
 
 
-def my_attention(Q, K, V):
+def my_minilm_attention(Q, K, V):
     """One head of MiniLM: Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v); here n_q = n_k = n tokens
     and d_k = d_v = 32. Returns (output (n_q, d_v), weights (n_q, n_k))."""
     d_k = Q.shape[-1]
@@ -108,7 +109,7 @@ TASK = CodeTask(
     outputs=(("output", "n × d_k"), ("weights", "n × n")),
     cases=_cases,
     reference=scaled_dot_product_attention,
-    solution=my_attention,
+    solution=my_minilm_attention,
     # 02's wrong implementations but one: subtracting the largest score of the whole array instead of each row's
     # is only wrong when a row's scores lie far below it, and a head's scores in MiniLM never do.
     models=tuple((mistake, wrong) for mistake, wrong in attention.TASK.models if mistake is not GLOBAL_MAX),
