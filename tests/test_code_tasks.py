@@ -122,7 +122,8 @@ def test_01s_six_tokens_are_the_checkers():
     assert tuple(notebook_values("01_intuition", "tokens")["tokens"]) == examples.SIX_TOKENS
 
 
-@pytest.mark.parametrize("stem, name", [("01_intuition", "X"), ("02_projections", "X6"), ("10_multi_head", "X6")])
+@pytest.mark.parametrize("stem, name", [("01_intuition", "X"), ("02_projections", "X6"), ("10_multi_head", "X6"),
+                                       ("11_positions", "X6")])
 def test_the_six_tokens_are_the_checkers(stem, name):
     np.testing.assert_array_equal(notebook_values(stem, name)[name], examples.X6)
 

@@ -311,13 +311,13 @@ def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
     assert not any("transposed" in item for item in left)
     # 06 asks for the same function with more queries than keys: right once, done in both.
     assert line_of(view, "06 · Cross attention")[0].endswith("1 of 1 Your turn")
-    assert line_of(view, "11 · Real model") == ("11 · Real model : nothing to check here: read it and explore", [])
+    assert line_of(view, "12 · Real model") == ("12 · Real model : nothing to check here: read it and explore", [])
     nine, questions = line_of(view, "09 · Practice")
     assert nine.endswith("0 of 8 lesson questions") and questions[:2] == ["Q1 Shapes with batch and heads",
                                                                            "Q2 The per-head dimension d_k"]
     record("your-turn", "online_softmax", correct=True)
     view.refresh_button.click()
-    assert line_of(view, "12 · Efficiency") == ("12 · Efficiency : 1 of 1 Your turn ✓ all done", [])
+    assert line_of(view, "13 · Efficiency") == ("13 · Efficiency : 1 of 1 Your turn ✓ all done", [])
 
 
 def test_the_core_path_and_going_further_are_apart_in_course_order(progress_file):
@@ -343,7 +343,7 @@ def test_the_plan_is_found_next_to_the_notebooks_and_without_one_the_notebooks_g
     view = progress_view(folder=tmp_path / "notebooks")
     assert [title for title, _ in view.groups] == ["The notebooks"]
     numbers = [href[:2] for href in links(view.notebooks_html)]
-    assert numbers == sorted(numbers) and "09" in numbers and "11" not in numbers  # 11 asks for nothing
+    assert numbers == sorted(numbers) and "09" in numbers and "12" not in numbers  # 12 asks for nothing
 
 
 def test_the_review_list_holds_the_predictions_missed_and_the_tasks_of_several_tries(progress_file):
