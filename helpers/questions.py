@@ -125,7 +125,7 @@ QUESTIONS = {
                      "generate.",
              "explanation": "Speed is not the reason: simple implementations compute all n² scores anyway and set "
                             "the blocked ones to −∞ (optimised kernels can skip masked blocks, a bonus, notebook "
-                            "13). The reason is what the model may see."},
+                            "14). The reason is what the model may see."},
             {"key": "b", "correct": False,
              "text": "Without the mask, which multiplies future weights by 0 after the softmax, rows would not "
                      "sum to 1.",

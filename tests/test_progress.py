@@ -317,7 +317,7 @@ def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
                                                                            "Q2 The per-head dimension d_k"]
     record("your-turn", "online_softmax", correct=True)
     view.refresh_button.click()
-    assert line_of(view, "13 · Efficiency") == ("13 · Efficiency : 1 of 1 Your turn ✓ all done", [])
+    assert line_of(view, "14 · Efficiency") == ("14 · Efficiency : 1 of 1 Your turn ✓ all done", [])
 
 
 def test_the_core_path_and_going_further_are_apart_in_course_order(progress_file):

@@ -208,7 +208,7 @@ def test_the_real_models_head_explorer_saves_the_head_on_show_under_its_layer_an
         assert f"{weight:.2f}" in texts
 
 
-# --- the other live views of weights: notebook 10's heads, 07's pattern builder, 14's training lab ---------------
+# --- the other live views of weights: notebook 10's heads, 07's pattern builder, 15's training lab ---------------
 
 def test_the_multi_head_explorer_saves_every_heads_weights_side_by_side_in_one_figure(notebook_folder):
     ex = multi_head_explorer(h=2)

@@ -84,8 +84,8 @@ YOUR_TURN_CELLS: dict[str, tuple[str, ...]] = {
     "04_masking": ("causal_mask", "masked_attention"),
     "06_cross_attention": ("attention",),
     "10_multi_head": ("multi_head_attention", "split_heads", "merge_heads"),
-    "13_efficiency": ("online_softmax",),
-    "14_learning": ("softmax_backward",),
+    "14_efficiency": ("online_softmax",),
+    "15_learning": ("softmax_backward",),
 }
 
 
