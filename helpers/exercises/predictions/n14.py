@@ -5,8 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.attention import softmax
-from helpers.efficiency import kept_fraction, linear_attention_weights, lora_parameters, sliding_window_mask, \
-    strided_mask
+from helpers.efficiency import (
+    kept_fraction,
+    linear_attention_weights,
+    lora_parameters,
+    sliding_window_mask,
+    strided_mask,
+)
 from helpers.exercises.predictions.prediction import Prediction
 from helpers.explain import fmt
 
