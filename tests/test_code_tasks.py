@@ -184,3 +184,13 @@ def test_02s_six_token_weights_are_the_notebooks():
     nb = notebook_values("02_projections", "W_q6", "W_k6", "W_v6")
     for got, want in zip((nb["W_q6"], nb["W_k6"], nb["W_v6"]), examples.six_token_weights()):
         np.testing.assert_array_equal(got, want)
+
+
+def test_12s_sentences_are_the_ones_its_predictions_compute_from():
+    """The predictions of 12_real_model run the model on the notebook's own sentences."""
+    from helpers.exercises.predictions import n12
+
+    assert tuple(notebook_values("12_real_model", "sentences")["sentences"]) == n12.BANK_SENSES
+    code = " ".join(code_cells(NOTEBOOK_DIR / "12_real_model.ipynb"))
+    for sentence in (n12.TROPHY_BIG, n12.TROPHY_SMALL, n12.MUDDY, n12.PROBE):
+        assert f'"{sentence}"' in code, sentence
