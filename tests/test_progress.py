@@ -311,7 +311,8 @@ def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
     assert not any("transposed" in item for item in left)
     # 06 asks for the same function with more queries than keys: right once, done in both.
     assert line_of(view, "06 · Cross attention")[0].endswith("1 of 1 Your turn")
-    assert line_of(view, "12 · Real model")[0] == f"12 · Real model : 0 of {len(cells_tagged('12_real_model', 'predict-commit'))} predictions"
+    real_model = len(cells_tagged("12_real_model", "predict-commit"))
+    assert line_of(view, "12 · Real model")[0] == f"12 · Real model : 0 of {real_model} predictions"
     nine, questions = line_of(view, "09 · Practice")
     assert nine.endswith("0 of 8 lesson questions") and questions[:2] == ["Q1 Shapes with batch and heads",
                                                                            "Q2 The per-head dimension d_k"]
