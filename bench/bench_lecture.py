@@ -35,7 +35,7 @@ from browser.jupyter_servers import (  # noqa: E402  (the tests' own set-up, fou
     stop_process,
 )
 
-NOTEBOOKS = ["02_projections.ipynb", "07_patterns.ipynb", "09_practice.ipynb", "11_real_model.ipynb"]
+NOTEBOOKS = ["02_projections.ipynb", "07_patterns.ipynb", "09_practice.ipynb", "12_real_model.ipynb"]
 # Voila refills a notebook's pool 10 s after a page takes its kernel (scripts/present.py), then runs the notebook.
 REFILLED_S = 45.0
 JS_CELLS = """() => { const r = document.querySelector('#rendered_cells');

@@ -1,4 +1,4 @@
-"""Making attention cheaper: what n² costs, and four ways round it (notebook 12's math, pure numpy).
+"""Making attention cheaper: what n² costs, and four ways round it (notebooks 13 and 14's math, pure numpy).
 
 * :func:`attention_cost` counts the multiply-adds of one head and the bytes of its n × n matrix;
   :func:`time_attention` measures the time; :func:`fit_exponent` reads the power of n off a log-log line;

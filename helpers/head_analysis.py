@@ -1,6 +1,6 @@
 """Measuring the attention heads of a real pretrained model (all-MiniLM-L6-v2, see helpers.pretrained).
 
-Pure numpy on a :class:`~helpers.pretrained.MiniLMOutput` (notebook 11's math): which keys one
+Pure numpy on a :class:`~helpers.pretrained.MiniLMOutput` (notebook 12's math): which keys one
 token attends to, how much attention every head gives from one token to others, how
 "previous-token", "[CLS]-parking" or position-bound each head is, and how similar the
 last-layer vectors of a word are across sentences. The head explorer and the thumbnails of
@@ -43,15 +43,15 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------------------------
-# Probes: inputs that tell two explanations of a reading apart (notebook 11)
+# Probes: inputs that tell two explanations of a reading apart (notebook 12)
 # ---------------------------------------------------------------------------------------------
 
-# In the trophy sentences of notebook 11 the subject is also the first noun. Here the first noun ("hall") is not the
+# In the trophy sentences of notebook 12 the subject is also the first noun. Here the first noun ("hall") is not the
 # subject ("trophy"): does layer 3, head 1 send "it" to the subject or to the first noun?
 FIRST_NOUN_NOT_SUBJECT = "in the hall the trophy did not fit in the suitcase because it was too big"
 
 # The two senses of "bank", two sentences each (money, money, river, river), in which no two sentences share a word
-# but "bank". In notebook 11's first four sentences each same-sense pair also shares words ("deposit money",
+# but "bank". In notebook 12's first four sentences each same-sense pair also shares words ("deposit money",
 # "river"); here a same-sense pair's similar vectors cannot come from words the two sentences have in common.
 BANK_SENSES_NO_SHARED_WORDS = (
     "she opened a savings account at the bank",

@@ -1,4 +1,4 @@
-"""Learning W^Q and W^K by gradient descent on the copy-the-previous-token task (notebook 13).
+"""Learning W^Q and W^K by gradient descent on the copy-the-previous-token task (notebook 15).
 
 The task: a sequence of ``LENGTH`` letters drawn at random from ``VOCAB``. At every position ``i >= 1`` the head
 must output the letter at position ``i - 1``. Each token's row of ``X`` is readable::

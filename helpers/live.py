@@ -83,7 +83,7 @@ class TextForm:
       (the widget view ranks before HTML).
 
     The lecture mode (:func:`helpers.theme.lecture_mode`) leaves the picture out: Voila always shows the live widget,
-    and a picture costs time while the page comes alive (up to 0.16 s for notebook 11's head thumbnails).
+    and a picture costs time while the page comes alive (up to 0.16 s for notebook 12's head thumbnails).
 
     A picture writes the page's general rules once (:func:`helpers.snapshot.page_snapshot_html`), so it changes the
     pictures after it. A widget whose picture must leave them as they are (one that the notebooks' exercise cells

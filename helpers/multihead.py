@@ -196,7 +196,7 @@ def multi_head_stages(X, W_q, W_k, W_v, W_o, h: int) -> MultiHeadStages:
 
 def rotary_example(d: int = 8, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """One query and one key, (d,) each, drawn from a seeded standard normal (query first): the pair whose score
-    10_multi_head follows as rotary positions move them."""
+    11_positions follows as rotary positions move them."""
     d = whole_number(d, "d")
     rng = np.random.default_rng(seed)
     return rng.normal(size=d), rng.normal(size=d)

@@ -112,7 +112,7 @@ QUESTIONS = {
             "When generating, the future tokens do not exist yet. With a key/value cache each step runs only the "
             "newest query against the cached keys, its own and the earlier tokens', so nothing needs masking. A "
             "decoder that re-runs the whole text so far at each step still uses the mask: it keeps every earlier "
-            "position's output as it was in training (notebook 05, section 3; notebook 12 measures the cache).",
+            "position's output as it was in training (notebook 05, section 3; notebook 13 measures the cache).",
         ),
         "lesson_note": "The lesson says that during inference \"the mask naturally prevents looking at "
                        "non-existent tokens\". A token not generated yet cannot be looked at, mask or no mask. "
@@ -125,7 +125,7 @@ QUESTIONS = {
                      "generate.",
              "explanation": "Speed is not the reason: simple implementations compute all n² scores anyway and set "
                             "the blocked ones to −∞ (optimised kernels can skip masked blocks, a bonus, notebook "
-                            "12). The reason is what the model may see."},
+                            "14). The reason is what the model may see."},
             {"key": "b", "correct": False,
              "text": "Without the mask, which multiplies future weights by 0 after the softmax, rows would not "
                      "sum to 1.",
@@ -279,7 +279,7 @@ QUESTIONS = {
             "n² comparisons: every token (as a query) compares against every token (as a key), itself included.",
             "For n = 100 that is 100 · 100 = 10,000 comparisons.",
             "This quadratic growth is the reason Transformers are computationally expensive for long sequences: "
-            "doubling the length quadruples the scores (notebook 12 measures it).",
+            "doubling the length quadruples the scores (notebook 13 measures it).",
             "(Not n(n−1)/2: q_i·k_j and q_j·k_i differ, because queries and keys are different projections.)",
         ),
         "messages": {

@@ -1,7 +1,7 @@
 """A few values kept by key, the one used longest ago dropped first: what a learner goes back to is not made again.
 
 :class:`Recent` serves the views that draw the same picture again when a learner returns to an earlier input (notebook
-11's thumbnails and their frames, notebook 09's given matrices). Unlike ``functools.lru_cache``, the key is whatever
+12's thumbnails and their frames, notebook 09's given matrices). Unlike ``functools.lru_cache``, the key is whatever
 the caller says identifies the value (a sentence, a problem number), not the arguments that make it.
 """
 

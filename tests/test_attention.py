@@ -180,7 +180,7 @@ def test_the_future_cannot_change_the_past_under_the_causal_mask(inputs):
 
 @given(qkv())
 def test_a_key_value_cache_step_needs_no_mask(inputs):
-    # Q3 and notebook 12: generating with a cache, step t runs only query t against the cached keys 0..t,
+    # Q3 and notebook 13: generating with a cache, step t runs only query t against the cached keys 0..t,
     # unmasked, and gets row t of the causal attention over the whole prefix.
     Q, K, V = inputs
     n = min(Q.shape[0], K.shape[0])

@@ -6,7 +6,7 @@ and runs ``binder/postBuild`` from the repository root. The slow test here does 
 virtual environment (not the course's ``.venv``, no editable install, no ``PYTHONPATH``), the same pip command,
 then ``postBuild`` run from a copy of the repository's files (so nothing in this checkout's ``.venv/`` or
 ``build/`` can help). In that environment it imports every ``helpers`` module, loads the pretrained model and
-runs notebooks 02 (widgets), 07 (the patterns) and 11 (the model) under strict nbval.
+runs notebooks 02 (widgets), 07 (the patterns) and 12 (the model) under strict nbval.
 
 The build installs from PyPI and takes minutes, so it runs only with ``RUN_SLOW=1``; CI sets it. The fast
 tests below run always.
@@ -28,7 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BINDER = ROOT / "binder"
 # A notebook with the explorer's widgets, the patterns notebook, and the one that uses the pretrained model.
-NBVAL_NOTEBOOKS = ["02_projections.ipynb", "07_patterns.ipynb", "11_real_model.ipynb"]
+NBVAL_NOTEBOOKS = ["02_projections.ipynb", "07_patterns.ipynb", "12_real_model.ipynb"]
 # Slow tests build an environment from PyPI (about a minute): tests/conftest.py leaves them out unless RUN_SLOW=1,
 # which `make test-binder` sets (CI runs it after `make test`).
 slow = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The capstone (15_capstone): the learner's own attention inside MiniLM.
+"""The capstone (16_capstone): the learner's own attention inside MiniLM.
 
 * ``model(text, attention=f)`` gives the model's own numbers with the course's attention and with 02's reference
   solution, and the transformers reference values to the tolerances of tests/test_pretrained.py;
@@ -32,7 +32,7 @@ from conftest import ROOT, run_cell
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minilm_reference.npz"
 MONEY, RIVER = "I deposited money at the bank", "We sat on the river bank"
-CAPSTONE = ROOT / "notebooks" / "15_capstone.ipynb"
+CAPSTONE = ROOT / "notebooks" / "16_capstone.ipynb"
 
 
 @pytest.fixture(scope="module")
@@ -618,7 +618,7 @@ def test_bank_stops_a_loop_that_never_ends(monkeypatch):
 
 
 def test_the_capstone_filled_with_the_solutions_computes_bank_from_the_learners_code():
-    """Every code cell of 15_capstone run in order, each Your turn's skeleton replaced by its solution."""
+    """Every code cell of 16_capstone run in order, each Your turn's skeleton replaced by its solution."""
     from test_code_check import _fill
 
     nb = json.loads(CAPSTONE.read_text(encoding="utf-8"))

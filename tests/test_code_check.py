@@ -999,7 +999,7 @@ def test_feedback_shows_as_a_verdict_in_html_and_text():
 
 # The tasks a learner derives from what the notebook taught, each with a signature only, and its notebook.
 DERIVED = {"padding_causal_mask": "04_masking", "kv_cache_decode": "05_decoding",
-           "cross_attention_padded": "06_cross_attention", "sliding_window_mask": "12_efficiency"}
+           "cross_attention_padded": "06_cross_attention", "sliding_window_mask": "14_efficiency"}
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))

@@ -122,7 +122,8 @@ def test_01s_six_tokens_are_the_checkers():
     assert tuple(notebook_values("01_intuition", "tokens")["tokens"]) == examples.SIX_TOKENS
 
 
-@pytest.mark.parametrize("stem, name", [("01_intuition", "X"), ("02_projections", "X6"), ("10_multi_head", "X6")])
+@pytest.mark.parametrize("stem, name", [("01_intuition", "X"), ("02_projections", "X6"), ("10_multi_head", "X6"),
+                                       ("11_positions", "X6")])
 def test_the_six_tokens_are_the_checkers(stem, name):
     np.testing.assert_array_equal(notebook_values(stem, name)[name], examples.X6)
 
@@ -204,9 +205,9 @@ def test_06s_first_example_is_the_padded_cross_attention_tasks():
     assert args[-1] == 2, "the last two of the four source tokens are padding"
 
 
-def test_12s_sliding_window_figure_is_the_window_tasks():
-    nb = notebook_values("12_efficiency", "n", "w")
-    assert case_args("sliding_window_mask", "12's figure") == (nb["n"], nb["w"]) == (16, 4)
+def test_14s_sliding_window_figure_is_the_window_tasks():
+    nb = notebook_values("14_efficiency", "n", "w")
+    assert case_args("sliding_window_mask", "14's figure") == (nb["n"], nb["w"]) == (16, 4)
 
 
 def test_05s_four_tokens_are_the_kv_cache_tasks():
@@ -215,3 +216,13 @@ def test_05s_four_tokens_are_the_kv_cache_tasks():
     for got, want in zip(case_args("kv_cache_decode", '"<s> the cat sat"'), decoder_example()):
         np.testing.assert_array_equal(got, want)
     assert any("decoder_example()" in source for source in code_cells(NOTEBOOK_DIR / "05_decoding.ipynb"))
+
+
+def test_12s_sentences_are_the_ones_its_predictions_compute_from():
+    """The predictions of 12_real_model run the model on the notebook's own sentences."""
+    from helpers.exercises.predictions import n12
+
+    assert tuple(notebook_values("12_real_model", "sentences")["sentences"]) == n12.BANK_SENSES
+    code = " ".join(code_cells(NOTEBOOK_DIR / "12_real_model.ipynb"))
+    for sentence in (n12.TROPHY_BIG, n12.TROPHY_SMALL, n12.MUDDY, n12.PROBE):
+        assert f'"{sentence}"' in code, sentence

@@ -1,4 +1,4 @@
-"""Notebook 12's math (costs, sparse masks, linear attention, the FlashAttention trace, LoRA) and its widgets."""
+"""Notebooks 13 and 14's math (costs, sparse masks, linear attention, the FlashAttention trace, LoRA) and widgets."""
 
 import math
 
@@ -87,7 +87,7 @@ def test_local_plus_strided_reaches_every_past_key_in_two_steps():
 @pytest.mark.parametrize("n", [16, 40])
 @pytest.mark.parametrize("w, s", [(4, 4), (5, 4), (8, 3), (3, 4), (2, 5), (1, 4)])
 def test_two_hops_reach_every_past_key_only_when_the_window_is_at_least_the_stride(n, w, s):
-    # notebook 12: "every past key is at most two hops away" holds for w >= s, and not otherwise
+    # notebook 14: "every past key is at most two hops away" holds for w >= s, and not otherwise
     reach = two_hop_reach(sliding_window_mask(n, w) | strided_mask(n, s))
     assert not (reach & ~causal_mask(n)).any()  # never a future key
     assert (reach == causal_mask(n)).all() == (w >= s)

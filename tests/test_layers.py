@@ -15,7 +15,7 @@ import tomllib
 
 from conftest import ROOT
 
-# The views whose math has another name than their own: notebook 11's views draw the model and the measurements of
+# The views whose math has another name than their own: notebook 12's views draw the model and the measurements of
 # its heads; notebook 09's check answers with the checking code, the progress view (00) reads what the checking
 # code records, and the concept inventory's test and results (00, 09) judge and score with it.
 MATH_OF = {"real_model": ["pretrained", "head_analysis"], "practice": ["exercises"], "progress": ["exercises"],

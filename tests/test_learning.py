@@ -1,4 +1,4 @@
-"""Notebook 13's learning of W^Q and W^K: the gradients, the training, the monitor and the loss curve."""
+"""Notebook 15's learning of W^Q and W^K: the gradients, the training, the monitor and the loss curve."""
 
 import time
 
@@ -145,7 +145,7 @@ def test_loss_gradients_match_finite_differences(seed):
 
 
 def test_leaving_out_the_row_sum_gives_notebook_11s_relative_error_of_057(monkeypatch):
-    # 13's check: 4 sequences (seed 1), weights of scale 0.7, d_k = 4; the softmax's backward without its row sum.
+    # 15's check: 4 sequences (seed 1), weights of scale 0.7, d_k = 4; the softmax's backward without its row sum.
     task = copy_task(4, seed=1)
     W_q, W_k = init_weights(task.X.shape[-1], 4, seed=1, scale=0.7)
     reference = finite_differences(lambda W: loss_and_gradients(W, W_k, task.X, task.V, task.targets)[0], W_q)

@@ -218,3 +218,46 @@ def test_the_check_finds_a_printed_answer_and_not_the_same_answer_in_its_own_clo
     near = [_box(name), markdown, _code("x"), markdown, printed[1]]
     assert giveaways(far, known) == [] and len(giveaways(near, known)) == 1
     assert giveaways([_box(name), _code(f'predict("{other}")', _stream(truth), tags=[PREDICT_TAG])], known) == []
+
+
+# --------------------------------------------------------------------------- no prediction asked in prose alone
+
+# "**Predict:**", "**Predict, then run.**" or a heading "### Predict, then run: ..." asks for a prediction; the
+# words "the **Predict** box" name the box and ask nothing.
+_ASKS = re.compile(r"\*\*Predict\b[^*]*[:.]\*\*|^#+ Predict\b", re.M)
+
+
+def prose_predictions(cells: list[dict]) -> list[str]:
+    """The markdown cells that ask for a prediction with no ``predict-commit`` box among the code cells that follow
+    them up to the next markdown cell, as ``"cell <k>: <the words>"``."""
+    found = []
+    for k, cell in enumerate(cells):
+        if cell["cell_type"] != "markdown" or not (asked := _ASKS.search("".join(cell["source"]))):
+            continue
+        following = []
+        for later in cells[k + 1:]:
+            if later["cell_type"] == "markdown":
+                break
+            following.append(later)
+        if not any(PREDICT_TAG in tags(c) for c in following):
+            found.append(f"cell {k}: {asked.group(0)}")
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_prediction_the_text_asks_for_is_committed_in_a_box(path):
+    found = prose_predictions(notebook_cells(path))
+    assert not found, ("a prediction asked in prose only: commit it in a Predict box (helpers.predict) right after, "
+                       "or say it as a statement:\n" + "\n".join(found))
+
+
+def test_the_prose_check_finds_a_question_without_a_box_and_not_the_words_that_name_the_box():
+    def markdown(text):
+        return {"cell_type": "markdown", "source": text, "metadata": {}}
+
+    asked = markdown("**Predict:** which token wins?")
+    assert prose_predictions([asked, _code("run()")]) == ["cell 0: **Predict:**"]
+    assert prose_predictions([asked, _box("06-sat-column-sum"), _code("run()")]) == []
+    assert prose_predictions([markdown("### Predict, then run: swap them"), _code("x"), markdown("more"),
+                              _box("06-sat-column-sum")]) == ["cell 0: ### Predict"]
+    assert prose_predictions([markdown("Commit your guess in the **Predict** box."), _code("x")]) == []

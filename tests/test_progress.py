@@ -311,17 +311,23 @@ def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
     assert not any("transposed" in item for item in left)
     # 06 asks for a task of its own (cross-attention over a padded source): 02's attention does not count there.
     assert line_of(view, "06 · Cross attention")[0].endswith("0 of 1 Your turn")
-    assert line_of(view, "11 · Real model") == ("11 · Real model : nothing to check here: read it and explore", [])
+    real_model = len(cells_tagged("12_real_model", "predict-commit"))
+    assert line_of(view, "12 · Real model")[0] == f"12 · Real model : 0 of {real_model} predictions"
     nine, questions = line_of(view, "09 · Practice")
     assert nine.endswith("0 of 8 lesson questions") and questions[:2] == ["Q1 Shapes with batch and heads",
                                                                            "Q2 The per-head dimension d_k"]
+    efficiency = [re.search(r'predict\("([^"]+)"\)', src)[1] for src in cells_tagged("14_efficiency", "predict-commit")]
     record("your-turn", "online_softmax", correct=True)
+    for name in efficiency:
+        record("prediction", name, correct=False)  # committed counts as done, right or not
     view.refresh_button.click()
-    assert line_of(view, "12 · Efficiency") == ("12 · Efficiency : 1 of 2 Your turns",
-                                                 ["write my_sliding_window_mask"])
+    assert line_of(view, "14 · Efficiency") == (
+        f"14 · Efficiency : {len(efficiency)} of {len(efficiency)} predictions, 1 of 2 Your turns",
+        ["write my_sliding_window_mask"])
     record("your-turn", "sliding_window_mask", correct=True)
     view.refresh_button.click()
-    assert line_of(view, "12 · Efficiency") == ("12 · Efficiency : 2 of 2 Your turns ✓ all done", [])
+    assert line_of(view, "14 · Efficiency") == (
+        f"14 · Efficiency : {len(efficiency)} of {len(efficiency)} predictions, 2 of 2 Your turns ✓ all done", [])
 
 
 def test_the_core_path_and_going_further_are_apart_in_course_order(progress_file):
@@ -347,7 +353,19 @@ def test_the_plan_is_found_next_to_the_notebooks_and_without_one_the_notebooks_g
     view = progress_view(folder=tmp_path / "notebooks")
     assert [title for title, _ in view.groups] == ["The notebooks"]
     numbers = [href[:2] for href in links(view.notebooks_html)]
-    assert numbers == sorted(numbers) and "09" in numbers and "11" not in numbers  # 11 asks for nothing
+    assert numbers == sorted(numbers) and "09" in numbers and "00" not in numbers  # the index asks for nothing
+
+
+def test_a_notebook_that_asks_for_nothing_says_so(tmp_path, monkeypatch):
+    import helpers.course
+
+    monkeypatch.setattr(helpers.course, "_CHECKOUT", tmp_path / "elsewhere")
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "course.toml").write_text('index = "00_index"\ncore = ["02_projections"]\n'
+                                          'going_further = ["16_further_reading"]\n')
+    view = progress_view(folder=tmp_path / "notebooks")
+    assert line_of(view, "16 · Further reading") == (
+        "16 · Further reading : nothing to check here: read it and explore", [])
 
 
 def test_the_review_list_holds_the_predictions_missed_and_the_tasks_of_several_tries(progress_file):

@@ -1,7 +1,7 @@
 """Head measurements and the HeadExplorer widget of notebook 09.
 
 The measurements are first checked on hand-made attention matrices (where the right
-answer is known by construction), then on the real model for the claims notebook 11 makes.
+answer is known by construction), then on the real model for the claims notebook 12 makes.
 """
 
 import numpy as np
@@ -158,7 +158,7 @@ def test_cosine():
         cosine([0, 0], [1, 0])
 
 
-# -- the claims notebook 11 makes about the real model ------------------------------------------
+# -- the claims notebook 12 makes about the real model ------------------------------------------
 
 BANK_MONEY = "I went to the bank to deposit money"
 BANK_RIVER = "I sat on the river bank"

@@ -94,7 +94,7 @@ def test_the_default_positions_are_0_to_n_minus_1_and_batches_broadcast():
 
 
 def test_positions_added_to_x_change_a_score_when_both_tokens_move_rotated_ones_do_not():
-    """The contrast 10_multi_head draws, on one example."""
+    """The contrast 11_positions draws, on one example."""
     rng = np.random.default_rng(1)
     x_q, x_k = rng.normal(size=4), rng.normal(size=4)
     PE = sinusoidal_positions(20, 4)

@@ -171,7 +171,7 @@ def test_a_read_only_folder_gives_a_message_next_to_the_buttons_not_a_traceback(
 
 
 @pytest.mark.parametrize(("env", "value", "expected"), [
-    ("JPY_SESSION_NAME", "/home/me/course/notebooks/11_real_model.ipynb", "figures/11_real_model-weights.png"),
+    ("JPY_SESSION_NAME", "/home/me/course/notebooks/12_real_model.ipynb", "figures/12_real_model-weights.png"),
     ("VOILA_REQUEST_URL", "http://localhost:8866/voila/render/04_masking.ipynb?x=1", "figures/04_masking-weights.png"),
     ("JPY_SESSION_NAME", "", "figures/weights.png"),
 ])
@@ -208,7 +208,7 @@ def test_the_real_models_head_explorer_saves_the_head_on_show_under_its_layer_an
         assert f"{weight:.2f}" in texts
 
 
-# --- the other live views of weights: notebook 10's heads, 07's pattern builder, 13's training lab ---------------
+# --- the other live views of weights: notebook 10's heads, 07's pattern builder, 15's training lab ---------------
 
 def test_the_multi_head_explorer_saves_every_heads_weights_side_by_side_in_one_figure(notebook_folder):
     ex = multi_head_explorer(h=2)

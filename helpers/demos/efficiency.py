@@ -1,4 +1,4 @@
-"""Notebook 12's widgets: the timing panel, the FlashAttention stepper and the LoRA demo.
+"""Notebooks 13 and 14's widgets: the timing panel (13), the FlashAttention stepper and the LoRA demo (14).
 
 Each is a :class:`helpers.live.LiveWidget`: it updates through properties and never prints. The numbers they
 show come from :mod:`helpers.efficiency` (the math); these classes only draw them.

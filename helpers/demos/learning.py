@@ -1,4 +1,4 @@
-"""Notebook 13's views of the learning: the loss curve, the training monitor and the learning-rate lab.
+"""Notebook 15's views of the learning: the loss curve, the training monitor and the learning-rate lab.
 
 :func:`loss_curve` and :class:`TrainingMonitor` only draw numbers they are given; :class:`TrainingLab` (train
 again with a typed learning rate, number of steps and seed) calls :func:`helpers.learning.train` and draws its

@@ -1,4 +1,4 @@
-"""Notebook 11's views of the real model: the head explorer and every head at a glance.
+"""Notebook 12's views of the real model: the head explorer and every head at a glance.
 
 :class:`HeadExplorer`: type a sentence, pick a layer and a head, read the weights between the tokens, and see all
 6 × 12 heads as thumbnails (:func:`thumbnails_figure`; :func:`thumbnails_png` draws them as PNG, fast). The

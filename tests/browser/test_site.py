@@ -313,7 +313,7 @@ def test_search_finds_a_word_offline(site, site_url):
     assert page.external_requests == [], page.external_requests[:5]
 
 
-@pytest.mark.parametrize("name", ["02_projections", "09_practice", "13_learning"])
+@pytest.mark.parametrize("name", ["02_projections", "09_practice", "15_learning"])
 def test_outputs_are_readable_in_the_dark_mode(site, site_page, name):
     """In the theme's dark mode (the reader's system asks for it), the stored outputs take JupyterLab's dark colours
     (site/_static/course.css) and axe finds no contrast problem: no light text left on a light panel."""

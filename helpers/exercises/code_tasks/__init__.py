@@ -112,9 +112,9 @@ YOUR_TURN_CELLS: dict[str, tuple[str, ...]] = {
     "05_decoding": ("kv_cache_decode",),
     "06_cross_attention": ("cross_attention_padded",),
     "10_multi_head": ("multi_head_attention", "split_heads", "merge_heads"),
-    "12_efficiency": ("sliding_window_mask", "online_softmax"),
-    "13_learning": ("softmax_backward",),
-    "15_capstone": ("minilm_attention", "attention_sublayer", "encoder"),
+    "14_efficiency": ("sliding_window_mask", "online_softmax"),
+    "15_learning": ("softmax_backward",),
+    "16_capstone": ("minilm_attention", "attention_sublayer", "encoder"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Code task ``"attention_sublayer"`` (15_capstone): ``fn(X, layer) -> (X_out, weights)``, a layer of MiniLM's
+"""Code task ``"attention_sublayer"`` (16_capstone): ``fn(X, layer) -> (X_out, weights)``, a layer of MiniLM's
 attention sublayer from the learner's own pieces.
 
 ``X`` (n, 384) is what enters the layer, ``layer`` is ``model.layer(i)`` (:class:`helpers.pretrained.MiniLMLayer`:
@@ -33,7 +33,7 @@ from helpers.explain import shape_text
 __all__ = ["TASK", "my_attention_sublayer", "BIAS_MISSING", "NO_RESIDUAL", "NO_LAYER_NORM", "NORM_BEFORE_RESIDUAL",
            "course_sublayer"]
 
-WHERE = '15_capstone, "2. The whole attention sublayer"'
+WHERE = '16_capstone, "2. The whole attention sublayer"'
 BIAS_MISSING = Mistake(
     "bias_missing", "a bias left out",
     "Each of MiniLM's projections adds a bias after its matrix product: b_q to the queries, b_v to the values, b_o "

@@ -1,4 +1,4 @@
-"""Code task ``"encoder"`` (15_capstone): ``fn(X, layers, sublayer)`` -> the states (layers + 1, n, d_model).
+"""Code task ``"encoder"`` (16_capstone): ``fn(X, layers, sublayer)`` -> the states (layers + 1, n, d_model).
 
 The stack of MiniLM's layers: from the embeddings ``X`` (``model.embed(text)``), each layer runs an attention
 sublayer, ``sublayer(X, layer) -> (X_out, weights)``, then its own feed-forward step, ``layer.feed_forward``; the
@@ -21,7 +21,7 @@ from helpers.explain import shape_text
 __all__ = ["TASK", "my_encoder", "NO_FEED_FORWARD", "FEED_FORWARD_FIRST", "EMBEDDINGS_EVERY_LAYER",
            "LAYERS_REVERSED", "NO_EMBEDDINGS_STATE", "LAST_STATE_ONLY", "NOT_UNPACKED"]
 
-WHERE = '15_capstone, "3. The whole stack, and \'bank\' from your code"'
+WHERE = '16_capstone, "3. The whole stack, and \'bank\' from your code"'
 NO_FEED_FORWARD = Mistake(
     "no_feed_forward", "the feed-forward step left out",
     "A layer is two steps: the attention sublayer, where each token reads the others, then layer.feed_forward, "

@@ -1,6 +1,6 @@
 """Checking a learner's piece of a real model, layer by layer: what the three capstone tasks share.
 
-The capstone (15_capstone) plugs the learner's code into all-MiniLM-L6-v2 (:mod:`helpers.pretrained`) and runs it on
+The capstone (16_capstone) plugs the learner's code into all-MiniLM-L6-v2 (:mod:`helpers.pretrained`) and runs it on
 the two "bank" sentences of 00_index. Each task compares the learner's run with the model's own, layer by layer (and,
 for the weights, head by head), stops at the first layer where they differ, and reports:
 

@@ -1,4 +1,4 @@
-"""Code task ``"minilm_attention"`` (15_capstone): ``fn(Q, K, V) -> (output, weights)`` in every head of MiniLM.
+"""Code task ``"minilm_attention"`` (16_capstone): ``fn(Q, K, V) -> (output, weights)`` in every head of MiniLM.
 
 02's ``my_attention`` (here ``my_minilm_attention``), run by the real model: ``model(text, attention=fn)`` calls it
 once per head per layer (72 calls per sentence) with the head's Q, K, V, each (n, 32), and carries its outputs on

@@ -1,4 +1,4 @@
-"""Code task ``"online_softmax"`` (12_efficiency): one step of FlashAttention's running softmax.
+"""Code task ``"online_softmax"`` (14_efficiency): one step of FlashAttention's running softmax.
 
 ``fn(m, l, o, scores_block, V_block) -> (m_new, l_new, o_new)``. The three cases are three blocks in a row:
 the first (from m = −inf), one whose scores beat the running max (the rescale matters), and one whose
@@ -20,25 +20,25 @@ NO_RESCALE_L = Mistake(
     "no_rescale_l", "l not rescaled by exp(m_old − m_new)",
     "When the running max grows, the old sum was counted against the old max: scale l by exp(m − m_new) before "
     "adding the tile's own sum.",
-    '12_efficiency, "FlashAttention: exact, one tile at a time"')
+    '14_efficiency, "FlashAttention: exact, one tile at a time"')
 NO_RESCALE_O = Mistake(
     "no_rescale_o", "o not rescaled by exp(m_old − m_new)",
     "Rescale the old output sum as well, by the same exp(m − m_new), one factor per row of o, before adding the "
     "tile's own p @ V_block.",
-    '12_efficiency, "FlashAttention: exact, one tile at a time"')
+    '14_efficiency, "FlashAttention: exact, one tile at a time"')
 NO_RESCALE = Mistake(
     "no_rescale", "l and o not rescaled by exp(m_old − m_new)",
     "Both running sums were counted against the old max: multiply each by exp(m − m_new) before adding the tile's "
     "own terms.",
-    '12_efficiency, "FlashAttention: exact, one tile at a time"')
+    '14_efficiency, "FlashAttention: exact, one tile at a time"')
 RESCALE_INVERTED = Mistake(
     "rescale_inverted", "the rescale factor upside down: exp(m_new − m_old)",
     "m_new ≥ m_old, so the factor exp(m_old − m_new) is ≤ 1: it shrinks the old sums.",
-    '12_efficiency, "FlashAttention: exact, one tile at a time"')
+    '14_efficiency, "FlashAttention: exact, one tile at a time"')
 BLOCK_MAX = Mistake(
     "block_max", "the block's max used instead of the running max",
     "m_new = np.maximum(m, scores_block.max(axis=-1)): the largest score seen so far, over every block.",
-    '12_efficiency, "FlashAttention: exact, one tile at a time"')
+    '14_efficiency, "FlashAttention: exact, one tile at a time"')
 
 
 def my_online_softmax(m, l, o, scores_block, V_block):

@@ -1,4 +1,4 @@
-"""Code task ``"sliding_window_mask"`` (12_efficiency): ``fn(n, window)`` -> bool (n, n), a causal sliding window.
+"""Code task ``"sliding_window_mask"`` (14_efficiency): ``fn(n, window)`` -> bool (n, n), a causal sliding window.
 
 Query i may attend to key j when j is not after i and at most ``window - 1`` positions before it:
 ``j <= i and i - j < window``. Probes: a window of 1 (the diagonal alone), a window wider than the sequence (the causal
@@ -17,7 +17,7 @@ from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 __all__ = ["TASK", "my_sliding_window_mask", "WHERE", "WINDOW_OFF_BY_ONE", "WINDOW_BOTH_SIDES", "WINDOW_NOT_CAUSAL",
            "WINDOW_AHEAD", "WINDOW_IGNORED", "WINDOW_INVERTED", "WINDOW_FROM_START"]
 
-WHERE = '12_efficiency, "Sparse attention: masks that skip most pairs"'
+WHERE = '14_efficiency, "Sparse attention: masks that skip most pairs"'
 
 WINDOW_OFF_BY_ONE = Mistake(
     "window_off_by_one", "a window one key too wide or too narrow",
@@ -65,7 +65,7 @@ def _cases() -> list[Case]:
         Case("n = 5, window = 1: each query sees only itself", (5, 1)),
         Case("n = 4, window = 6: wider than the sequence", (4, 6)),
         Case("n = 7, window = 2", (7, 2)),
-        Case("12's figure: n = 16, window = 4", (16, 4)),
+        Case("14's figure: n = 16, window = 4", (16, 4)),
     ]
 
 

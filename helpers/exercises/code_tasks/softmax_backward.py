@@ -1,4 +1,4 @@
-"""Code task ``"softmax_backward"`` (13_learning): ``fn(weights, grad_weights)`` -> dL/dscores.
+"""Code task ``"softmax_backward"`` (15_learning): ``fn(weights, grad_weights)`` -> dL/dscores.
 
 weights = softmax(scores) along the last axis; grad_weights (dL/dweights) has the same shape. Probes: one row,
 a matrix, a batch, and 01's six-token weights.
@@ -20,26 +20,26 @@ BACKWARD_NO_SUBTRACTION = Mistake(
     "backward_no_subtraction", "weights * grad without the subtraction",
     "Softmax couples the entries of a row: subtract each row's sum(grad * weights) before multiplying, "
     "weights * (grad - np.sum(grad * weights, axis=-1, keepdims=True)).",
-    '13_learning, "The backward pass"')
+    '15_learning, "The backward pass"')
 BACKWARD_WRONG_AXIS = Mistake(
     "backward_wrong_axis", "the sum over the wrong axis",
     "The sum runs over the softmax's own axis, the last one: axis=-1, keepdims=True.",
-    '13_learning, "The backward pass"')
+    '15_learning, "The backward pass"')
 BACKWARD_GLOBAL_SUM = Mistake(
     "backward_global_sum", "one sum over the whole array instead of one per row",
     "Each row is a softmax of its own: what is subtracted in a row is that row's sum of grad * weights, one number "
     "per row, kept as a column (axis=-1, keepdims=True) so that it lines up with its row. One number for the whole "
     "array mixes the rows together.",
-    '13_learning, "The backward pass"')
+    '15_learning, "The backward pass"')
 BACKWARD_NO_KEEPDIMS = Mistake(
     "backward_no_keepdims", "the row sums without keepdims=True",
     "np.sum(..., axis=-1) drops the axis, and the subtraction then runs along the rows: add keepdims=True.",
-    '13_learning, "The backward pass"')
+    '15_learning, "The backward pass"')
 BACKWARD_DIAGONAL = Mistake(
     "backward_diagonal", "only the diagonal of the Jacobian: weights * (1 - weights) * grad",
     "Every weight of a row depends on every score of it: "
     "weights * (grad - np.sum(grad * weights, axis=-1, keepdims=True)).",
-    '13_learning, "The backward pass"')
+    '15_learning, "The backward pass"')
 
 
 def my_softmax_backward(weights, grad_weights):

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from helpers.attention import softmax
+from helpers.attention import softmax, split_heads
 from helpers.exercises.predictions.prediction import Prediction
 from helpers.explain import fmt
 from helpers.pitfalls import LARGE_SCORES, MAX_D_K, SHIFT, naive_softmax, running_example, saturation, saturation_table
@@ -102,6 +102,70 @@ def _shifted() -> str:
     return _describe_weights(softmax(row + SHIFT), softmax(row))
 
 
+# --------------------------------------------------------------------------- Pitfall 2: dividing by √d_model
+
+_Q1_BATCH, _Q1_N, _Q1_D_MODEL, _Q1_H = 8, 20, 768, 12   # lesson Q1's sizes, as the notebook draws them
+_SHARPER, _FLATTER_THAN_RIGHT, _UNCHANGED = ("sharper: closer to one weight of 1", "flatter: closer to 0.05 each",
+                                             "the same: softmax ignores the scale")
+
+
+def _largest_weights() -> tuple[float, float]:
+    """The mean largest weight of each query's row, divided by √d_k (right) and by √d_model (wrong): the notebook's
+    seeded batch of lesson Q1's sizes."""
+    d_k = _Q1_D_MODEL // _Q1_H
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((_Q1_BATCH, _Q1_N, _Q1_D_MODEL))
+    W_q, W_k = (rng.standard_normal((_Q1_D_MODEL, _Q1_H * d_k)) / np.sqrt(_Q1_D_MODEL) for _ in range(2))
+    raw = split_heads(X @ W_q, _Q1_H) @ np.swapaxes(split_heads(X @ W_k, _Q1_H), -1, -2)
+    right = softmax(raw / np.sqrt(d_k)).max(axis=-1).mean()
+    wrong = softmax(raw / np.sqrt(_Q1_D_MODEL)).max(axis=-1).mean()
+    return float(right), float(wrong)
+
+
+def _wrong_divisor() -> str:
+    right, wrong = _largest_weights()
+    if abs(wrong - right) < 0.01:
+        return _UNCHANGED
+    return _FLATTER_THAN_RIGHT if wrong < right else _SHARPER
+
+
+# --------------------------------------------------------------------------- Pitfall 3: what a key receives
+
+
+def _column_sums() -> np.ndarray:
+    return _A.sum(axis=0)
+
+
+def _most_received() -> str:
+    tokens = running_example()[0]
+    return tokens[int(np.argmax(_column_sums()))]
+
+
+_PEAK = int(np.argmax(_A.max(axis=0)))   # the key of the largest single weight
+_PEAK_TOKEN = running_example()[0][_PEAK]
+
+
+def _most_received_why() -> str:
+    tokens = running_example()[0]
+    sums = ", ".join(f"'{t}' {fmt(v, 2)}" for t, v in zip(tokens, _column_sums()))
+    return (f"A key receives its column's sum, the weights every query gives it: {sums}. The largest single weight "
+            f"({fmt(_A.max(), 2)}) is not the largest total.")
+
+
+# --------------------------------------------------------------------------- a bias on every key
+
+KEY_BIAS = (5.0, -3.0)
+_NOTHING, _EVERY_ROW, _SOME_ROWS = "nothing: the weights stay", "every row changes", "only some rows change"
+
+
+def _key_bias() -> str:
+    _tokens, X, W_q, W_k, _W_v = running_example()
+    Q, K = X @ W_q, X @ W_k
+    biased = softmax(Q @ (K + np.array(KEY_BIAS)).T / math.sqrt(Q.shape[1]))
+    changed = ~np.isclose(biased, _A).all(axis=1)
+    return _NOTHING if not changed.any() else _EVERY_ROW if changed.all() else _SOME_ROWS
+
+
 _LARGE = np.array(LARGE_SCORES)
 _TRUE_SOFTMAX = _row(softmax(_LARGE))
 _ONE_HOT, _INFS, _NANS = "[1, 0, 0]", "[inf, inf, inf]", "[nan, nan, nan]"
@@ -136,6 +200,41 @@ PREDICTIONS = [
              f"sum to {_row(_A.sum(axis=0), 2)}, not 1, so Aᵀ is not even a weight matrix."),
         thought={"yes, Aᵀ": ("the softmax and the transpose can be done in either order; the softmax normalises rows, "
                              "so after the transpose it normalises what used to be columns")},
+    ),
+    Prediction(
+        name="08-wrong-divisor",
+        notebook="08_pitfalls",
+        question=(f"Lesson Q1's sizes, d_model = {_Q1_D_MODEL} and h = {_Q1_H}, so d_k = {_Q1_D_MODEL // _Q1_H}. "
+                  f"Divide each head's scores by √{_Q1_D_MODEL} ≈ 27.7 instead of √{_Q1_D_MODEL // _Q1_H} = 8. "
+                  f"Compared with the right weights, each query's weights over {_Q1_N} keys are …"),
+        form="choice",
+        options=(_SHARPER, _FLATTER_THAN_RIGHT, _UNCHANGED),
+        truth=_wrong_divisor,
+        why=(f"Dividing by √d_model shrinks every score √{_Q1_H} ≈ 3.5 times more, and smaller gaps between scores "
+             f"give flatter weights: the largest weight of a row averages {fmt(_largest_weights()[1], 3)} instead of "
+             f"{fmt(_largest_weights()[0], 3)} (uniform is {fmt(1 / _Q1_N, 2)})."),
+        thought={
+            _SHARPER: ("a larger divisor makes the differences larger; it shrinks every score, and the gaps "
+                       "between them with it"),
+            _UNCHANGED: ("the softmax sees only the order of the scores; it sees their gaps, and a larger divisor "
+                         "shrinks them"),
+        },
+    ),
+    Prediction(
+        name="08-most-attention",
+        notebook="08_pitfalls",
+        question=("In the running example's weights A (above), which token receives the most attention in total, "
+                  "summed over all four queries?"),
+        form="choice",
+        options=running_example()[0],
+        truth=_most_received,
+        why=_most_received_why(),
+        thought={
+            _PEAK_TOKEN: (f"the token with the largest single weight receives the most; a key receives its whole "
+                          f"column: '{_PEAK_TOKEN}' {fmt(_column_sums()[_PEAK], 2)} against '{_most_received()}' "
+                          f"{fmt(_column_sums().max(), 2)}"),
+            "*": "every key receives about the same, as every query hands out 1; the columns need not sum to 1",
+        },
     ),
     Prediction(
         name="08-unscaled-peaked",
@@ -192,6 +291,23 @@ PREDICTIONS = [
             _NAN_OVERFLOW: ("e^1000 overflows float64; it does, in the textbook formula (next section), but the "
                             "weights themselves do not change, and a softmax that subtracts the maximum never "
                             "forms e^1000"),
+        },
+    ),
+    Prediction(
+        name="08-key-bias",
+        notebook="08_pitfalls",
+        question=(f"Add the same vector b = [{fmt(KEY_BIAS[0])}, {fmt(KEY_BIAS[1])}] to every key of the running "
+                  "example, k_j → k_j + b. What happens to the weights A?"),
+        form="choice",
+        options=(_NOTHING, _EVERY_ROW, _SOME_ROWS),
+        truth=_key_bias,
+        why=("Score i, j becomes q_i · k_j + q_i · b, and the extra q_i · b is the same for every key of row i: a "
+             "constant per row, which the softmax ignores (shift invariance)."),
+        thought={
+            _EVERY_ROW: ("a change to every key changes every score, so every weight; it adds q_i · b, one "
+                         "constant for the whole of row i, and a constant added to a row changes nothing"),
+            _SOME_ROWS: ("rows whose query points along b change; each row gets its own constant q_i · b, and the "
+                         "softmax ignores each"),
         },
     ),
     Prediction(
