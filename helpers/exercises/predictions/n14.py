@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from helpers.attention import softmax
@@ -20,6 +22,7 @@ from helpers.explain import fmt
 _N, _W, _S = 4096, 64, 64   # tokens, window, stride
 
 
+@cache  # two n × n masks of constants: computed once per kernel, not at every judgement
 def _sparse_kept() -> float:
     """The fraction of the n × n pairs a sliding window and a stride keep together (either mask lets a pair in)."""
     return kept_fraction(sliding_window_mask(_N, _W) | strided_mask(_N, _S))
