@@ -21,24 +21,28 @@ leaves a handler.
 from __future__ import annotations
 
 import html as _html
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import ipywidgets as widgets
 import numpy as np
 import traitlets
+from ipywidgets.widgets.widget_bool import CheckboxStyle
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from . import attention as att, explain, highlight, render, theme
 from .arrays import whole_number
 from .exercises.design import check_design, design_task
 from .feedback import Feedback
-from .layout import text_style_widget
+from .layout import TEXT_CSS, SharedLooks
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
 from .render import linked_matrix_html, linked_weights_html
 from .save_buttons import SaveButtons
 
-__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "Explorer", "AttentionExplorer",
+__all__ = ["MAX_TOKENS", "MAX_DK", "SideSpec", "TokenSide", "StageViews", "Explorer", "AttentionExplorer",
            "CrossAttentionExplorer"]
 
 MAX_TOKENS = 24
@@ -46,12 +50,21 @@ MAX_DK = 16
 _NARROWING_COLUMNS = 16  # the most columns the explorer's editors have in all for them to narrow to one strip
 _SEED = 20240  # seeds the values of new rows and columns, so growing is reproducible
 _STAGES = ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output", "trace")
+# The intermediate stages, folded behind "show the steps" by default: their views are built when first shown.
+_STEPS = ("Q", "K", "V", "scores", "scaled", "mask")
 # Each stage's number, in the order the views are laid out (the data flow: X and the W's, then Q, K, V, the scores,
 # the weights, the output); the trace's steps name the stages they compute.
 STEP = dict(zip(_STAGES[:-1], "①②③④⑤⑥⑦⑧"))
 # How the goal line names a setting a design task's goal assumes: (the words for False, for True).
 _SETTING_WORDS = {"causal": ("without the causal mask", "with the causal mask"),
                   "scale": ("without the 1/√d_k scaling", "with the scores scaled by 1/√d_k")}
+
+
+def _editor_width(editor: MatrixEditor) -> int:
+    """About how wide ``editor`` is on the page, in px (generous: a row of editors wider than this wraps)."""
+    font = float(theme.sizes(editor._large).font.rstrip("px"))
+    labels = max(len(r) for r in editor.row_labels) * 0.62 * font + 10
+    return int(labels + editor.shape[1] * editor.cell_em * font + 16)
 
 
 def _show_widget(widget: widgets.Widget, shown: bool) -> None:
@@ -129,21 +142,22 @@ class TokenSide:
         self.explorer = explorer
         self.spec = spec
         dims = [f"d{k + 1}" for k in range(X.shape[1])]
+        looks = explorer._looks
         self.editor = MatrixEditor(X, tokens, dims, title=spec.title, large=large, compact=compact,
-                                   buttons=not compact)
-        style = {"description_width": "initial"}
+                                   buttons=not compact, dense=True, layout=explorer._editor_layout)
         self.count_box = widgets.BoundedIntText(value=len(tokens), min=1, max=MAX_TOKENS,
-                                                description=spec.count_label, style=style,
-                                                layout=widgets.Layout(width=spec.count_width))
+                                                description=spec.count_label, style=explorer._described,
+                                                layout=looks.layout(width=spec.count_width))
         self.names_box = widgets.Text(value=", ".join(tokens), continuous_update=False,
-                                      description=spec.names_label, style=style,
-                                      layout=widgets.Layout(width="22em"))
-        self.names_message = widgets.HTML("", layout=widgets.Layout(width="22em"))
+                                      description=spec.names_label,
+                                      style=looks.style(TextStyle, description_width="initial"),
+                                      layout=looks.layout(width="22em"))
+        self.names_message = widgets.HTML("", layout=looks.layout(width="22em"), style=explorer._html_style)
         self._names_where = self.names_message  # under the box, in the flow: it covers nothing
         self.count_box.add_class(spec.count_class)
         self.names_box.add_class(spec.names_class)
         self.names_message.add_class(f"{spec.names_class}-message")
-        self.names_field = widgets.VBox([self.names_box, self.names_message])
+        self.names_field = widgets.VBox([self.names_box, self.names_message], layout=looks.layout())
         explorer.watch(self.count_box, self._on_count)
         explorer.watch(self.names_box, self._on_names, where=self._names_where)
         # Rows renamed or added on the editor itself (its labels or its value's shape): the side follows.
@@ -204,6 +218,36 @@ class TokenSide:
             raise ValueError(f"{self.spec.editor} has {X.shape[0]} rows: the explorer takes at most "
                              f"{MAX_TOKENS} tokens")
         return X
+
+
+class StageViews(Mapping):
+    """An explorer's views, by stage name ("Q", ..., "weights", "output", "trace"): each an ``ipywidgets.HTML``.
+
+    The views of the folded steps (Q, K, V, scores, scaled, mask) are built the first time one of them is asked for or
+    the steps are shown, so that an explorer whose steps stay folded builds six views fewer for the page to draw.
+    """
+
+    def __init__(self, explorer: Explorer):
+        self._explorer = explorer
+        self._built: dict[str, widgets.HTML] = {}
+
+    def __getitem__(self, stage: str) -> widgets.HTML:
+        if stage not in _STAGES:
+            raise KeyError(stage)
+        if stage not in self._built:
+            self._explorer._build_steps()
+        return self._built[stage]
+
+    def __iter__(self):
+        return iter(_STAGES)
+
+    def __len__(self) -> int:
+        return len(_STAGES)
+
+    @property
+    def built(self) -> dict[str, widgets.HTML]:
+        """The views built so far, by stage (the steps' only once shown or asked for)."""
+        return dict(self._built)
 
 
 @dataclass
@@ -307,19 +351,28 @@ class Explorer(LiveWidget, widgets.VBox):
         super().__init__()
         self._large = bool(large)
         self._compact = lecture_mode() if compact is None else bool(compact)
-        self._live_setup(large)
         self._shown: _Shown | None = None
         self._computed_from: list[np.ndarray] = []  # the editors' values (these very arrays) of the last result
         self.result = None
         self.trace_text = ""
-        self.views = {k: widgets.HTML("") for k in _STAGES}
-        # The stylesheet of the linked highlighting, for the number of tokens shown (redrawn with the views).
-        self._links = widgets.HTML("", layout=widgets.Layout(display="none"))
+        # Parts that look alike share their layout and style: fewer models for the page to build.
+        self._looks = looks = SharedLooks()
+        self._html_style = looks.style(HTMLStyle)
+        self._described = looks.style(DescriptionStyle, description_width="initial")
+        self._editor_layout = looks.layout(max_width="100%")
+        self._live_setup(large, status_html=widgets.HTML("", layout=looks.layout(), style=self._html_style))
+        self.views = StageViews(self)
+        for stage in ("weights", "output", "trace"):
+            self.views._built[stage] = self._new_view(stage)
+        # The stylesheet of the linked highlighting, for the number of tokens shown (redrawn with the views), and the
+        # explorer's own rules (the text's line height, the editors' rows).
+        self._links = widgets.HTML("", layout=looks.layout(display="none"), style=self._html_style)
         self._links.add_class("attn-links")
-        self.save_weights = SaveButtons(self._weights_figure, "cross-weights" if kind == "cross" else "weights")
+        self.save_weights = SaveButtons(self._weights_figure, "cross-weights" if kind == "cross" else "weights",
+                                        looks=looks)
         self.goal = task
         self.goal_feedback: Feedback | None = None
-        self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
+        self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"), style=self._html_style)
         self.goal_html.add_class("attn-goal")
         _show_widget(self.goal_html, task is not None)
 
@@ -328,7 +381,8 @@ class Explorer(LiveWidget, widgets.VBox):
         d_k, d_v = W_q.shape[1], W_v.shape[1]
         dims = side_list[0].editor.col_labels
         self.editors = {s.spec.editor: s.editor for s in side_list}
-        ed = dict(large=large, compact=self._compact, buttons=not self._compact)
+        ed = dict(large=large, compact=self._compact, buttons=not self._compact, dense=True,
+                  layout=self._editor_layout)
         self.editors.update({
             "W_q": MatrixEditor(W_q, dims, [f"q{k + 1}" for k in range(d_k)], title="W^Q", **ed),
             "W_k": MatrixEditor(W_k, dims, [f"k{k + 1}" for k in range(d_k)], title="W^K", **ed),
@@ -348,16 +402,16 @@ class Explorer(LiveWidget, widgets.VBox):
                 # follows its own editor's rows, see TokenSide).
                 ed.on_labels(lambda _ed: self.request_update())
 
-        box = dict(indent=False, layout=widgets.Layout(width="auto", margin="0 16px 0 0"))
+        box = dict(indent=False, layout=looks.layout(width="auto", margin="0 16px 0 0"),
+                   style=looks.style(CheckboxStyle))
         self._causal_box = widgets.Checkbox(value=bool(causal), description="causal mask", **box)
         # Why ticking it was refused, under the box, in the flow.
-        self._causal_message = widgets.HTML("", layout=widgets.Layout(width="22em"))
+        self._causal_message = widgets.HTML("", layout=looks.layout(width="22em"), style=self._html_style)
         self._causal_where = self._causal_message
         self._scale_box = widgets.Checkbox(value=bool(scale), description="scale by 1/√d_k", **box)
         self._dk_box = widgets.BoundedIntText(value=d_k, min=1, max=MAX_DK, description="d_k",
-                                              layout=widgets.Layout(width="7.5em"),
-                                              style={"description_width": "initial"})
-        drop = dict(style={"description_width": "initial"}, layout=widgets.Layout(width="auto"))
+                                              layout=looks.layout(width="7.5em"), style=self._described)
+        drop = dict(style=self._described, layout=looks.layout(width="auto"))
         self._q_drop = widgets.Dropdown(description="query", **drop)
         self._k_drop = widgets.Dropdown(description="key", **drop)
         self.watch(self._dk_box, lambda change: self._set_d_k(int(change["new"])))
@@ -366,9 +420,9 @@ class Explorer(LiveWidget, widgets.VBox):
         self.watch(self._k_drop, lambda _change: self.request_update())
 
         self._steps_button = widgets.ToggleButton(value=bool(steps), tooltip="Q, K, V, scores, scaled, mask",
-                                                  layout=widgets.Layout(width="auto", align_self="flex-start",
-                                                                        margin="6px 0 2px 0"))
-        self._steps_box = widgets.VBox([])
+                                                  layout=looks.layout(width="auto", align_self="flex-start",
+                                                                      margin="6px 0 2px 0"))
+        self._steps_box = widgets.VBox([])  # its views are built when first shown (StageViews)
         self.watch(self._steps_button, lambda change: self._show_steps(change["new"]))
         self._layout(title, kind, side_list)
         self._show_steps(bool(steps))
@@ -409,7 +463,32 @@ class Explorer(LiveWidget, widgets.VBox):
         """Whether the intermediate stages (Q, K, V, scores, scaled, mask) are shown (the "show the steps" button)."""
         return self._steps_button.value
 
+    def _new_view(self, stage: str) -> widgets.HTML:
+        """The view of ``stage``: a table wider than the page (many tokens) scrolls inside its view instead of
+        widening the page; CSS classes as the explorer documents them."""
+        view = widgets.HTML("", layout=self._looks.layout(max_width="100%", overflow="auto"), style=self._html_style)
+        view.add_class("attn-trace" if stage == "trace" else f"attn-view-{stage}")
+        for names, cls in ((self._QUERY_ROWS, "attn-query-rows"), (self._KEY_ROWS, "attn-key-rows"),
+                           (self._KEY_COLS, "attn-key-cols")):
+            if stage in names:
+                view.add_class(cls)
+        return view
+
+    def _build_steps(self) -> None:
+        """Build the views of the folded steps (once), put them in the steps' box and draw them."""
+        built = self.views._built
+        if "Q" in built:
+            return
+        built.update({stage: self._new_view(stage) for stage in _STEPS})
+        row = self._looks.layout(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
+        self._steps_box.children = [widgets.Box([built[k] for k in ("Q", "K", "V")], layout=row),
+                                    widgets.Box([built[k] for k in ("scores", "scaled", "mask")], layout=row)]
+        if self._shown is not None:
+            self._draw_steps()
+
     def _show_steps(self, shown: bool) -> None:
+        if shown:
+            self._build_steps()
         first, last = STEP["Q"], STEP["mask"]
         self._steps_button.description = (f"▾ hide the steps {first}–{last}" if shown
                                           else f"▸ show the steps {first}–{last} (Q, K, V, scores, scaled, mask)")
@@ -527,13 +606,44 @@ class Explorer(LiveWidget, widgets.VBox):
         names = self.editors[editor].col_labels
         return names if len(names) == width else [f"{prefix}{k + 1}" for k in range(width)]
 
+    def _traced(self) -> tuple[int, int]:
+        """The query and key picked under "Trace one query and one key" (kept within the tokens shown)."""
+        s = self._shown
+        return (min(self._q_drop.value or 0, len(s.q_tokens) - 1), min(self._k_drop.value or 0, len(s.k_tokens) - 1))
+
     def _draw(self) -> None:
         s = self._shown
         res, qt, kt, large = s.result, s.q_tokens, s.k_tokens, self._large
-        d_k = res.Q.shape[1]
-        hl = (min(self._q_drop.value or 0, len(qt) - 1), min(self._k_drop.value or 0, len(kt) - 1))
-        qsrc, ksrc = self._query_side.spec.editor, self._key_side.spec.editor
+        hl = self._traced()
         v = self.views
+        if "Q" in v.built:
+            self._draw_steps()
+        weights_title = f"{STEP['weights']} weights = softmax(row by row)"
+        if self._compact:
+            # As attention_weights_html (fixed [0, 1] scale, row sums) without the colour legend: in a compact
+            # explorer every line counts for keeping X and the weights on one screen.
+            v["weights"].value = linked_matrix_html(
+                res.weights, qt, kt, title=weights_title, row_axis="Queries ↓",
+                col_axis="Keys →", large=large, scale=render.WEIGHTS, highlight=hl, legend=False, focusable=True,
+                extra_column=("row sum", res.weights.sum(axis=1)), mask=res.mask)
+        else:
+            v["weights"].value = linked_weights_html(res.weights, qt, kt, title=weights_title, large=large,
+                                                     highlight=hl, focusable=True, mask=res.mask)
+        v["output"].value = linked_matrix_html(res.output, qt, s.v_cols, title=f"{STEP['output']} output = weights·V",
+                                               col_axis="d_v →", row_axis="Queries ↓", large=large)
+        self._links.value = (self._page_css + "<style>"
+                             + highlight.link_css("attn-explorer", self._link_parts(), max(len(qt), len(kt)))
+                             + "</style>")
+        self._draw_trace(hl)
+
+    def _draw_steps(self) -> None:
+        """Draw the intermediate stages ①–⑥ (their views are built: see :class:`StageViews`)."""
+        s = self._shown
+        res, qt, kt, large = s.result, s.q_tokens, s.k_tokens, self._large
+        d_k = res.Q.shape[1]
+        hl = self._traced()
+        qsrc, ksrc = self._query_side.spec.editor, self._key_side.spec.editor
+        v = self.views.built
         queries, keys = dict(row_axis="Queries ↓", large=large), dict(row_axis="Keys ↓", large=large)
         v["Q"].value = linked_matrix_html(res.Q, qt, s.q_cols, title=f"{STEP['Q']} Q = {qsrc}·W^Q",
                                           col_axis="d_k →", **queries)
@@ -559,21 +669,6 @@ class Explorer(LiveWidget, widgets.VBox):
                 highlight=hl, note="— where a query would see a later token: −∞ added, blocked", **queries)
         else:
             v["mask"].value = self._mask_off_html()
-        weights_title = f"{STEP['weights']} weights = softmax(row by row)"
-        if self._compact:
-            # As attention_weights_html (fixed [0, 1] scale, row sums) without the colour legend: in a compact
-            # explorer every line counts for keeping X and the weights on one screen.
-            v["weights"].value = linked_matrix_html(
-                res.weights, qt, kt, title=weights_title, row_axis="Queries ↓",
-                col_axis="Keys →", large=large, scale=render.WEIGHTS, highlight=hl, legend=False, focusable=True,
-                extra_column=("row sum", res.weights.sum(axis=1)), mask=res.mask)
-        else:
-            v["weights"].value = linked_weights_html(res.weights, qt, kt, title=weights_title, large=large,
-                                                               highlight=hl, focusable=True, mask=res.mask)
-        v["output"].value = linked_matrix_html(res.output, qt, s.v_cols, title=f"{STEP['output']} output = weights·V",
-                                               col_axis="d_v →", **queries)
-        self._links.value = highlight.link_style_html("attn-explorer", self._link_parts(), max(len(qt), len(kt)))
-        self._draw_trace(hl)
 
     # The views by what their rows and columns are: a query's rows, a key's rows, a key's columns (CSS classes given
     # in _layout), for the linked highlighting.
@@ -589,6 +684,10 @@ class Explorer(LiveWidget, widgets.VBox):
         links = [([queries], [queries]), ([key_cols, key_rows], [key_rows, key_cols])]
         if self._key_side is self._query_side:
             links.append(([highlight.labels("attn-query-rows", "attn-key-rows")], [queries, key_rows, key_cols]))
+        # And, lighter, the rows of X they come from: the query's token in the query side's X, the key's in the key
+        # side's (in self-attention both are rows of the one X).
+        links += [([queries], [highlight.rows("attn-query-source")], highlight.SOURCE_STYLE),
+                  ([key_cols, key_rows], [highlight.rows("attn-key-source")], highlight.SOURCE_STYLE)]
         return links
 
     def _legend_html(self) -> str:
@@ -596,6 +695,7 @@ class Explorer(LiveWidget, widgets.VBox):
             (highlight.TRACED_STYLE, "the query and key traced below"),
             (highlight.LINKED_STYLE, "what the cell under the pointer or the keyboard focus comes from and feeds: "
                                      "its query's row, its key's row, its row of the output"),
+            (highlight.SOURCE_STYLE, "the rows of X they come from"),
         ], self._large)
 
     def _weights_figure(self):
@@ -638,19 +738,15 @@ class Explorer(LiveWidget, widgets.VBox):
     # -- layout
 
     def _layout(self, title: str, kind: str, sides: list[TokenSide]) -> None:
+        looks = self._looks
+
         def row(items, **extra):
             # Rows wrap and never grow wider than the notebook.
             style = dict(display="flex", flex_flow="row wrap", align_items="flex-start", max_width="100%")
-            return widgets.Box(items, layout=widgets.Layout(**{**style, **extra}))
+            return widgets.Box(items, layout=looks.layout(**{**style, **extra}))
 
         v = self.views
-        for view in v.values():
-            # A table wider than the page (many tokens) scrolls inside its view instead of widening the page.
-            view.layout.max_width = "100%"
-            view.layout.overflow = "auto"
-        header = widgets.HTML(theme.heading_html(title, self._large))
-        trace_heading = widgets.HTML(f'<div style="font-weight:700;margin-top:6px;font-size:'
-                                     f'{theme.sizes(self._large).font}">Trace one query and one key</div>')
+        header = widgets.HTML(theme.heading_html(title, self._large), layout=looks.layout(), style=self._html_style)
         # Stable CSS classes: tests find the parts by them (not by on-screen titles, which may be reworded),
         # and a learner's or a lecturer's style sheet can address them.
         self.add_class("course-widget")
@@ -659,65 +755,67 @@ class Explorer(LiveWidget, widgets.VBox):
         header.add_class("attn-header")
         for name, ed in self.editors.items():
             ed.add_class(f"attn-editor-{name}")
-        for name, view in v.items():
-            view.add_class("attn-trace" if name == "trace" else f"attn-view-{name}")
-        for names, cls in ((self._QUERY_ROWS, "attn-query-rows"), (self._KEY_ROWS, "attn-key-rows"),
-                           (self._KEY_COLS, "attn-key-cols")):
-            for name in names:
-                v[name].add_class(cls)
+        # The rows of X that a weight's query and key come from (lit, lighter, with the weight: _link_parts).
+        self._query_side.editor.add_class("attn-query-source")
+        self._key_side.editor.add_class("attn-key-source")
         for w, cls in ((self._causal_box, "attn-causal"), (self._causal_message, "attn-causal-message"),
                        (self._scale_box, "attn-scale"), (self._dk_box, "attn-dk"),
                        (self.status_html, "attn-status"), (self._q_drop, "attn-trace-query"),
                        (self._k_drop, "attn-trace-key"), (self._steps_button, "attn-steps-toggle"),
                        (self._steps_box, "attn-steps")):
             w.add_class(cls)
-        causal_field = widgets.VBox([self._causal_box, self._causal_message])
+        causal_field = widgets.VBox([self._causal_box, self._causal_message], layout=looks.layout())
         controls = ([causal_field, self._scale_box] + [s.count_box for s in sides] + [self._dk_box]
                     + [s.names_field for s in sides] + [self._steps_button])
         # The data flow, down the page: the inputs (X and the W's), the steps (folded), the weights and the output.
-        # Edit and effect on one screen: the inputs are one strip, one editor high, right above the weights, so that
-        # any editor (X as well as W^V) and the weights fit in one screen together. The editors narrow to share the
-        # strip (their buttons wrap); where they cannot narrow enough (a small screen, a wide X), the strip scrolls
-        # sideways instead of growing taller. The folded steps open between the inputs and the weights.
+        # Edit and effect on one screen: the inputs sit right above the weights, aligned at the top. They wrap, never
+        # scroll: four editors in one row where they fit (page_css), else two rows of two; cross-attention's X_dec and
+        # X_enc in one row and the W's in a second. The folded steps open between the inputs and the weights.
         editors = [s.editor for s in sides] + [self.editors[k] for k in ("W_q", "W_k", "W_v")]
-        # Up to 16 columns in all, the editors narrowed to three characters a column fit the notebook at 1024 px with
-        # the file browser open (about 590 px): they narrow (their buttons wrap, their rows are dense) and the strip
-        # never scrolls. More columns (cross-attention's X_dec and X_enc) never fit it: each editor keeps its one row
-        # of buttons, so that the strip stays one editor high (the weights stay in view), and the strip scrolls.
-        narrows = sum(ed.shape[1] for ed in editors) <= _NARROWING_COLUMNS
-        for ed in editors:
-            ed.layout.min_width = "min-content"  # narrowed, never so far that the grid spills out of it
-            ed.layout.margin = "2px 6px 2px 0"
-            if narrows:
-                ed.fit_strip()
-        # Bottoms aligned: every editor ends right above the weights, however tall the others are.
-        inputs = widgets.Box(editors, layout=widgets.Layout(display="flex", flex_flow="row nowrap",
-                                                            align_items="flex-end", max_width="100%",
-                                                            overflow="auto"))
+        inputs = row(editors)
         inputs.add_class("attn-inputs")
-        legend = widgets.HTML(self._legend_html())
+        legend = widgets.HTML(self._legend_html() + self._trace_heading_html(), layout=looks.layout(),
+                              style=self._html_style)
         legend.add_class("attn-legend")
-        # The save buttons under the weights: a figure for a slide.
-        weights = widgets.VBox([v["weights"], self.save_weights], layout=widgets.Layout(max_width="100%"))
-        results = row([weights, v["output"]], overflow="visible")
+        results = row([widgets.VBox([v["weights"], self.save_weights], layout=looks.layout(max_width="100%")),
+                       v["output"]], overflow="visible")
         results.add_class("attn-results")
-        body = widgets.VBox([inputs, self._steps_box, results], layout=widgets.Layout(max_width="100%"))
-        body.add_class("attn-body")
-        self._steps_box.children = [row([v["Q"], v["K"], v["V"]]), row([v["scores"], v["scaled"], v["mask"]])]
+        self._page_css = TEXT_CSS + self._inputs_css(kind, editors)
         self.children = [
             header,
             row(controls, overflow="visible", align_items="center"),
             self.goal_html,
-            body,
+            inputs,
+            self._steps_box,
+            results,
             self.status_html,
             legend,
-            trace_heading,
             row([self._q_drop, self._k_drop]),
             v["trace"],
             self._links,
-            text_style_widget(),
         ]
 
+    def _trace_heading_html(self) -> str:
+        return (f'<div style="font-weight:700;margin-top:6px;font-size:{theme.sizes(self._large).font}">'
+                "Trace one query and one key</div>")
+
+    def _inputs_css(self, kind: str, editors: list[MatrixEditor]) -> str:
+        """The rules that lay the editors out: rows of editors that wrap, aligned at the top; a self-attention
+        explorer's four editors in one row where the explorer is wide enough for them (a container query on its
+        width), else two rows of two; a cross-attention explorer's X_dec and X_enc in one row, the W's in the next.
+        Scoped to a class that names the width (a page may show explorers of several sizes)."""
+        gap = 10
+        width = sum(_editor_width(ed) + gap for ed in editors)
+        scope = f"attn-wrap-{width}"
+        self.add_class(scope)
+        second_row = ("W_q", "W_k", "W_v") if kind == "cross" else ("W_k", "W_v")
+        # A flex row breaks where a whole-width item stands: the ::before of the row, ordered between the rows.
+        split = (f".{scope} .attn-inputs::before{{content:'';flex-basis:100%;order:2}}"
+                 + ",".join(f".{scope} .attn-inputs>.attn-editor-{k}" for k in second_row) + "{order:3}")
+        rules = (".attn-explorer{container-type:inline-size}"
+                 f".attn-inputs{{column-gap:{gap - 2}px}}.attn-inputs>.matrix-editor{{margin:2px 2px 2px 0}}")
+        rules += split if kind == "cross" else f"@container (max-width:{width}px){{{split}}}"
+        return f"<style>{rules}</style>"
 
 class AttentionExplorer(Explorer):
     """Self-attention, live: edit the tokens, X and the weight matrices, watch every stage.

@@ -20,12 +20,15 @@ from dataclasses import dataclass
 
 from . import theme
 
-__all__ = ["LINKED_STYLE", "TRACED_STYLE", "Part", "rows", "cols", "labels", "link_css", "link_style_html",
-           "legend_html"]
+__all__ = ["LINKED_STYLE", "SOURCE_STYLE", "TRACED_STYLE", "Part", "rows", "cols", "labels", "link_css",
+           "link_style_html", "legend_html"]
 
 # A linked cell: outlined with its own text colour (black or white, chosen for contrast with its background), dashed
 # so that it is told apart from the solid outline of the traced cell.
 LINKED_STYLE = "outline:2px dashed currentColor;outline-offset:-3px"
+# Where a linked cell's numbers come from (the rows of X behind a weight): a thinner, lighter dashed outline, so that
+# the eye goes to what the cell feeds first and can still find its source.
+SOURCE_STYLE = ("outline:1px dashed color-mix(in srgb, currentColor 55%, transparent);outline-offset:-2px")
 
 
 @dataclass(frozen=True)
@@ -74,8 +77,10 @@ def link_css(root: str, links, n: int) -> str:
     Parameters
     ----------
     root : str, the widget's CSS class (the rules reach only views inside one such widget)
-    links : sequence of (sources, targets), each a sequence of :class:`Part`
-        While index k of a source is hovered or focused, index k of every target is outlined.
+    links : sequence of (sources, targets) or (sources, targets, style), sources and targets sequences of
+        :class:`Part`
+        While index k of a source is hovered or focused, index k of every target is outlined (``style``, by
+        default :data:`LINKED_STYLE`).
     n : int, how many rows or columns the views have at most
 
     Returns
@@ -85,11 +90,12 @@ def link_css(root: str, links, n: int) -> str:
     if n < 0:
         raise ValueError(f"n must be at least 0; got {n}")
     rules = []
-    for sources, targets in links:
+    for sources, targets, *style in links:
+        look = style[0] if style else LINKED_STYLE
         for k in range(n):
             src = ",".join(part.source(k) for part in sources)
             dst = ",".join(part.target(k) for part in targets)
-            rules.append(f".{root}:has({src}) :is({dst}){{{LINKED_STYLE}}}")
+            rules.append(f".{root}:has({src}) :is({dst}){{{look}}}")
     return "\n".join(rules)
 
 

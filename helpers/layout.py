@@ -13,7 +13,7 @@ from . import theme
 
 __all__ = [
     "TEXT_CSS", "text_style_widget", "course_box", "wrap_row", "view_html",
-    "number_box", "choice_list", "choice_buttons", "course_button", "LinkedHTML",
+    "number_box", "choice_list", "choice_buttons", "course_button", "LinkedHTML", "SharedLooks",
 ]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
@@ -138,3 +138,34 @@ class LinkedHTML(widgets.Output):
         self._html = str(html)
         self.outputs = ({"output_type": "display_data", "data": {"text/html": self._html}, "metadata": {}},
                         ) if self._html else ()
+
+
+class SharedLooks:
+    """Layouts and styles shared by the parts of one widget that look alike.
+
+    ipywidgets builds a model for every ``Layout`` and ``Style``, one per widget unless one is passed in, and the page
+    builds a view of each before the widget is live. Parts that look alike can share one: ``looks.layout(width="auto")``
+    gives the same ``Layout`` for the same settings. A part whose own look changes later (shown or hidden through its
+    ``layout.display``) must have a layout of its own.
+    """
+
+    def __init__(self):
+        self._made: dict = {}
+
+    def _get(self, cls, props: dict):
+        key = (cls, tuple(sorted(props.items())))
+        if key not in self._made:
+            self._made[key] = cls(**props)
+        return self._made[key]
+
+    def layout(self, **props) -> widgets.Layout:
+        return self._get(widgets.Layout, props)
+
+    def style(self, cls, **props):
+        """A style of class ``cls`` (``ipywidgets.widgets.widget_string.HTMLStyle``, ``DescriptionStyle``, ...)."""
+        return self._get(cls, props)
+
+    @property
+    def models(self) -> list:
+        """Every layout and style made (for :func:`helpers.live.close_tree`)."""
+        return list(self._made.values())

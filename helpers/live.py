@@ -95,6 +95,8 @@ class TextForm:
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, tuple):  # (data, metadata), as anywidget's widgets give it
+            bundle = bundle[0]
         if bundle and "text/plain" in bundle:
             bundle["text/plain"] = text_form(bundle["text/plain"])
             if not theme.lecture_mode():
@@ -173,11 +175,22 @@ class LiveWidget(TextForm):
     _live_holds = 0  # open hold_trait_notifications blocks: request_update waits for the last one to end
     _live_pending = False
 
+    _status_html = None
+
+    @property
+    def status_html(self) -> widgets.HTML:
+        """Where :attr:`status` is shown: the ``status_html`` given to :meth:`_live_setup`, or an ``HTML`` made when it
+        is first asked for (a widget that shows its status elsewhere builds no model for it)."""
+        if self._status_html is None:
+            self._status_html = widgets.HTML("")
+        return self._status_html
+
     def _live_setup(self, large: bool = False, status_html: widgets.HTML | None = None) -> None:
         self._live_pending = False
         self._live_large = bool(large)
         self.status = ""
-        self.status_html = status_html if status_html is not None else widgets.HTML("")
+        if status_html is not None:
+            self._status_html = status_html
         self.last_unexpected: BaseException | None = None
         self._live_problems: dict[int, str] = {}
         self._live_ready = True

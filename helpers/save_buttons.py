@@ -13,8 +13,10 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from . import figures, theme
+from .layout import SharedLooks
 from .live import LiveWidget
 from .snapshot import OMIT_CLASS
 
@@ -33,6 +35,8 @@ class SaveButtons(LiveWidget, widgets.HBox):
         a callable gives it at the press (``lambda: f"layer{layer}-head{head}"``).
     folder : path, optional
         The notebook's folder (default: the kernel's working folder, which is the notebook's in JupyterLab and Voila).
+    looks : helpers.layout.SharedLooks, optional
+        The shared layouts and styles of the widget the buttons sit in (fewer models for the page to build).
 
     Attributes
     ----------
@@ -41,17 +45,19 @@ class SaveButtons(LiveWidget, widgets.HBox):
     last_path : pathlib.Path or None, the last file saved
     """
 
-    def __init__(self, make_figure, name: str, folder=None):
-        super().__init__(layout=widgets.Layout(display="flex", flex_flow="row wrap", align_items="center",
-                                               max_width="100%", margin="2px 0"))
-        self.saved_html = widgets.HTML("")
+    def __init__(self, make_figure, name: str, folder=None, looks: SharedLooks | None = None):
+        looks = looks if looks is not None else SharedLooks()
+        super().__init__(layout=looks.layout(display="flex", flex_flow="row wrap", align_items="center",
+                                             max_width="100%", margin="2px 0"))
+        self.saved_html = widgets.HTML("", layout=looks.layout(), style=looks.style(HTMLStyle))
         self._live_setup(status_html=self.saved_html)  # what went wrong is said where the path would be
         self._make_figure = make_figure
         self._name = name
         self._folder = folder
         self.last_path = None
         self.png_button, self.svg_button = (
-            widgets.Button(description=f"Save {fmt.upper()}", layout=widgets.Layout(width="auto"),
+            widgets.Button(description=f"Save {fmt.upper()}", layout=looks.layout(width="auto"),
+                           style=looks.style(widgets.ButtonStyle),
                            tooltip=f"save this figure for a slide as a {fmt.upper()} file in "
                                    f"{figures.FOLDER}/, next to the notebook")
             for fmt in figures.FORMATS)

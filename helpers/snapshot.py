@@ -7,7 +7,8 @@ the widget shows the live widget instead (its widget view ranks first), and repl
 
 The picture is made from the widget tree as it is, one rule per kind of widget:
 
-* ``HTML`` and ``HTMLMath``: their value, as it is (the course's own HTML); ``Label``: its text;
+* ``HTML`` and ``HTMLMath``: their value, as it is (the course's own HTML); ``Label``: its text; a widget drawn by its
+  own front-end code (the matrix editor): what its ``static_html()`` says it shows;
 * ``Text``, ``Textarea`` and the number fields: a disabled ``<input>`` or ``<textarea>`` holding the value, inside a
   ``<label>`` with the widget's description, which names it (also in a notebook not trusted yet, where JupyterLab
   drops ``aria-label``); in a grid (``GridBox``), whose row and column labels name each cell on screen, the cell's
@@ -402,6 +403,10 @@ def _box(w) -> str:
 _LINK_MARKS = re.compile(r' (?:data-(?:row|col)="\d+"|tabindex="0")')
 
 
+# The style sheets of the widgets drawn by their own front-end code (see _draw), in the order first drawn.
+_FRONT_END_RULES: dict[str, None] = {}
+
+
 def _without_links(markup: str) -> str:
     return _LINK_MARKS.sub("", markup)
 
@@ -410,6 +415,11 @@ def _draw(w, in_grid: bool = False) -> str:
     """The picture of ``w`` and everything in it ('' for a hidden widget or a widget that draws nothing)."""
     if not isinstance(w, widgets.DOMWidget) or _left_out(w):
         return ""
+    if callable(getattr(w, "static_html", None)):
+        # A widget drawn by its own front-end code (the matrix editor) says itself what it shows, and its look is the
+        # style sheet its front end puts on the page (written as a general rule: once per page).
+        _FRONT_END_RULES.setdefault(str(getattr(w, "static_css", "") or ""), None)
+        return f"<div{_attrs(w, 'cs-own', _layout_css(w))}>{_smaller_images(w.static_html())}</div>"
     if isinstance(w, (widgets.HTML, widgets.HTMLMath)):
         value = _without_links(_smaller_images(str(w.value or "")))
         inner = _desc_label(w) + value if _description(w) else value
@@ -490,6 +500,8 @@ def _style(body: str, scope: str, shared: dict[str, str], written: set[str] | No
     left out, and the rules written here are added to it."""
     rules = [_ROOT_RULE] + [rule for needs, rule in _RULES
                             if any(n in body for n in ((needs,) if isinstance(needs, str) else needs))]
+    if "cs-own" in body:
+        rules += [css for css in _FRONT_END_RULES if css]
     rules = [rule for rule in dict.fromkeys(rules) if written is None or rule not in written]
     if written is not None:
         written.update(rules)

@@ -136,10 +136,13 @@ def test_an_explorers_picture_holds_every_matrix_it_was_built_with():
 def test_a_grids_picture_keeps_every_item_in_its_place():
     grid = parsed(MatrixEditor(X, row_labels=TOKENS, title="X")).find("matrix-editor-grid")
     n, m = X.shape
-    # The empty corner, the column labels, then each row's label and cells: (n + 1) × (m + 1) items, in order.
-    assert len(grid.children) == (n + 1) * (m + 1)
-    assert grid.children[0].text() == "" and [c.text() for c in grid.children[1:m + 1]] == ["d1", "d2"]
-    assert grid.children[m + 1].text() == "ant" and grid.children[m + 2].tag == "input"
+    # A table: the empty corner and the column labels, then each row's label and cells, in order.
+    rows = grid.find_all(tag="tr")
+    assert grid.tag == "table" and len(rows) == n + 1
+    assert [c.text() for c in rows[0].children] == ["", "d1", "d2"]
+    for tr, token in zip(rows[1:], TOKENS):
+        assert len(tr.children) == m + 1 and tr.children[0].tag == "th" and tr.children[0].text() == token
+        assert [td.children[0].tag for td in tr.children[1:]] == ["input"] * m
 
 
 def test_an_explorers_picture_holds_the_weights_table():
@@ -262,7 +265,7 @@ def test_the_picture_is_compact_and_styled_through_classes():
     assert markup.count("<style>") == 1
     styled = [n for n in Picture(markup).root.iter() if "style" in n.attrs]
     inline = [n.attrs for n in styled if "cs-grid" not in n.classes]
-    assert styled and not inline, f"inline styles outside a grid: {inline[:3]}"
+    assert not inline, f"inline styles outside a grid: {inline[:3]}"
     assert all(n.attrs["style"].startswith("display:grid;") for n in styled)
     assert len(markup) < 30_000
 

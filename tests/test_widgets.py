@@ -20,7 +20,6 @@ from helpers.live import LiveWidget
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer, MatrixEditor, parse_number
 
 import junk
-from conftest import html_text
 
 TOKENS = ["the", "cat", "sat", "down"]
 X0 = np.array([[1.0, 0.0, 2.0], [0.0, 1.0, -1.0], [2.0, 1.0, 0.0], [-1.0, 2.0, 1.0]])
@@ -121,21 +120,44 @@ def widgets_below(root, kind=object):
     return out
 
 
+class _PageButton:
+    """One of the editor's buttons as the page shows it: a click sends what the page sends."""
+
+    _NAMES = {"Reset": "reset", "Random": "random", "numpy": "numpy", "Hide numpy": "numpy"}
+
+    def __init__(self, ed, description):
+        self.ed, self.name = ed, self._NAMES[description]
+
+    def click(self):
+        self.ed._handle_custom_msg({"event": "button", "name": self.name}, [])
+
+
 def button(ed, description):
-    """The editor's button that shows ``description``."""
-    (b,) = [w for w in widgets_below(ed, ipywidgets.Button) if w.description == description]
-    return b
+    """The editor's button that shows ``description`` (the numpy button says "Hide numpy" while the literal shows)."""
+    assert ed.show_buttons, "the editor's buttons are hidden"
+    shown = "Hide numpy" if description in ("numpy", "Hide numpy") and ed.literal else description
+    assert shown == description, f"the button shows {shown!r}"
+    return _PageButton(ed, description)
+
+
+def type_into(ed, i, j, text):
+    """What the page sends when the learner leaves cell (i, j) with ``text`` in it."""
+    ed._handle_custom_msg({"event": "edit", "i": i, "j": j, "text": text}, [])
 
 
 def grid_cells(ed):
-    """The editor's text cells, row by row, as the learner sees them."""
-    flat = [w for w in part(ed, "matrix-editor-grid").children if isinstance(w, ipywidgets.Text)]
+    """The editor's cells, row by row: each one's ``value`` (its text) and ``description`` (its accessible name)."""
     n, m = ed.shape
-    return [flat[i * m:(i + 1) * m] for i in range(n)]
+    return [[ed.cell(i, j) for j in range(m)] for i in range(n)]
+
+
+def marked_bad(ed):
+    """The cells the page marks as refused (the ``matrix-editor-bad`` class), as (i, j)."""
+    return {(i, j) for i, j, _reason in ed.bad}
 
 
 def message_html(ed):
-    return part(ed, "matrix-editor-message").value
+    return ed.message_html
 
 
 def all_html(ex):
@@ -236,13 +258,12 @@ def test_several_bad_cells_are_all_listed_and_value_waits_for_all(ex):
 
 
 def test_bad_cell_is_marked_and_unmarked(ex):
-    cell = grid_cells(ex.editors["W_q"])[2][1]
-    ex.editors["W_q"].set_text(2, 1, "oops")
-    assert cell.style.background is not None and "transparent" not in cell.layout.border
-    assert ex.editors["W_q"].message.startswith("row 'd3', column q2: 'oops'")
-    ex.editors["W_q"].set_text(2, 1, "2")
-    # Unmarked: no colour, and a border as wide as the red one but transparent (the grid does not move).
-    assert cell.style.background is None and "transparent" in cell.layout.border
+    ed = ex.editors["W_q"]
+    type_into(ed, 2, 1, "oops")
+    assert marked_bad(ed) == {(2, 1)} and grid_cells(ed)[2][1].value == "oops"  # the text stays, marked
+    assert ed.message.startswith("row 'd3', column q2: 'oops'")
+    type_into(ed, 2, 1, "2")
+    assert marked_bad(ed) == set() and ed.value[2, 1] == 2
 
 
 # ------------------------------------------------------------------ the editor on its own
@@ -318,26 +339,22 @@ def test_reset_button_restores_start(ex):
 
 def shown_literals(ed) -> list:
     """The numpy literals the editor shows (none until its "numpy" button is clicked)."""
-    return [w for w in _classes_below(ed).get("matrix-editor-literal", []) if w.layout.display != "none"]
+    return [ed.literal] if ed.literal else []
 
 
 def test_copy_as_numpy_shows_a_literal_that_round_trips():
     ed = MatrixEditor([[1, -0.5], [0.25, 3]])
     assert shown_literals(ed) == []
     button(ed, "numpy").click()
-    literal = part(ed, "matrix-editor-literal")
-    assert shown_literals(ed) == [literal]
-    # Under the buttons.
-    assert ed.children.index(literal) == ed.children.index(part(ed, "matrix-editor-buttons")) + 1
-    text = literal.value
+    (text,) = shown_literals(ed)
     assert text == ed.as_numpy_literal() == "np.array([[1, -0.5], [0.25, 3]])"
     np.testing.assert_array_equal(np.array(ast.literal_eval(text[len("np.array("):-1])), ed.value)
     ed.set_text(0, 0, "2")
-    assert literal.value == "np.array([[2, -0.5], [0.25, 3]])"
+    assert shown_literals(ed) == ["np.array([[2, -0.5], [0.25, 3]])"]
     button(ed, "Hide numpy").click()
     assert shown_literals(ed) == []
     button(ed, "numpy").click()  # shown again: the same literal, up to date
-    assert shown_literals(ed) == [literal] and literal.value == "np.array([[2, -0.5], [0.25, 3]])"
+    assert shown_literals(ed) == ["np.array([[2, -0.5], [0.25, 3]])"]
 
 
 def test_set_text_outside_the_matrix_raises():
@@ -429,12 +446,15 @@ def test_steps_fold_away_by_default_and_open_on_request():
     closed = AttentionExplorer(TOKENS, X0, WQ, WK, WV)
     steps_box, toggle = part(closed, "attn-steps"), part(closed, "attn-steps-toggle")
     assert not closed.steps and steps_box.layout.display == "none" and "show the steps" in toggle.description
-    for name in ("Q", "scores", "scaled", "mask"):
-        assert any(w is closed.views[name] for w in widgets_below(steps_box))
-    for name in ("weights", "output"):  # the effect never folds away
-        assert not any(w is closed.views[name] for w in widgets_below(steps_box))
+    # Folded steps cost the page nothing: their views are built when they are first shown.
+    assert set(closed.views.built) == {"weights", "output", "trace"}
     toggle.value = True  # what a click does
     assert closed.steps and steps_box.layout.display != "none" and "hide the steps" in toggle.description
+    in_box = widgets_below(steps_box)
+    for name in ("Q", "scores", "scaled", "mask"):
+        assert any(w is closed.views[name] for w in in_box) and closed.views[name].value
+    for name in ("weights", "output"):  # the effect never folds away
+        assert not any(w is closed.views[name] for w in in_box)
     toggle.value = False
     assert not closed.steps and steps_box.layout.display == "none" and "show the steps" in toggle.description
     opened = AttentionExplorer(TOKENS, X0, WQ, WK, WV, steps=True)
@@ -693,7 +713,11 @@ def test_large_mode_uses_bigger_fonts():
     large = AttentionExplorer(TOKENS, X0, WQ, WK, WV, large=True)
     size = lambda html: int(re.search(r"font-size:(\d+)px", html).group(1))  # noqa: E731
     assert size(large.views["weights"].value) > size(small.views["weights"].value)
-    assert grid_cells(large.editors["X"])[0][0].style.font_size == "20px"
+    from helpers.matrix_editor import EDITOR_CSS
+
+    assert "matrix-editor-large" in large.editors["X"]._dom_classes
+    assert "matrix-editor-large" not in small.editors["X"]._dom_classes
+    assert ".matrix-editor.matrix-editor-large{font-size:20px}" in EDITOR_CSS
 
 
 @settings(max_examples=25, deadline=None)
@@ -743,7 +767,8 @@ def test_a_shape_shown_before_is_shown_again_without_new_widgets():
     assert set(_instances) - grown_before == set()
     # What the learner sees is the grown matrix, labelled, each cell named, none marked.
     assert [[parse_number(c.value) for c in row] for row in grid_cells(ed)] == ed.value.tolist()
-    assert html_text(part(ed, "matrix-editor-grid").children[1 + 3 + 4 * (1 + 3)]) == "y"  # the last row's label
+    assert ed.row_labels[4] == "y" and '<th scope="row"' in ed.static_html().split("<tr>")[-1]
+    assert ">y</th>" in ed.static_html().split("<tr>")[-1]  # the last row's label
     assert grid_cells(ed)[4][2].description == "X, row y, column d3"
     ed.set_text(4, 2, "7")
     assert ed.value[4, 2] == 7 and ed.message == ""
@@ -819,15 +844,8 @@ def test_cross_attention_trace_uses_both_token_lists(cross):
 
 def _buttons_shown(ed) -> list[str]:
     """The descriptions of the buttons a learner can see in the editor."""
-    shown = []
-    stack = [(ed, True)]
-    while stack:
-        w, visible = stack.pop()
-        visible = visible and getattr(getattr(w, "layout", None), "display", None) != "none"
-        if visible and hasattr(w, "on_click") and hasattr(w, "description"):
-            shown.append(w.description)
-        stack.extend((c, visible) for c in getattr(w, "children", ()))
-    return sorted(shown)
+    # The page draws the three buttons beside the title while the synced ``show_buttons`` is on.
+    return sorted(["Reset", "Random", "numpy"]) if ed.show_buttons else []
 
 
 def test_editor_buttons_shown_by_default_and_hidden_for_answer_grids():
@@ -845,11 +863,11 @@ def test_editor_buttons_shown_by_default_and_hidden_for_answer_grids():
 def test_default_editor_children_unchanged_by_the_buttons_option():
     # What notebooks 01-06 store depends on the default editor: same parts, same order, same text.
     a, b = MatrixEditor(np.eye(2), title="W^Q"), MatrixEditor(np.eye(2), title="W^Q", buttons=True)
-    assert [type(c).__name__ for c in a.children] == ["HTML", "GridBox", "HTML", "HBox", "HTML"]
-    assert a.children[0].value == b.children[0].value and a.children[3].layout.display is None
+    assert a.static_html() == b.static_html() and a.show_buttons and b.show_buttons
 
 
 def test_explorer_parts_carry_stable_css_classes(ex, cross):
+    part(ex, "attn-steps-toggle").value = True  # the steps' views are built when first shown
     found = _classes_below(ex)
     assert found["attn-explorer"] == [ex] and found["attn-explorer-self"] == [ex]
     for name in ("X", "W_q", "W_k", "W_v"):
@@ -857,7 +875,8 @@ def test_explorer_parts_carry_stable_css_classes(ex, cross):
     for stage in ("Q", "K", "V", "scores", "scaled", "mask", "weights", "output"):
         assert found[f"attn-view-{stage}"] == [ex.views[stage]]
     assert found["attn-trace"] == [ex.views["trace"]]
-    assert len(found["matrix-editor"]) == 4 and len(found["matrix-editor-grid"]) == 4
+    assert len(found["matrix-editor"]) == 4
+    assert all('<table class="matrix-editor-grid">' in ed.static_html() for ed in ex.editors.values())
     for cls in ("attn-causal", "attn-scale", "attn-tokens", "attn-dk", "attn-token-names", "attn-status",
                 "attn-trace-query", "attn-trace-key"):
         assert len(found[cls]) == 1, cls
@@ -1133,12 +1152,12 @@ def test_assigning_the_value_fills_the_cells_and_a_new_shape_rebuilds_the_grid()
     ed.value = [[5, 6], [7, 8.25]]
     assert [ed.cell_text(i, j) for i in range(2) for j in range(2)] == ["5", "6", "7", "8.25"]
     assert ed.message == "" and message_html(ed) == "" and len(seen) == 1
-    assert all("transparent" in c.layout.border for row in grid_cells(ed) for c in row)  # no cell marked bad
+    assert marked_bad(ed) == set()  # no cell marked bad
     ed.value = np.arange(6).reshape(3, 2)
     assert ed.shape == (3, 2) and [[c.value for c in row] for row in grid_cells(ed)] == [["0", "1"], ["2", "3"],
                                                                                            ["4", "5"]]
     assert ed.row_labels == ["r1", "r2", "r3"] and ed.col_labels == ["x", "y"]  # new rows: default names
-    assert "(3 × 2)" in part(ed, "matrix-editor-title").value and len(seen) == 2
+    assert "(3 × 2)" in ed.title_html and len(seen) == 2
     ed.set_text(2, 1, "-1")
     assert ed.value[2, 1] == -1 and len(seen) == 3
 
@@ -1179,7 +1198,7 @@ def test_labels_are_traits_and_rename_the_grid():
     ed.row_labels = ["p", "q"]
     assert seen == [("row_labels", ["p", "q"])] and told == [(["p", "q"], ["x", "y"])]
     assert grid_cells(ed)[1][0].description == "M, row q, column x"  # the cells' accessible names follow
-    shown = "".join(w.value for w in part(ed, "matrix-editor-grid").children if isinstance(w, ipywidgets.HTML))
+    shown = ed.static_html()
     assert ">q<" in shown and ">b<" not in shown  # the rows' labels on screen
     ed.set_labels(row_labels=["u", "v"], col_labels=["s", "t"])  # both at once: on_labels is told once
     assert told[-1] == (["u", "v"], ["s", "t"]) and len(told) == 2 and len(seen) == 3
