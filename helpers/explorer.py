@@ -21,6 +21,7 @@ leaves a handler.
 from __future__ import annotations
 
 import html as _html
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ from .exercises.design import check_design, design_task
 from .feedback import Feedback
 from .layout import TEXT_CSS, SharedLooks
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
+from .mathtext import math_html
 from .matrix_editor import MatrixEditor
 from .parsing import parse_names
 from .render import linked_matrix_html, linked_weights_html
@@ -61,10 +63,15 @@ _SETTING_WORDS = {"causal": ("without the causal mask", "with the causal mask"),
 
 
 def _editor_width(editor: MatrixEditor) -> int:
-    """About how wide ``editor`` is on the page, in px (generous: a row of editors wider than this wraps)."""
+    """About how narrow ``editor`` can be on the page, in px (generous: a row of editors wider than this wraps): its
+    table, or its name or its buttons where they are wider, and the room kept for a message beside the table."""
     font = float(theme.sizes(editor._large).font.rstrip("px"))
     labels = max(len(r) for r in editor.row_labels) * 0.62 * font + 10
-    return int(labels + editor.shape[1] * editor.cell_em * font + 16)
+    table = labels + editor.shape[1] * editor.cell_em * font
+    name = len(re.sub(r"<[^>]+>", "", render.title_html(editor._title or ""))) * 0.62 * (font + 1)
+    buttons = 10.5 * font if editor.show_buttons else 0
+    beside = 9 * font + 8 if "matrix-editor-message-beside" in editor._dom_classes else 0
+    return int(max(table + beside, name, buttons) + 16)
 
 
 def _show_widget(widget: widgets.Widget, shown: bool) -> None:
@@ -144,7 +151,8 @@ class TokenSide:
         dims = [f"d{k + 1}" for k in range(X.shape[1])]
         looks = explorer._looks
         self.editor = MatrixEditor(X, tokens, dims, title=spec.title, large=large, compact=compact,
-                                   buttons=not compact, dense=True, layout=explorer._editor_layout)
+                                   buttons=not compact, dense=True, message_beside=explorer._message_beside,
+                                   layout=explorer._editor_layout)
         self.count_box = widgets.BoundedIntText(value=len(tokens), min=1, max=MAX_TOKENS,
                                                 description=spec.count_label, style=explorer._described,
                                                 layout=looks.layout(width=spec.count_width))
@@ -357,6 +365,9 @@ class Explorer(LiveWidget, widgets.VBox):
         self.trace_text = ""
         # Parts that look alike share their layout and style: fewer models for the page to build.
         self._looks = looks = SharedLooks()
+        # A message about a cell beside its grid: the grid it is about and the weights under it never move. Not in
+        # cross-attention, whose one-hot X_dec and X_enc are wide already (there one line under the grid is kept).
+        self._message_beside = kind != "cross"
         self._html_style = looks.style(HTMLStyle)
         self._described = looks.style(DescriptionStyle, description_width="initial")
         self._editor_layout = looks.layout(max_width="100%")
@@ -382,7 +393,7 @@ class Explorer(LiveWidget, widgets.VBox):
         dims = side_list[0].editor.col_labels
         self.editors = {s.spec.editor: s.editor for s in side_list}
         ed = dict(large=large, compact=self._compact, buttons=not self._compact, dense=True,
-                  layout=self._editor_layout)
+                  message_beside=self._message_beside, layout=self._editor_layout)
         self.editors.update({
             "W_q": MatrixEditor(W_q, dims, [f"q{k + 1}" for k in range(d_k)], title="W^Q", **ed),
             "W_k": MatrixEditor(W_k, dims, [f"k{k + 1}" for k in range(d_k)], title="W^K", **ed),
@@ -404,12 +415,15 @@ class Explorer(LiveWidget, widgets.VBox):
 
         box = dict(indent=False, layout=looks.layout(width="auto", margin="0 16px 0 0"),
                    style=looks.style(CheckboxStyle))
-        self._causal_box = widgets.Checkbox(value=bool(causal), description="causal mask", **box)
+        self._causal_box = widgets.Checkbox(value=bool(causal), description="causal mask", description_allow_html=True,
+                                            **box)
         # Why ticking it was refused, under the box, in the flow.
         self._causal_message = widgets.HTML("", layout=looks.layout(width="22em"), style=self._html_style)
         self._causal_where = self._causal_message
-        self._scale_box = widgets.Checkbox(value=bool(scale), description="scale by 1/√d_k", **box)
-        self._dk_box = widgets.BoundedIntText(value=d_k, min=1, max=MAX_DK, description="d_k",
+        self._scale_box = widgets.Checkbox(value=bool(scale), description=math_html("scale by 1/√d_k"),
+                                           description_allow_html=True, **box)
+        self._dk_box = widgets.BoundedIntText(value=d_k, min=1, max=MAX_DK, description=math_html("d_k"),
+                                              description_allow_html=True,
                                               layout=looks.layout(width="7.5em"), style=self._described)
         drop = dict(style=self._described, layout=looks.layout(width="auto"))
         self._q_drop = widgets.Dropdown(description="query", **drop)
@@ -520,7 +534,7 @@ class Explorer(LiveWidget, widgets.VBox):
                 self.causal = False
             self.clear_problem(self._causal_where)  # a refusal was about the lengths before
             self._causal_box.disabled = not allowed
-            self._causal_box.description = "causal mask" if allowed else "causal mask (needs n_q = n_k)"
+            self._causal_box.description = "causal mask" if allowed else math_html("causal mask (needs n_q = n_k)")
             q, k = self.query_tokens, self.key_tokens
             # The pickers keep their pair where it still exists (new options first select the first one).
             picked = (min(self._q_drop.value or 0, len(q) - 1), min(self._k_drop.value or 0, len(k) - 1))
@@ -769,16 +783,26 @@ class Explorer(LiveWidget, widgets.VBox):
                     + [s.names_field for s in sides] + [self._steps_button])
         # The data flow, down the page: the inputs (X and the W's), the steps (folded), the weights and the output.
         # Edit and effect on one screen: the inputs sit right above the weights, aligned at the top. They wrap, never
-        # scroll: four editors in one row where they fit (page_css), else two rows of two; cross-attention's X_dec and
-        # X_enc in one row and the W's in a second. The folded steps open between the inputs and the weights.
+        # scroll: four editors in one row where they fit (page_css), else two rows of two. Cross-attention's X_dec and
+        # X_enc (one-hot, ten features wide) fill a row, and its W's (ten rows tall) a second row, which goes beside
+        # the weights, or under them on a narrow page (before the output): X_dec, X_enc, the W's and the weights never
+        # fit one screen together at 1400 × 900, but each row fits with the weights it changes. The folded steps
+        # open between the inputs and the weights.
         editors = [s.editor for s in sides] + [self.editors[k] for k in ("W_q", "W_k", "W_v")]
-        inputs = row(editors)
+        w_row = None
+        if kind == "cross":
+            inputs = row(editors[:len(sides)])
+            w_row = row(editors[len(sides):])
+            w_row.add_class("attn-inputs")
+            w_row.add_class("attn-inputs-w")
+        else:
+            inputs = row(editors)
         inputs.add_class("attn-inputs")
         legend = widgets.HTML(self._legend_html() + self._trace_heading_html(), layout=looks.layout(),
                               style=self._html_style)
         legend.add_class("attn-legend")
-        results = row([widgets.VBox([v["weights"], self.save_weights], layout=looks.layout(max_width="100%")),
-                       v["output"]], overflow="visible")
+        weights = widgets.VBox([v["weights"], self.save_weights], layout=looks.layout(max_width="100%"))
+        results = row([weights] + ([w_row] if w_row is not None else []) + [v["output"]], overflow="visible")
         results.add_class("attn-results")
         self._page_css = TEXT_CSS + self._inputs_css(kind, editors)
         self.children = [
@@ -800,21 +824,23 @@ class Explorer(LiveWidget, widgets.VBox):
                 "Trace one query and one key</div>")
 
     def _inputs_css(self, kind: str, editors: list[MatrixEditor]) -> str:
-        """The rules that lay the editors out: rows of editors that wrap, aligned at the top; a self-attention
-        explorer's four editors in one row where the explorer is wide enough for them (a container query on its
-        width), else two rows of two; a cross-attention explorer's X_dec and X_enc in one row, the W's in the next.
-        Scoped to a class that names the width (a page may show explorers of several sizes)."""
+        """The rules that lay the editors out: rows of editors that wrap, aligned at the top, each editor taking a
+        share of the row's spare width (so that a message under a narrow grid has room and wraps little); a
+        self-attention explorer's four editors in one row where the explorer is wide enough for them (a container
+        query on its width), else two rows of two. Scoped to a class that names the width (a page may show explorers
+        of several sizes). A cross-attention explorer's rows are two boxes already (see _layout)."""
         gap = 10
-        width = sum(_editor_width(ed) + gap for ed in editors)
-        scope = f"attn-wrap-{width}"
-        self.add_class(scope)
-        second_row = ("W_q", "W_k", "W_v") if kind == "cross" else ("W_k", "W_v")
-        # A flex row breaks where a whole-width item stands: the ::before of the row, ordered between the rows.
-        split = (f".{scope} .attn-inputs::before{{content:'';flex-basis:100%;order:2}}"
-                 + ",".join(f".{scope} .attn-inputs>.attn-editor-{k}" for k in second_row) + "{order:3}")
         rules = (".attn-explorer{container-type:inline-size}"
-                 f".attn-inputs{{column-gap:{gap - 2}px}}.attn-inputs>.matrix-editor{{margin:2px 2px 2px 0}}")
-        rules += split if kind == "cross" else f"@container (max-width:{width}px){{{split}}}"
+                 f".attn-inputs{{column-gap:{gap - 2}px}}"
+                 ".attn-inputs>.matrix-editor{margin:2px 2px 2px 0;flex:1 1 auto;max-width:max-content}")
+        if kind != "cross":
+            width = sum(_editor_width(ed) + gap for ed in editors)
+            scope = f"attn-wrap-{width}"
+            self.add_class(scope)
+            # A flex row breaks where a whole-width item stands: the ::before of the row, ordered between the rows.
+            split = (f".{scope} .attn-inputs::before{{content:'';flex-basis:100%;order:2}}"
+                     + ",".join(f".{scope} .attn-inputs>.attn-editor-{k}" for k in ("W_k", "W_v")) + "{order:3}")
+            rules += f"@container (max-width:{width}px){{{split}}}"
         return f"<style>{rules}</style>"
 
 class AttentionExplorer(Explorer):

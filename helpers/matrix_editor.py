@@ -104,17 +104,21 @@ class Labels(traitlets.TraitType):
 _CELL_H, _DENSE_H = "2.15em", "1.7em"
 EDITOR_CSS = (
     ".matrix-editor{display:inline-flex;flex-direction:column;align-items:flex-start;box-sizing:border-box;"
+    "width:min-content;"
     f"max-width:100%;margin:4px 12px 4px 0;font-size:{theme.sizes(False).font};line-height:1.35;"
     f"color:{theme.PANEL_FG}}}"
     f".matrix-editor.matrix-editor-large{{font-size:{theme.sizes(True).font}}}"
-    ".matrix-editor-heading{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 8px;width:0;min-width:100%;"
+    ".matrix-editor-heading{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 6px;width:100%;"
     "margin-bottom:1px}"
-    f".matrix-editor-title{{font-weight:700;font-size:{theme.sizes(False).title};white-space:nowrap}}"
+    f".matrix-editor-title{{font-weight:700;font-size:{theme.sizes(False).title}}}"
     f".matrix-editor-large .matrix-editor-title{{font-size:{theme.sizes(True).title}}}"
+    # The name and the shape each stay whole (a line break between them if need be); the buttons stay on one line:
+    # the editor is as wide as the widest of them and its table.
+    ".matrix-editor-name,.matrix-editor-shape{white-space:nowrap}"
     ".matrix-editor-shape{font-weight:400;opacity:0.75}"
-    ".matrix-editor-buttons{display:flex;gap:3px}"
+    ".matrix-editor-buttons{display:flex;gap:2px}"
     ".matrix-editor-buttons[hidden]{display:none}"
-    ".matrix-editor-button{font:inherit;font-size:0.85em;line-height:1.5;padding:0 6px;margin:0;cursor:pointer;"
+    ".matrix-editor-button{font:inherit;font-size:0.8em;line-height:1.45;padding:0 4px;margin:0;cursor:pointer;"
     f"color:{theme.PANEL_FG};background:var(--jp-layout-color2,#eeeeee);border:1px solid {theme.BORDER};"
     "border-radius:3px}"
     ".matrix-editor-button:hover{background:var(--jp-layout-color3,#dddddd)}"
@@ -138,6 +142,14 @@ EDITOR_CSS = (
     # One line of message is always kept: 1.35 em of text, its box's padding (2 × 1 px), border (2 × 1 px) and margin.
     ".matrix-editor-message{width:0;min-width:100%;min-height:calc(1.35em + 6px)}"
     ".matrix-editor-message [role=alert]{padding:0 5px;margin:1px 0 0 0;font-size:0.92em;line-height:1.35}"
+    # An answer grid's message beside its table, where a line under a narrow table would wrap word by word.
+    ".matrix-editor.matrix-editor-message-beside{display:inline-grid;grid-template-columns:max-content "
+    "minmax(9em,1fr);column-gap:8px;align-items:start;justify-items:start}"
+    ".matrix-editor-message-beside>.matrix-editor-heading,.matrix-editor-message-beside>.matrix-editor-literal"
+    "{grid-column:1/3}"
+    ".matrix-editor-message-beside>.matrix-editor-grid{grid-column:1;grid-row:2}"
+    ".matrix-editor-message-beside>.matrix-editor-message{grid-column:2;grid-row:2;width:auto;min-width:0;"
+    "max-width:24em}"
     ".matrix-editor-literal{box-sizing:border-box;width:100%;min-width:16em;font-size:0.92em;resize:vertical;"
     f"{theme.MONO}color:{theme.PANEL_FG};background:{theme.PANEL_BG};border:1px solid {theme.BORDER}}}"
     ".matrix-editor-literal[hidden]{display:none}"
@@ -211,6 +223,9 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
     dense : bool
         Lower rows (CSS class ``matrix-editor-dense``): a matrix of many rows and the view it drives fit one small
         screen together.
+    message_beside : bool
+        The message about bad cells beside the table instead of under it (CSS class
+        ``matrix-editor-message-beside``): for a small answer grid, under which a line would wrap word by word.
     layout : ipywidgets.Layout, optional
         The editor's layout; several editors of one widget may share one (one model fewer for the page to build
         per editor). By default its own, no wider than the notebook.
@@ -266,7 +281,8 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
     rotated = traitlets.Bool(False, help="whether the column labels are turned on their side").tag(sync=True)
 
     def __init__(self, value, row_labels=None, col_labels=None, title=None, large: bool = False, seed=None,
-                 buttons: bool = True, compact: bool = False, dense: bool = False, layout=None):
+                 buttons: bool = True, compact: bool = False, dense: bool = False, message_beside: bool = False,
+                 layout=None):
         # Checked before anything is built, with the messages the traits give.
         A = type(self).value.validate(self, value)
         rows = render.labels_or_default(row_labels, A.shape[0], "r", "row_labels", first=1)
@@ -284,7 +300,9 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
         self.status = ""
         self._seed = int(seed) if seed is not None else zlib.crc32(str(title).encode())
         classes = ["course-widget", "matrix-editor"] + [c for c, on in (("matrix-editor-large", large),
-                                                                        ("matrix-editor-dense", dense)) if on]
+                                                                        ("matrix-editor-dense", dense),
+                                                                        ("matrix-editor-message-beside",
+                                                                         message_beside)) if on]
         # The state is set before the page is told of the editor: its first message holds every cell.
         super().__init__(value=A, row_labels=rows, col_labels=cols, _dom_classes=classes,
                          show_buttons=bool(buttons), name=self._matrix_name(),
@@ -439,7 +457,8 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
             self.status = ""  # a listener's earlier failure is about an earlier value
             self._show_message()
             n, m = A.shape
-            title = f"{render.title_html(self._title)} " if self._title is not None else ""
+            title = (f'<span class="matrix-editor-name">{render.title_html(self._title)}</span> '
+                     if self._title is not None else "")
             self.title_html = f'{title}<span class="matrix-editor-shape">({n} × {m})</span>'
             if self.literal:
                 self.literal = self.as_numpy_literal()
@@ -461,12 +480,14 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
         return f"{self.name}, row {row}, column {col}"
 
     def _fit_width(self) -> None:
-        """The cells' width and whether the column labels turn: from the texts and the labels on show."""
+        """The cells' width and whether the column labels turn: from the numbers the cells hold and the labels on
+        show. A refused text does not count (it scrolls inside its cell): a message about a cell moves nothing."""
         cols = self.col_labels
+        texts = [[cell_text(v) for v in row] for row in self._cells_val]
         longest = max((len(c) for c in cols), default=1)
-        chars = _cell_chars(self._texts, cols, rotated=True)
+        chars = _cell_chars(texts, cols, rotated=True)
         self.rotated = bool(cols) and longest > chars + _LABEL_SLACK
-        chars = _cell_chars(self._texts, cols, self.rotated)
+        chars = _cell_chars(texts, cols, self.rotated)
         self.cell_em = round(_CH_EM * chars + 0.5, 2)
 
     def _show_cells(self) -> None:
@@ -549,26 +570,25 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
     def static_html(self) -> str:
         """What the editor shows, as static HTML (the picture of a stored notebook, :mod:`helpers.snapshot`): the
         title, the table of disabled inputs with their accessible names, and the message; the same CSS classes as
-        the live editor (the buttons, which act on a live editor only, are left out)."""
+        the live editor, styled by the same style sheet (:data:`EDITOR_CSS`, which the picture carries once per
+        page); the buttons, which act on a live editor only, are left out."""
         rows, cols = self.row_labels, self.col_labels
         bad = set(self._errors)
         esc = _html.escape
-        width = f"width:{self.cell_em}em"
-        label = f"font-weight:600;{theme.MONO}padding:0 4px;white-space:nowrap"
-        turn = "writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;" if self.rotated else ""
-        head = "".join(f'<th scope="col" title="{esc(c, quote=True)}" style="{turn}{label}">{esc(c)}</th>'
-                       for c in cols)
+        head = "".join(f'<th scope="col" title="{esc(c, quote=True)}">{esc(c)}</th>' for c in cols)
         body = []
+        marked = ' class="matrix-editor-bad"'
         for i, r in enumerate(rows):
             tds = "".join(
-                f'<td><input disabled class="{"matrix-editor-bad" if (i, j) in bad else ""}" style="{width};'
-                f'text-align:center" value="{esc(self._texts[i][j], quote=True)}" '
-                f'aria-label="{esc(self._cell_name(r, c), quote=True)}"></td>'
+                f'<td><input disabled{marked if (i, j) in bad else ""} '
+                f'value="{esc(self._texts[i][j], quote=True)}" aria-label="{esc(self._cell_name(r, c), quote=True)}">'
+                f"</td>"
                 for j, c in enumerate(cols))
-            body.append(f'<tr><th scope="row" style="{label};text-align:right">{esc(r)}</th>{tds}</tr>')
-        return (f'<div class="matrix-editor-title" style="font-weight:700">{self.title_html}</div>'
-                f'<table class="matrix-editor-grid"><thead><tr><td></td>{head}</tr></thead>'
-                f'<tbody>{"".join(body)}</tbody></table>'
+            body.append(f'<tr><th scope="row">{esc(r)}</th>{tds}</tr>')
+        turned = " matrix-editor-rotated" if self.rotated else ""
+        return (f'<div class="matrix-editor-heading"><div class="matrix-editor-title">{self.title_html}</div></div>'
+                f'<table class="matrix-editor-grid{turned}" style="--me-cell:{self.cell_em}em">'
+                f'<thead><tr><td></td>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
                 f'<div class="matrix-editor-message">{self.message_html}</div>')
 
     def __repr__(self) -> str:

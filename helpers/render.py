@@ -37,6 +37,7 @@ import math
 import numpy as np
 
 from . import theme
+from .mathtext import math_html
 from .numbers import number_text
 
 __all__ = [
@@ -298,7 +299,8 @@ def number_format(values, digits: int = 2, fixed: bool | None = None):
     return fmt
 
 
-title_html = theme.title_html  # kept here too: titles of matrices are rendered with it
+# Titles of matrices: math typeset (W^Q raised, X_dec and d_k lowered: helpers.mathtext).
+title_html = math_html
 
 
 _OPENINGS: dict = {}
@@ -572,12 +574,12 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
         span = len(cols) + (1 if extra_header is not None else 0)
         rows.append(
             f'<tr><td class="matrix-corner" style="{lab}"></td><th colspan="{span}" style="{lab}text-align:center;'
-            f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{esc(str(col_axis))}</th></tr>'
+            f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{math_html(col_axis)}</th></tr>'
         )
     # An empty corner is a data cell, not a header: a header cell without text names nothing (axe:
     # empty-table-header). The class keeps it apart from the matrix's own cells.
     corner_tag = "th" if row_axis else 'td class="matrix-corner"'
-    corner = esc(str(row_axis)) if row_axis else ""
+    corner = math_html(row_axis) if row_axis else ""
     head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
             f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
     col_marks = [f' data-col="{j}"' if linked else "" for j in range(len(cols))]

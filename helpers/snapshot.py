@@ -205,6 +205,13 @@ def _description(w) -> str:
     return str(getattr(w, "description", "") or "")
 
 
+def _description_html(w) -> str:
+    """The description as the page shows it: its HTML where the widget allows HTML in it (typeset math), else its
+    text."""
+    text = _description(w)
+    return text if getattr(w, "description_allow_html", False) else _esc(text)
+
+
 def _number_text(value) -> str:
     """A number field's value as the field shows it (``3``, not ``3.0``)."""
     if isinstance(value, float) and value.is_integer():
@@ -220,7 +227,7 @@ def _desc_label(w) -> str:
     width = getattr(getattr(w, "style", None), "description_width", "") or ""
     css = [] if not width else ["width:auto"] if width == "initial" else [f"width:{_css(width)}"]
     style = f' style="{_esc(";".join(css))}"' if css else ""
-    return f'<span class="cs-desc"{style}>{_esc(text)}</span>'
+    return f'<span class="cs-desc"{style}>{_description_html(w)}</span>'
 
 
 def _field(w, control: str, width_auto: bool = False, label: bool = False) -> str:
@@ -299,7 +306,7 @@ def _choice(w) -> str:
 def _checkbox(w) -> str:
     checked = " checked" if getattr(w, "value", False) else ""
     return (f"<label{_attrs(w, 'cs-pick', _layout_css(w))}><input type=\"checkbox\" disabled{checked}>"
-            f"{_esc(_description(w))}</label>")
+            f"{_description_html(w)}</label>")
 
 
 _PNG_URI = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=]+)")

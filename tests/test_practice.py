@@ -110,20 +110,26 @@ def test_q5_invalid_cell_asks_to_fix_it_and_does_not_judge(sess):
     assert "q5" not in sess.progress.solved
 
 
-def test_every_invalid_cell_is_named_by_its_grid_labels_on_its_own_line(sess):
+def test_every_invalid_cell_is_said_once_beside_its_grid_and_check_names_the_grids(sess):
     w = sess.question("q5")
     w.answer_widgets["V"].set_text(0, 0, "one and a half")
     w.answer_widgets["K"].set_text(1, 1, "2,5")
+    w.answer_widgets["K"].set_text(0, 0, "x")
     assert w.check() is None
-    lines = _lines(w.feedback_html.value)
-    # Grids first to last (Q, K, V), each cell by the row and column labels the learner sees.
-    assert lines[0] == "Fix the marked cells first:"
-    assert lines[1].startswith("K (token 2, col 2): '2,5': write decimals with a point (2.5)")
-    assert lines[2].startswith("V (token 1, col 1): 'one and a half' is not a number")
+    # Each grid says what is wrong with its cells, by the row and column labels the learner sees, beside it.
+    K, V = w.answer_widgets["K"], w.answer_widgets["V"]
+    assert "matrix-editor-message-beside" in K._dom_classes
+    assert "row 'token 2', column col 2: '2,5': write decimals with a point (2.5)" in K.message
+    assert "row 'token 1', column col 1: 'one and a half' is not a number" in V.message
+    # Check names the grids, first to last, and does not repeat the reasons (nor promise old values).
+    (line,) = _lines(w.feedback_html.value)
+    assert line == "Fix the marked cells first (2 cells in K, 1 cell in V): beside each grid it says what is wrong."
+    assert "last valid" not in K.message_html + w.feedback_html.value
     g = sess.generator("masked", "easy", 3)
     g.answer_widgets["weights"].set_text(1, 0, "1/0")
     assert g.check() is None
-    assert "weights (q1, k0): '1/0' divides by zero" in _lines(g.feedback_html.value)
+    assert "1 cell in weights" in g.feedback_html.value
+    assert "'1/0' divides by zero" in g.answer_widgets["weights"].message
 
 
 @pytest.mark.parametrize("qid", ["q3", "q4", "q6", "q8"])

@@ -418,7 +418,7 @@ def test_every_view_is_labelled_in_order(ex):
     assert "Q = X·W<sup>Q</sup>" in v["Q"].value and "Queries ↓" in v["Q"].value
     assert "K = X·W<sup>K</sup>" in v["K"].value and "V = X·W<sup>V</sup>" in v["V"].value
     assert "scores = Q·K<sup>T</sup>" in v["scores"].value
-    assert "scaled = scores ÷ √d_k" in v["scaled"].value
+    assert "scaled = scores ÷ √d<sub>k</sub>" in v["scaled"].value
     assert "weights" in v["weights"].value and ">row sum</th>" in v["weights"].value
     assert "output = weights·V" in v["output"].value
     for name in ("scores", "scaled", "weights"):
@@ -750,9 +750,26 @@ def test_close_all_releases_every_widget():
     e.editors["X"].set_text(0, 0, "abc")  # the look of a bad cell
     e.editors["X"].set_text(0, 0, "1")
     button(e.editors["W_q"], "numpy").click()  # the literal
-    assert len(set(_instances) - before) > 50
+    part(e, "attn-steps-toggle").value = True  # the steps' views, built when first shown
+    assert len(set(_instances) - before) > 40
     e.close_all()
     assert set(_instances) - before == set()
+
+
+def test_a_six_token_explorer_builds_at_most_60_widget_models():
+    """The page builds a view of every model before the explorer is live: one model per matrix, not per cell."""
+    from ipywidgets.widgets.widget import _instances
+
+    before = set(_instances)
+    tokens = ["The", "cat", "sat", "on", "the", "mat"]
+    rng = np.random.default_rng(6)
+    e = AttentionExplorer(tokens, rng.integers(-2, 3, (6, 4)), *(rng.integers(-2, 3, (4, 4)) for _ in range(3)))
+    built = [_instances[k] for k in set(_instances) - before]
+    assert len(built) <= 60, f"{len(built)} widget models"
+    assert sum(isinstance(w, MatrixEditor) for w in built) == 4  # each matrix one model, whatever its size
+    e.set_tokens(tokens + ["x", "y"])  # more rows: no new models
+    assert len(set(_instances) - before) == len(built)
+    e.close_all()
 
 
 def test_a_shape_shown_before_is_shown_again_without_new_widgets():
@@ -788,8 +805,8 @@ def test_cross_attention_shapes_and_labels(cross):
     for tok in ["le", "chat", "dort", "the", "cat", "is", "asleep", "now"]:
         assert f">{tok}</th>" in html
     assert "(3 × 5)" in html
-    assert "Q = X_dec·W<sup>Q</sup>" in cross.views["Q"].value
-    assert "K = X_enc·W<sup>K</sup>" in cross.views["K"].value
+    assert "Q = X<sub>dec</sub>·W<sup>Q</sup>" in cross.views["Q"].value
+    assert "K = X<sub>enc</sub>·W<sup>K</sup>" in cross.views["K"].value
     assert repr(cross) == "CrossAttentionExplorer(query_tokens=3, key_tokens=5, d_model=3, d_k=2)"
 
 
@@ -817,7 +834,8 @@ def test_cross_attention_causal_only_when_lengths_match(cross):
     assert_result_matches(cross.result, reference(e["X_dec"].value, e["X_enc"].value, WQ, WK, WV, causal=True))
     part(cross, "attn-decoder-names").value = "le, chat, dort, bien"  # lengths differ again: the mask switches off
     box = part(cross, "attn-causal")
-    assert not cross.causal and box.disabled and not box.value and "needs n_q = n_k" in box.description
+    assert not cross.causal and box.disabled and not box.value
+    assert "needs n<sub>q</sub> = n<sub>k</sub>" in box.description
     assert cross.result.weights.shape == (4, 3)
 
 
@@ -876,7 +894,7 @@ def test_explorer_parts_carry_stable_css_classes(ex, cross):
         assert found[f"attn-view-{stage}"] == [ex.views[stage]]
     assert found["attn-trace"] == [ex.views["trace"]]
     assert len(found["matrix-editor"]) == 4
-    assert all('<table class="matrix-editor-grid">' in ed.static_html() for ed in ex.editors.values())
+    assert all('<table class="matrix-editor-grid' in ed.static_html() for ed in ex.editors.values())
     for cls in ("attn-causal", "attn-scale", "attn-tokens", "attn-dk", "attn-token-names", "attn-status",
                 "attn-trace-query", "attn-trace-key"):
         assert len(found[cls]) == 1, cls
@@ -1371,3 +1389,45 @@ def test_the_linked_highlighting_covers_every_token_and_follows_new_ones():
     ex.set_tokens(TOKENS + ["x", "y"])
     assert f'data-row="{n + 1}"' in links.value
     assert 'tabindex="0"' in ex.views["weights"].value
+
+
+# ------------------------------------------------------------------ typeset math, shapes once
+
+
+def test_math_is_written_typeset():
+    from helpers.mathtext import math_html
+
+    assert math_html("W^Q") == "W<sup>Q</sup>"
+    assert math_html("W^Q_1") == "W<sup>Q</sup><sub>1</sub>"
+    assert math_html("x_cat") == "x<sub>cat</sub>"
+    assert math_html("X_dec (decoder tokens × d_model)") == "X<sub>dec</sub> (decoder tokens × d<sub>model</sub>)"
+    assert math_html("row_sum <b>") == "row_sum &lt;b&gt;"  # a name with an underscore stays; markup stays text
+
+
+def _shown_text(markup: str) -> str:
+    """What a page shows of ``markup``: its text, without tags and their attributes."""
+    return html.unescape(re.sub(r"<[^>]*>", " ", re.sub(r"<style>.*?</style>", "", markup, flags=re.S)))
+
+
+def test_the_explorers_titles_labels_and_legends_typeset_their_math(ex, cross):
+    for e in (ex, cross):
+        part(e, "attn-steps-toggle").value = True
+        markup = "".join(w.value for w in widgets_below(e, ipywidgets.HTML) if w is not e.views["trace"])
+        markup += "".join(ed.static_html() for ed in e.editors.values())
+        markup += "".join(w.description for w in widgets_below(e, ipywidgets.widgets.widget_description.
+                                                                 DescriptionWidget))
+        text = _shown_text(markup)
+        assert "^" not in text, re.findall(r".{20}\^.{10}", text)
+        assert not re.search(r"\b[A-Za-z]_[A-Za-z0-9]", text), re.findall(r".{20}\b[A-Za-z]_\w+.{5}", text)
+        assert "<sub>k</sub>" in part(e, "attn-scale").description and part(e, "attn-scale").description_allow_html
+    assert "W<sup>Q</sup>" in ex.editors["W_q"].title_html and "X·W<sup>Q</sup>" in ex.views["Q"].value
+    assert "X<sub>dec</sub>" in cross.editors["X_dec"].title_html
+    assert "d<sub>k</sub> →" in ex.views["Q"].value
+
+
+def test_each_editor_prints_its_shape_once(ex, cross):
+    for e in (ex, cross):
+        for name, ed in e.editors.items():
+            text = _shown_text(ed.static_html())
+            n, m = ed.shape
+            assert len(re.findall(r"\(\d+ × \d+\)", text)) == 1 and f"({n} × {m})" in text, (name, text)

@@ -105,14 +105,14 @@ def _text_builder(width: str, width_alone: str) -> Callable:
 
 def _grid(field: Field, aligned: bool, large: bool) -> MatrixEditor:
     return MatrixEditor(np.zeros(field.shape), row_labels=list(field.row_labels), col_labels=list(field.col_labels),
-                        title=field.label, large=large, buttons=False)
+                        title=field.label, large=large, buttons=False, message_beside=True)
 
 
 def _grid_pending(field: Field, editor: MatrixEditor) -> list[str]:
-    """One line per cell that is not a number, named by its grid and the labels on screen:
-    ``Q (token 1, col 2): '2,5': write decimals with a point (2.5)``."""
-    rows, cols = editor.row_labels, editor.col_labels
-    return [f"{field.name} ({rows[i]}, {cols[j]}): {reason}" for (i, j), reason in sorted(editor.errors.items())]
+    """The grid and how many of its cells are not numbers (``2 cells in K``); what is wrong with each is said beside
+    the grid, and not repeated."""
+    n = len(editor.errors)
+    return [f"{n} cell{'' if n == 1 else 's'} in {field.name}"] if n else []
 
 
 def _choice(field: Field, aligned: bool, large: bool) -> widgets.RadioButtons:
@@ -249,7 +249,7 @@ class _AnswerPanel(LiveWidget):
         for name, w in self.answer_widgets.items():
             f = self.answer_fields[name]
             lines += FIELD_WIDGETS[f.widget].pending(f, w)
-        return "\n".join(lines)
+        return ", ".join(lines)
 
     def check(self) -> Feedback | None:
         """Press Check: read the answer, show the verdict, record progress.
@@ -264,7 +264,7 @@ class _AnswerPanel(LiveWidget):
     def _judge(self) -> Feedback:
         pending = self._pending()
         if pending:
-            raise ValueError("Fix the marked cells first:\n" + pending)
+            raise ValueError(f"Fix the marked cells first ({pending}): beside each grid it says what is wrong.")
         fb = self._item().check(self.answer())
         self.last_feedback = fb
         self.feedback_html.value = theme.verdict_html(str(fb), fb.correct, self._live_large)

@@ -114,7 +114,10 @@ def browser(chromium_path):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS, headless=True)
+        # Scrollbars shown, as a learner's browser shows them (headless Chromium hides them by default): a layout
+        # test then sees the room they take.
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS, headless=True,
+                              ignore_default_args=["--hide-scrollbars"])
         try:
             yield b
         finally:

@@ -65,14 +65,13 @@ JS_UNEVEN_COLUMNS = """
 (ex) => {
   const problems = [];
   ex.querySelectorAll('.matrix-editor').forEach((ed) => {
-    const grid = ed.querySelector(':scope > .matrix-editor-grid');
+    const grid = ed.querySelector('.matrix-editor-grid');
     const name = [...ed.classList].find(c => c.startsWith('attn-editor-')) || 'editor';
     const inputs = [...grid.querySelectorAll('input')];
-    const m = getComputedStyle(grid).gridTemplateColumns.split(' ').length - 1;
     const widths = inputs.map(i => i.getBoundingClientRect().width);
     if (Math.max(...widths) - Math.min(...widths) > 1) problems.push(`${name}: cell widths ${Math.min(...widths)}`
                                                                         + `-${Math.max(...widths)} px`);
-    const labels = [...grid.children].slice(1, m + 1);
+    const labels = [...grid.querySelectorAll('thead th')];
     labels.forEach((label, j) => {
       const l = label.getBoundingClientRect(), c = inputs[j].getBoundingClientRect();
       const off = (l.left + l.right) / 2 - (c.left + c.right) / 2;
@@ -252,14 +251,14 @@ def test_typing_into_any_editor_keeps_the_weights_in_view(pages, path, size):
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("path", notebooks_calling(r"CrossAttentionExplorer\("), ids=lambda p: p.stem)
 def test_typing_into_the_cross_explorer_keeps_the_weights_in_view(pages, path, size):
-    """The same for the cross-attention explorer: X_dec, X_enc and the W's each on one screen with the weights,
-    and the weights in view while typing into W^Q. (Its 32 columns of editors, X_dec and X_enc 10 wide, never fit
-    one row of the notebook: the strip scrolls sideways, and stays one editor high.)"""
+    """The same for the cross-attention explorer: X_dec, X_enc and the W's each whole on screen (X_dec and X_enc in
+    one row, the W's in the next: nothing scrolls sideways) and on one screen with the weights, and the weights in
+    view while typing into W^Q."""
     lab = pages(size)
     run(lab, path)
     ex = explorer(lab.notebook, "cross")
     names = ("X_dec", "X_enc", "W_q", "W_k", "W_v")
-    check_each_editor_with_the_weights(ex, {n: f".attn-editor-{n}" for n in names}, size, whole=False)
+    check_each_editor_with_the_weights(ex, {n: f".attn-editor-{n}" for n in names}, size)
     ex.evaluate(JS_EDIT_AND_EFFECT, ".attn-editor-W_q")
     shot(lab, f"layout-cross-wq-{path.stem}-{size}")
     # A row of W^Q that some decoder token's features reach (a feature no token has changes nothing).
@@ -365,7 +364,7 @@ JS_NOTEBOOK_AREA = """
 """
 
 JS_BOXES = """
-(ex) => [...ex.querySelectorAll('.attn-editor-X > .matrix-editor-grid, .attn-view-weights')].map(e => {
+(ex) => [...ex.querySelectorAll('.attn-editor-X .matrix-editor-grid, .attn-view-weights')].map(e => {
   const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].map(v => Math.round(v));
 })
 """
@@ -383,7 +382,7 @@ def test_an_error_message_keeps_the_grid_in_place_and_the_weights_on_screen(page
     ex.evaluate(JS_EDIT_AND_EFFECT, None)  # the X editor at the top of the notebook, as while typing into it
     x_editor = editor(ex, "X")
     before = ex.evaluate(JS_BOXES)
-    old = x_editor.locator(":scope > .matrix-editor-grid input").first.input_value()
+    old = x_editor.locator(".matrix-editor-grid input").first.input_value()
 
     type_into_cell(x_editor, 0, 0, "two")
     expect(editor_message(x_editor)).to_contain_text("two")
@@ -401,3 +400,46 @@ def test_an_error_message_keeps_the_grid_in_place_and_the_weights_on_screen(page
     type_into_cell(x_editor, 0, 0, old)
     expect(editor_message(x_editor)).to_have_text("")
     assert ex.evaluate(JS_BOXES) == before, "the X grid or the weights did not come back when the message went away"
+
+
+# Every element of a widget output in the notebook in front that shows a scrollbar of its own (overflow auto or scroll
+# with more content than room, either way), and whether the notebook itself scrolls sideways.
+JS_INNER_SCROLLBARS = """
+() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const cells = [...panel.querySelectorAll('.jp-Cell')];
+  const found = [];
+  panel.querySelectorAll('.jp-OutputArea-output').forEach((out) => {
+    if (!out.querySelector('.jupyter-widgets')) return;
+    const index = cells.indexOf(out.closest('.jp-Cell'));
+    for (const e of [out, ...out.querySelectorAll('*')]) {
+      if (e.getClientRects().length === 0) continue;  // not shown (a folded part)
+      const s = getComputedStyle(e);
+      const y = /(auto|scroll)/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
+      const x = /(auto|scroll)/.test(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
+      if (x || y) {
+        found.push(`cell ${index}: ${e.tagName.toLowerCase()}.${[...e.classList].slice(-2).join('.')} scrolls `
+                   + (x ? `sideways (${e.scrollWidth} px of content in ${e.clientWidth} px)` : '')
+                   + (x && y ? ' and ' : '') + (y ? `down (${e.scrollHeight} px in ${e.clientHeight} px)` : ''));
+      }
+    }
+  });
+  const scroller = panel.closest('.jp-WindowedPanel-outer') || panel;
+  if (scroller.scrollWidth > scroller.clientWidth + 1) {
+    found.push(`the notebook scrolls sideways (${scroller.scrollWidth} px in ${scroller.clientWidth} px)`);
+  }
+  return found;
+}
+"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
+def test_no_widget_shows_an_inner_scrollbar_or_scrolls_sideways(pages, path, size):
+    """After Run All, with the file browser open, no part of any widget has a scrollbar of its own (a grid exactly as
+    tall and as wide as its rows and columns, views that fit), and the notebook does not scroll sideways."""
+    lab = pages(size)
+    run(lab, path)
+    found = lab.page.evaluate(JS_INNER_SCROLLBARS)
+    shot(lab, f"scrollbars-{path.stem}-{size}")
+    assert not found, f"at {size} with the file browser open:\n" + "\n".join(found)

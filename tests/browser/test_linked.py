@@ -50,6 +50,13 @@ def test_a_weight_lights_its_query_row_in_q_and_its_key_row_in_k(lab, path):
 
     weight_cell(ex, "attn-view-weights", 1, 3).hover()
     assert_linked(ex, 1, 3, n, views)
+    # And, lighter (a thinner dashed outline), the rows of X the query and the key come from.
+    for row in range(n):
+        assert outlines(ex, "attn-editor-X", row) == ({"dashed"} if row in (1, 3) else {"none"}), f"X row {row}"
+    widths = ex.evaluate("""(ex) => [...ex.querySelectorAll('.attn-editor-X tr[data-row="1"] > *,'
+                                     + ' .attn-view-Q tr[data-row="1"] > *')]
+                                  .map(c => parseFloat(getComputedStyle(c).outlineWidth))""")
+    assert min(widths) < max(widths), "the rows of X are outlined as heavily as the rows they feed"
 
     # The keyboard: focus the weight (2, 0), then Tab to the next one, (2, 1), with the pointer out of the way.
     lab.page.mouse.move(0, 0)

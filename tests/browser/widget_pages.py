@@ -50,12 +50,12 @@ def editor(root, name: str):
 
 def editor_message(ed):
     """The line under the grid that tells the learner what is wrong with the typed text."""
-    return ed.locator(":scope > .matrix-editor-message")
+    return ed.locator(".matrix-editor-message").first
 
 
 def editor_shape(ed) -> tuple[int, int]:
     """Rows × columns, from the title the editor shows, e.g. "W^Q (4 × 3)"."""
-    text = ed.locator(":scope > .matrix-editor-title").inner_text()
+    text = ed.locator(".matrix-editor-title").first.inner_text()
     m = re.search(r"\((\d+)\s*×\s*(\d+)\)", text)
     assert m, f"no shape in editor title {text!r}"
     return int(m.group(1)), int(m.group(2))
@@ -73,7 +73,7 @@ def parse_shown(text: str) -> float:
 
 def editor_cells(ed):
     """The grid's text inputs, row by row."""
-    return ed.locator(":scope > .matrix-editor-grid input")
+    return ed.locator(".matrix-editor-grid input")
 
 
 def editor_values(ed) -> np.ndarray:
