@@ -49,7 +49,24 @@ def check_updated(ex) -> None:
     assert ex.views["weights"].value != before or ex.result.weights.shape == (1, 1)
 
 
+MODELS_GOAL = 60  # widget models of a 6-token explorer: the page builds a view of each before it is live
+
+
+def model_count(make) -> int:
+    """How many widget models ``make()`` builds (each one a view for the page to build, and a comm)."""
+    from ipywidgets.widgets.widget import _instances
+
+    before = set(_instances)
+    made = make()
+    count = len(set(_instances) - before)
+    made.close_all()
+    return count
+
+
 def main() -> None:
+    n = model_count(lambda: build(6, 4, False))
+    print(f"widget models of a 6-token explorer (d=4): {n}  (goal ≤ {MODELS_GOAL}: "
+          f"{'ok' if n <= MODELS_GOAL else 'OVER GOAL'})")
     print("edit → every view updated (set_text, median over 200 edits, in-process)")
     for n, d in ((6, 4), (16, 8)):
         for causal in (False, True):
