@@ -11,7 +11,8 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import LECTURE_VIEWPORT, notebook_paths
+from .conftest import open_lecture_page, screenshot_on_failure
+from .jupyter_servers import CHROMIUM_FLAGS, LECTURE_VIEWPORT, notebook_paths
 from .widget_pages import notebooks_calling
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
@@ -143,8 +144,8 @@ FLOW_NOTEBOOKS = {p.name for p in notebooks_calling(r"attention_flow\(")}
 # it answers a question nobody sees; a cell shows the results it compared instead, and checks them with an assert.
 PRINTED_VERDICT = re.compile(r"^.*:\s*(True|False)\s*$", re.MULTILINE)
 
-# What is cut at the right edge and which scrollbars show, as the audience sees the page (Chromium is started with
-# its scrollbars shown, jupyter_servers.CHROMIUM_FLAGS). Rectangles are in screen pixels (the page is zoomed).
+# What is cut at the right edge and which scrollbars show, as the audience sees the page (in a Chromium that shows its
+# scrollbars, presenters_browser below). Rectangles are in screen pixels (the page is zoomed).
 JS_CUT_AND_SCROLLBARS = r"""
 () => {
   const W = document.documentElement.clientWidth;
@@ -198,34 +199,60 @@ JS_DIAGRAM_TEXT = r"""
 JS_LAID_OUT = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 
-@pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
-def test_the_page_holds_on_a_1024_projector(projector, path):
-    """At 1024 × 768: nothing past the right edge or clipped there ("does tc"), one vertical scrollbar (the page's),
-    prose at a readable measure, the data-flow diagrams as SVG with text of at least 18 px, and no printed check
-    ("loop == Q @ K.T: True") without the code that asked it."""
-    page = projector(path.name)
-    page.set_viewport_size(PROJECTOR)
+@pytest.fixture(scope="module")
+def presenters_browser(browser, chromium_path):
+    """Chromium as on a presenter's laptop, its scrollbars shown: Playwright starts it with --hide-scrollbars, and a
+    shown scrollbar takes 15 px of a 1024 px screen from the column."""
+    shown = browser.browser_type.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS, headless=True,
+                                        ignore_default_args=["--hide-scrollbars"])
     try:
-        expect(page.get_by_text("Loading widget...")).to_have_count(0)
-        page.evaluate(JS_LAID_OUT)
-        if SHOTS:
-            Path(SHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768-top.png"))
-        found = page.evaluate(JS_CUT_AND_SCROLLBARS)
-        assert not found["cut"], f"cut at the right edge at 1024 px: {found['cut'][:5]}"
-        assert len(found["scrollbars"]) == 1, f"vertical scrollbars at 1024 × 768: {found['scrollbars']}"
-
-        measures = page.evaluate(JS_MEASURES)
-        assert max(measures) <= MAX_MEASURE_EM, f"prose {max(measures):.0f} em wide at 1024 px"
-
-        diagrams = page.evaluate(JS_DIAGRAM_TEXT)
-        if path.name in FLOW_NOTEBOOKS:
-            assert diagrams["count"], "no data-flow diagram drawn as SVG on the lecture page"
-        small = [f"{t['text']!r} {t['px']:.1f} px" for texts in diagrams["shown"] for t in texts
-                 if t["px"] < MIN_DIAGRAM_TEXT_PX]
-        assert not small, f"diagram text under {MIN_DIAGRAM_TEXT_PX} px as projected: {small[:5]}"
-
-        shown = [m.group(0).strip() for m in PRINTED_VERDICT.finditer(page.locator("#rendered_cells").inner_text())]
-        assert not shown, f"a printed check without its code on the lecture page: {shown[:3]}"
+        yield shown
     finally:
-        page.set_viewport_size(LECTURE_VIEWPORT)
+        shown.close()
+
+
+@pytest.fixture
+def on_the_projector(request, presenters_browser, voila_server):
+    """Notebook ``name``'s lecture page at 1024 × 768 in :func:`presenters_browser` (a page and a kernel of its own,
+    closed after the test)."""
+    pages = []
+
+    def open_notebook(name: str):
+        page = open_lecture_page(presenters_browser, voila_server, name)
+        page.set_viewport_size(PROJECTOR)
+        pages.append(page)
+        return page
+
+    yield open_notebook
+    for page in pages:
+        screenshot_on_failure(request, page)
+        page.context.close()
+
+
+@pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
+def test_the_page_holds_on_a_1024_projector(on_the_projector, path):
+    """At 1024 × 768 with its scrollbars shown: nothing past the right edge or clipped there ("does tc"), one vertical
+    scrollbar (the page's), prose at a readable measure, the data-flow diagrams as SVG with text of at least 18 px,
+    and no printed check ("loop == Q @ K.T: True") without the code that asked it."""
+    page = on_the_projector(path.name)
+    expect(page.get_by_text("Loading widget...")).to_have_count(0)
+    page.evaluate(JS_LAID_OUT)
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768-top.png"))
+    found = page.evaluate(JS_CUT_AND_SCROLLBARS)
+    assert not found["cut"], f"cut at the right edge at 1024 px: {found['cut'][:5]}"
+    assert len(found["scrollbars"]) == 1, f"vertical scrollbars at 1024 × 768: {found['scrollbars']}"
+
+    measures = page.evaluate(JS_MEASURES)
+    assert max(measures) <= MAX_MEASURE_EM, f"prose {max(measures):.0f} em wide at 1024 px"
+
+    diagrams = page.evaluate(JS_DIAGRAM_TEXT)
+    if path.name in FLOW_NOTEBOOKS:
+        assert diagrams["count"], "no data-flow diagram drawn as SVG on the lecture page"
+    small = [f"{t['text']!r} {t['px']:.1f} px" for texts in diagrams["shown"] for t in texts
+             if t["px"] < MIN_DIAGRAM_TEXT_PX]
+    assert not small, f"diagram text under {MIN_DIAGRAM_TEXT_PX} px as projected: {small[:5]}"
+
+    shown = [m.group(0).strip() for m in PRINTED_VERDICT.finditer(page.locator("#rendered_cells").inner_text())]
+    assert not shown, f"a printed check without its code on the lecture page: {shown[:3]}"
