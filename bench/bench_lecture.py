@@ -10,10 +10,17 @@ back to it later). Printed per load:
 * ``first widget``: until the first widget is drawn live (a ``.jupyter-widgets`` element);
 * ``all widgets``: until no output says "Loading widget..." any more.
 
-Goal: the second load's first widget within 2 s. The machine's load average is printed with the figures: on a busy
+And where the time of a load goes, from the page's own timings and its kernel connection (``--why``):
+
+* ``html``: until the page's HTML has arrived (Voila renders the notebook's outputs into it);
+* ``scripts``: until the page's scripts have run (DOMContentLoaded);
+* ``socket``: until the kernel's websocket is open;
+* ``states``: the span in which the kernel sent most (90 %) of what it sent (the widgets' states), and how much.
+
+Goal: the second load's first widget within 1 s. The machine's load average is printed with the figures: on a busy
 machine every figure grows.
 
-Run: .venv/bin/python bench/bench_lecture.py [NN_name.ipynb ...]   (needs Chromium: apt-get install chromium)
+Run: .venv/bin/python bench/bench_lecture.py [--why] [NN_name.ipynb ...]   (needs Chromium: apt-get install chromium)
 """
 
 from __future__ import annotations
@@ -45,21 +52,50 @@ JS_ALL_WIDGETS = """() => document.querySelector('.jupyter-widgets') !== null &&
   ![...document.querySelectorAll('.jp-OutputArea-output')].some(n => n.textContent.includes('Loading widget...'))"""
 
 
-def load_page(context, url: str) -> dict[str, float]:
-    """Open ``url`` in a new page of ``context``; seconds from the request to each stage."""
+JS_NAVIGATION = """() => { const n = performance.getEntriesByType('navigation')[0];
+  return {html: n.responseEnd / 1000, scripts: n.domContentLoadedEventEnd / 1000}; }"""
+
+
+def load_page(context, url: str, why: bool = False) -> dict[str, float]:
+    """Open ``url`` in a new page of ``context``; seconds from the request to each stage (``why``: and the stages of
+    the module docstring's second list)."""
     page = context.new_page()
     page.set_default_timeout(180_000)
+    frames: list[tuple[float, int]] = []          # (seconds, bytes) of each message the kernel sent
+    opened: list[float] = []
     start = time.perf_counter()
+
+    def on_socket(ws):
+        if "/channels" in ws.url:
+            opened.append(time.perf_counter() - start)
+            ws.on("framereceived", lambda payload: frames.append((time.perf_counter() - start, len(payload))))
+
+    page.on("websocket", on_socket)
     page.goto(url, wait_until="commit")
     times = {}
     for name, js in (("cells", JS_CELLS), ("first widget", JS_FIRST_WIDGET), ("all widgets", JS_ALL_WIDGETS)):
         page.wait_for_function(js, polling=50)
         times[name] = time.perf_counter() - start
+    if why:
+        # The navigation timings count from the request, as the figures above do (to within the goto's start).
+        times.update(page.evaluate(JS_NAVIGATION))
+        if opened:
+            times["socket"] = opened[0]
+        total = sum(n for _, n in frames)
+        if total:
+            sent, first, last = 0, None, None
+            for t, n in frames:
+                sent += n
+                first = t if first is None and sent >= 0.05 * total else first
+                if last is None and sent >= 0.95 * total:
+                    last = t
+            times["states from"], times["states to"] = first, last
+            times["kB"] = total / 1000
     page.close()
     return times
 
 
-def main(names: list[str]) -> None:
+def main(names: list[str], why: bool = False) -> None:
     from playwright.sync_api import sync_playwright
 
     chromium = find_chromium()
@@ -79,8 +115,8 @@ def main(names: list[str]) -> None:
                 context = browser.new_context(viewport={"width": 1920, "height": 1080})
                 for name in names:
                     for load in ("first load", "second load"):
-                        t = load_page(context, f"{url}voila/render/{name}")
-                        figures = "  ".join(f"{k} {v:5.1f} s" for k, v in t.items())
+                        t = load_page(context, f"{url}voila/render/{name}", why)
+                        figures = "  ".join(f"{k} {v:5.0f}" if k == "kB" else f"{k} {v:5.2f} s" for k, v in t.items())
                         print(f"{name:24s} {load:11s}  {figures}  (load average {os.getloadavg()[0]:.1f})",
                               flush=True)
                         time.sleep(REFILLED_S)
@@ -90,4 +126,5 @@ def main(names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or NOTEBOOKS)
+    args = [a for a in sys.argv[1:] if a != "--why"]
+    main(args or NOTEBOOKS, why="--why" in sys.argv[1:])

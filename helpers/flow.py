@@ -245,7 +245,9 @@ def flow_steps(masked: bool = False, heads: bool = False, *, cross: bool = False
                      r"head $i$: columns" + "\n" + r"$i\,d_k$ to $(i{+}1)\,d_k - 1$", split))
     rows.append(("scores", "scores", "scores", f"S{i} = Q{i}K{i}ᵀ", rf"$S{mi} = Q{mi}K{mi}^\top$",
                  _both(s, q, k)))
-    rows.append(("scaled", "scaled", "scaled", f"S{i} / √d_k", rf"$S{mi}\,/\sqrt{{d_k}}$", _both(s, q, k)))
+    # √ as a character, not mathtext's \sqrt: the figure is SVG with its text as text, and \sqrt draws its sign in
+    # matplotlib's own STIX size font, which a browser does not have.
+    rows.append(("scaled", "scaled", "scaled", f"S{i} / √d_k", rf"$S{mi}\,/\,$√$d_k$", _both(s, q, k)))
     if masked:
         rows.append(("masked", "masked", "masked", "+ M, −∞ where a key is blocked",
                      r"$+\,M$" + "\n" + r"($-\infty$ where blocked)", _both(s, q, k)))
@@ -328,15 +330,39 @@ def _mix(colour: str, into: str, share: float) -> tuple[float, float, float]:
     return tuple(share * x + (1 - share) * y for x, y in zip(a, b))
 
 
-def _rows(steps: list[FlowStep], heads: bool) -> list[list[FlowStep]]:
-    """The steps in rows, read left to right, top to bottom: one head in one row (two when masked); heads in three
-    (up to the split; each head's steps; after the heads)."""
+def _chunks(items: list, size: int | None) -> list[list]:
+    """``items`` in consecutive groups of at most ``size`` (one group when ``size`` is None)."""
+    if size is None or len(items) <= size:
+        return [items]
+    return [items[k:k + size] for k in range(0, len(items), size)]
+
+
+def _rows(steps: list[FlowStep], heads: bool, per_row: int | None = None) -> tuple[list[list[FlowStep]], list[int]]:
+    """The steps in rows, read left to right, top to bottom, and which rows hold the per-head steps (in the dashed
+    frame). One head: one row (two when masked); heads: three (up to the split; each head's steps; after the heads).
+    ``per_row``: at most that many boxes in a row (the lecture mode's projector: fewer, larger boxes)."""
     if heads:
-        return [[s for s in steps if s.name in ("X", "QKV", "split")], [s for s in steps if s.per_head],
-                [s for s in steps if s.name in ("concat", "W_O", "residual")]]
+        groups = [[s for s in steps if s.name in ("X", "QKV", "split")], [s for s in steps if s.per_head],
+                  [s for s in steps if s.name in ("concat", "W_O", "residual")]]
+        rows, framed = [], []
+        for g, group in enumerate(groups):
+            for chunk in _chunks(group, per_row):
+                if g == 1:
+                    framed.append(len(rows))
+                rows.append(chunk)
+        return rows, framed
+    if per_row is not None:
+        return _chunks(steps, per_row), []
     if len(steps) <= 6:
-        return [steps]
-    return [steps[:4], steps[4:]]
+        return [steps], []
+    return [steps[:4], steps[4:]], []
+
+
+# On a projector (the lecture mode) a diagram is at most this many boxes wide: it then fills the column at a scale where
+# its smallest text is about 20 px on a 1024 px wide screen, not 12 px as six boxes in a row were; and its text is
+# a tenth larger for the back of the room.
+_LECTURE_PER_ROW = 3
+_LECTURE_TEXT = 1.1
 
 
 def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False, cross: bool = False, n=None,
@@ -382,8 +408,9 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
     heads, masked, cross = bool(heads), bool(masked), bool(cross)
     steps = flow_steps(masked, heads, cross=cross, n=n, n_q=n_q, n_k=n_k, d_model=d_model, d_k=d_k, d_v=d_v, h=h)
     lit = _highlighted(highlight, steps)
-    rows = _rows(steps, heads)
-    framed = 1 if heads else None              # the row of per-head steps
+    lecture = theme.lecture_mode()
+    rows, framed = _rows(steps, heads, _LECTURE_PER_ROW if lecture else None)   # framed: the rows of per-head steps
+    text = _LECTURE_TEXT if lecture else 1.0   # font sizes' factor
     heads_h = _sizes(heads, None, d_model, d_k, None, h)["h"] if heads else 1   # h, or None while it is a symbol
     count = str(heads_h) if heads_h else "h"
     behind = 2 if heads_h is None else min(heads_h, 3) - 1   # cards behind each per-head box
@@ -393,10 +420,11 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
     widest = max(len(r) for r in rows)
     width = 2 * _MARGIN + 2 * inset + widest * _BOX_W + (widest - 1) * _GAP + cards
 
-    # Top down: each row's room above its boxes (the frame's label and pad, the cards), the boxes, the room below
-    # (the frame's pad), then the gap where the arrow to the next row turns.
-    above = [_FRAME_LABEL + _FRAME_PAD + cards if r == framed else 0.0 for r in range(len(rows))]
-    below = [_FRAME_PAD if r == framed else 0.0 for r in range(len(rows))]
+    # Top down: each row's room above its boxes (the frame's label and pad above its first row, the cards), the
+    # boxes, the room below (the frame's pad below its last row), then the gap where the arrow to the next row turns.
+    above = [(_FRAME_LABEL + _FRAME_PAD if framed and r == framed[0] else 0.0) + (cards if r in framed else 0.0)
+             for r in range(len(rows))]
+    below = [_FRAME_PAD if framed and r == framed[-1] else 0.0 for r in range(len(rows))]
     height = _TITLE_H + 2 * _MARGIN + sum(above) + sum(below) + len(rows) * box_h + (len(rows) - 1) * _ROW_GAP
     bottoms, y = [], height - _MARGIN - _TITLE_H
     for r in range(len(rows)):
@@ -418,7 +446,7 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
             kind = ("Multi-head cross-attention" if cross else "Multi-head attention") if heads else (
                 "Cross-attention" if cross else "One attention step")
             title = kind + (f": {names}" if names else "")
-        ax.text(_MARGIN, height - _MARGIN, title, ha="left", va="top", fontsize=11, fontweight="bold",
+        ax.text(_MARGIN, height - _MARGIN, title, ha="left", va="top", fontsize=11 * text, fontweight="bold",
                 color=theme.FIGURE_FG)
 
         corner = {}                            # step name -> the lower left corner of its box
@@ -428,7 +456,7 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
             for c, step in enumerate(row):
                 x = x0 + c * (_BOX_W + _GAP)
                 on = step.name in lit
-                if r == framed:                # the other heads: cards behind, offset up and to the right
+                if r in framed:                # the other heads: cards behind, offset up and to the right
                     for k in range(behind, 0, -1):
                         ax.add_patch(FancyBboxPatch((x + k * _CARD, y + k * _CARD), _BOX_W, box_h, boxstyle=_ROUND,
                                                     facecolor=faces[on], edgecolor=edges[on], linewidth=1.0,
@@ -437,20 +465,22 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
                                             edgecolor=edges[on], linewidth=3.0 if on else 1.2, zorder=4,
                                             gid=f"flow-step-{step.name}"))
                 cx = x + _BOX_W / 2
-                ax.text(cx, y + box_h - 0.09, step.title_math, ha="center", va="top", fontsize=10,
+                ax.text(cx, y + box_h - 0.09, step.title_math, ha="center", va="top", fontsize=10 * text,
                         fontweight="bold", color=theme.FIGURE_FG, zorder=5)
-                ax.text(cx, y + box_h * 0.56, step.formula_math, ha="center", va="center", fontsize=8.5,
+                ax.text(cx, y + box_h * 0.56, step.formula_math, ha="center", va="center", fontsize=8.5 * text,
                         color=theme.FIGURE_FG, zorder=5, linespacing=1.3)
-                ax.text(cx, y + 0.09, step.shape_math, ha="center", va="bottom", fontsize=9.5,
+                ax.text(cx, y + 0.09, step.shape_math, ha="center", va="bottom", fontsize=9.5 * text,
                         color=theme.FIGURE_FG, zorder=5, linespacing=1.25)
                 corner[step.name] = (x, y)
-            if r == framed:
+            if framed and r == framed[-1]:   # the dashed frame round the rows of per-head steps
+                width_of = [len(rows[f]) * _BOX_W + (len(rows[f]) - 1) * _GAP for f in framed]
                 fx, fy = x0 - inset, y - _FRAME_PAD
-                fw, fh = len(row) * _BOX_W + (len(row) - 1) * _GAP + cards + 2 * inset, box_h + cards + 2 * _FRAME_PAD
+                fw = max(width_of) + cards + 2 * inset
+                fh = bottoms[framed[0]] + box_h + cards + _FRAME_PAD - fy
                 ax.add_patch(Rectangle((fx, fy), fw, fh, fill=False, edgecolor=theme.FIGURE_FG, linewidth=1.0,
                                        linestyle=(0, (4, 3)), zorder=0))
                 ax.text(fx + fw - 0.06, fy + fh + 0.05, f"in each of the {count} heads, on its own columns of Q, K, V",
-                        ha="right", va="bottom", fontsize=9, fontstyle="italic", color=theme.FIGURE_FG)
+                        ha="right", va="bottom", fontsize=9 * text, fontstyle="italic", color=theme.FIGURE_FG)
 
         arrow = dict(arrowstyle="-|>", color=theme.FIGURE_FG, linewidth=1.3, shrinkA=0, shrinkB=0,
                      mutation_scale=12)
@@ -462,8 +492,9 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
                 (xa, ya), (xb, yb) = corner[row[-1].name], corner[rows[r + 1][0].name]
                 x1, x2 = xa + _BOX_W / 2, xb + _BOX_W / 2
                 turn = ya - below[r] - _ROW_GAP / 2
-                top = yb + box_h + (cards if r + 1 == framed else 0.0)
+                top = yb + box_h + (cards if r + 1 in framed else 0.0)
                 ax.plot([x1, x1, x2], [ya, turn, turn], color=theme.FIGURE_FG, linewidth=1.3, zorder=0.5)
                 ax.annotate("", xy=(x2, top), xytext=(x2, turn), arrowprops=arrow)
     fig.alt = flow_alt(steps, lit, heads, cross)
+    fig.vector = True                          # boxes and words: sharp at any size, text as text (SVG)
     return fig

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import html as _html
 import math
+import re
 
 import numpy as np
 
@@ -787,6 +788,8 @@ def _figure_classes():
         """
 
         alt = ""
+        # True: shown as SVG (figure_svg_html), its lines and text sharp at any size; a diagram of boxes and words is.
+        vector = False
 
     _DescribedFigure.__name__ = _DescribedFigure.__qualname__ = "DescribedFigure"
     DescribedFigure = _DescribedFigure
@@ -813,6 +816,8 @@ def _register_described_figure(cls) -> None:
 
         from IPython.core.pylabtools import print_figure
 
+        if getattr(fig, "vector", False):
+            return figure_svg_html(fig, fig.alt or "a figure")
         density, zoom = theme.figure_resolution()
         # A figure laid out by its layout engine (the course's are constrained) already fits its paper, whose border
         # is drawn just inside the edge: drawn as it is (figure_png). Another is cropped to its contents, as Jupyter
@@ -899,6 +904,93 @@ def figure_png(fig, density: float = 1.0) -> bytes:
     buffer = io.BytesIO()
     draw_figure(fig, buffer, dpi=None if density == 1 else fig.dpi * density, metadata={"Software": None})
     return buffer.getvalue()
+
+
+# Ids matplotlib gives the groups of an SVG ("figure_1", "patch_3", "text_12"): the same in every figure, so two inline
+# on one page would repeat them. An artist's own gid ("flow-step-QKV") becomes a class instead.
+_SVG_GROUP_ID = re.compile(r'<g id="([^"]*)"')
+_SVG_AUTO_ID = re.compile(r"[A-Za-z0-9.]+_\d+")
+_SVG_LONG_NUMBER = re.compile(r"(\d\.\d)\d+")
+_SVG_FONT_LIST = re.compile(r"font-family: ('[^']+')(?:, '[^']+')*(?:, sans-serif)?")
+_SVG_FALLBACK_FONTS = "Verdana, Arial, sans-serif"
+
+
+def figure_svg(fig) -> str:
+    """A matplotlib figure as SVG markup with its text as text (``<text>``, in the figure's fonts, falling back to the
+    reader's sans-serif), not drawn as outlines: sharp at any size, and as large on the screen as its font size times
+    the scale the page shows it at. No date, and ids that depend on the figure alone: the same figure gives the same
+    text (a stored notebook is reproducible)."""
+    import io
+
+    import matplotlib
+
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "attention-course"}):
+        draw_figure(fig, buffer, fmt="svg", metadata={"Date": None, "Creator": None})
+    svg = buffer.getvalue().decode("utf-8")
+    svg = svg[svg.index("<svg"):]                                    # no XML declaration or DOCTYPE inside HTML
+    svg = re.sub(r"\s*<metadata>.*?</metadata>", "", svg, flags=re.S)
+    # Smaller with nothing lost to the eye: coordinates to a tenth of a point (a seventh of a pixel), and the fallback
+    # fonts named as readers' machines have them (matplotlib lists ten, most of them nowhere).
+    svg = _SVG_LONG_NUMBER.sub(r"\1", svg)
+    svg = _SVG_FONT_LIST.sub(lambda m: f"font-family: {m[1]}, {_SVG_FALLBACK_FONTS}", svg)
+    # Font names unquoted (CSS allows a name made of words), so that attributes can be single-quoted below; and one
+    # line: the line breaks inside paths and between elements mean nothing.
+    svg = re.sub(r'style="[^"]*"', lambda m: m[0].replace("'", ""), svg)
+    svg = re.sub(r">\s+<", "><", re.sub(r"\s*\n\s*", " ", svg))
+    svg = _SVG_GROUP_ID.sub(lambda m: "<g" if _SVG_AUTO_ID.fullmatch(m[1]) else f'<g class="{m[1]}"', svg)
+    svg = _shared_text_style(svg)
+    # Attributes in single quotes: a notebook stores the SVG in a JSON string, where every double quote takes two
+    # characters (font names are unquoted above, so no value holds a single quote).
+    return re.sub(r'(\s[\w:-]+)="([^"\']*)"', r"\1='\2'", svg)
+
+
+def _shared_text_style(svg: str) -> str:
+    """Say the font family and colour most of the text has once, in the SVG's style sheet, instead of on each text and
+    each character of a formula (a formula is one ``<tspan>`` per character)."""
+    from collections import Counter
+
+    styles = re.findall(r'<(?:text|tspan)\b[^>]*style="([^"]*)"', svg)
+    common = {}
+    for prop in ("font-family", "fill"):
+        values = Counter(m[1] for st in styles for m in re.finditer(rf"(?:^|; ){prop}: ([^;]+)", st))
+        if values:
+            common[prop] = values.most_common(1)[0][0]
+    if not common:
+        return svg
+
+    def trim(m):
+        kept = [d for d in m[2].split("; ") if d.split(": ", 1) not in ([p, v] for p, v in common.items())]
+        return f'{m[1]}style="{"; ".join(kept)}"' if kept else m[1].rstrip()
+
+    svg = re.sub(r'(<(?:text|tspan)\b[^>]*?\s)style="([^"]*)"', trim, svg)
+    rule = "svg.course-svg text{" + ";".join(f"{p}:{v}" for p, v in common.items()) + "}"
+    svg = re.sub(r"<svg\b", '<svg class="course-svg"', svg, count=1)
+    return svg.replace("</style>", rule + "</style>", 1)
+
+
+def figure_svg_html(fig, alt: str | None = None) -> str:
+    """A figure as vector graphics for a notebook's output or an HTML widget, with its alt text (``alt``, else
+    ``fig.alt``).
+
+    In the lecture mode (live, stored nowhere) the ``<svg>`` element itself, shown 1.4 times larger like every figure
+    there (:func:`helpers.theme.figure_resolution`) and never wider than its column: its text is the page's text, so
+    the lecture tests can measure how large it is projected. Elsewhere an ``<img>`` of the SVG, which JupyterLab shows
+    even in a notebook it does not trust (its sanitizer removes inline SVG), as do the static site and GitHub.
+    """
+    alt = _html.escape(alt or getattr(fig, "alt", "") or "a figure", quote=True)
+    svg = figure_svg(fig)
+    width_pt = float(re.search(r"<svg[^>]*\bwidth='([0-9.]+)pt'", svg)[1])
+    _, zoom = theme.figure_resolution()
+    width = round(width_pt / 72 * fig.dpi * zoom)                    # as wide as its PNG would be (72 points an inch)
+    if theme.lecture_mode():
+        return re.sub(r"<svg\b[^>]*?(viewBox='[^']*')[^>]*>", lambda m: (
+            f'<svg xmlns="http://www.w3.org/2000/svg" {m[1]} width="{width}" class="course-svg course-diagram" '
+            f'role="img" aria-label="{alt}" style="max-width:100%;height:auto;display:block">'), svg, count=1)
+    # As text, not base64 (a third larger in the stored notebook): only what a data URL or a double-quoted
+    # attribute cannot hold is escaped.
+    data = svg.replace("%", "%25").replace("#", "%23").replace("&", "&amp;").replace('"', "%22")
+    return f'<img alt="{alt}" width="{width}" src="data:image/svg+xml,{data}" style="max-width:100%">'
 
 
 def figure_img_html(fig, alt: str | None = None) -> str:

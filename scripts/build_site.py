@@ -46,22 +46,53 @@ nav = _navigation_module()
 INTRO = """\
 Interactive Jupyter notebooks that teach self-attention and the Q/K/V computation. This site shows each notebook as
 it was last run: its text, formulas, code and outputs as stored; the widgets come alive only where the notebook runs.
+"""
+# How to run the notebooks: with a launch link when site.toml names the course's repository, on one's own computer
+# always.
+RUN_LAUNCHED = """\
 To change the numbers and watch the attention change, run the notebook: **Launch on Binder** at the top of every page
 builds the course on mybinder.org and opens that notebook in JupyterLab (the first build takes some minutes);
 **Open on the class hub** copies the course into your own folder on your class's JupyterHub. On your own computer:
 clone the repository and run `make lab`.
 """
+RUN_LOCALLY = """\
+To change the numbers and watch the attention change, run the notebook on your own computer: clone the repository and
+run `make lab`.
+"""
+NO_REPOSITORY = ("site: no launch links (Binder, class hub): site/site.toml names no repository; set its owner and "
+                 "repo to add them")
 
 
-def index_page(paths: list[Path], notebooks: dict, title: str) -> str:
+def _site_conf():
+    """``site/conf.py``, the site's Sphinx configuration: it decides which launch links a page gets."""
+    spec = importlib.util.spec_from_file_location("course_site_conf", CONF_DIR / "conf.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_site_config() -> dict:
+    """``site/site.toml``: the title and the launch links' settings."""
+    with open(CONF_DIR / "site.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def launch_notice(site: dict) -> str:
+    """What the build says about the launch links: '' when ``site`` names a repository (every page links to it),
+    else :data:`NO_REPOSITORY`."""
+    return "" if _site_conf().named_repository(site) else NO_REPOSITORY
+
+
+def index_page(paths: list[Path], notebooks: dict, title: str, launch: bool = True) -> str:
     """The site's index page (MyST markdown): the title, how to use the site, the course map, and the table of
-    contents (hidden: the sidebar shows it) in course order, the index notebook first."""
+    contents (hidden: the sidebar shows it) in course order, the index notebook first. ``launch``: whether the pages
+    have launch links to speak of."""
     plan = nav.PLAN
     start = paths[0]
     parts = [
         f"# {title}",
         "",
-        INTRO,
+        INTRO + (RUN_LAUNCHED if launch else RUN_LOCALLY),
         f"Start with [{nav.short_title(start, notebooks[start.name])}]({start.name}): each learning objective and "
         "where it is taught and practised, and how to use the course on your own or in a lecture.",
         "",
@@ -90,8 +121,7 @@ def stage(src: Path) -> list[str]:
     page names, index first."""
     import nbformat
 
-    with open(CONF_DIR / "site.toml", "rb") as f:
-        title = tomllib.load(f)["title"]
+    site = read_site_config()
     paths = nav.course_notebooks()
     missing = [p.name for p in paths if not p.exists()]
     if missing:
@@ -102,7 +132,8 @@ def stage(src: Path) -> list[str]:
     for old in src.iterdir():
         if old.name not in keep:
             shutil.rmtree(old) if old.is_dir() else old.unlink()
-    write_if_changed(src / "index.md", index_page(paths, notebooks, title).encode("utf-8"))
+    index = index_page(paths, notebooks, site["title"], launch=not launch_notice(site))
+    write_if_changed(src / "index.md", index.encode("utf-8"))
     for p in paths:
         write_if_changed(src / p.name, p.read_bytes())
     return ["index", *(p.stem for p in paths)]
@@ -148,9 +179,9 @@ def main(argv=None) -> int:
         return 1
     where = os.path.relpath(args.out.resolve())
     print(f"site: {len(pages)} pages in {where}/ ({time.perf_counter() - start:.1f} s); open {where}/index.html")
-    with open(CONF_DIR / "site.toml", "rb") as f:
-        if tomllib.load(f)["owner"] == "OWNER":
-            print("site: the launch links point at github.com/OWNER/...: set owner, repo and hub in site/site.toml")
+    notice = launch_notice(read_site_config())
+    if notice:
+        print(notice)
     return 0
 
 

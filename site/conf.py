@@ -83,9 +83,24 @@ html_theme_options = {
 
 # -- the launch links: Binder, and the class hub through nbgitpuller
 
+# site.toml's owner as shipped: a copy of the course that has not said where it lives yet.
+PLACEHOLDER_OWNER = "OWNER"
+
+
+def named_repository(site: dict) -> str:
+    """The GitHub repository ``site`` (site.toml's settings) names, "owner/repo"; '' while its owner is empty or
+    still the placeholder "OWNER" (a launch link would send readers to github.com/OWNER, which is nobody's)."""
+    owner, repo = str(site.get("owner", "")).strip(), str(site.get("repo", "")).strip()
+    if not owner or owner == PLACEHOLDER_OWNER or not repo:
+        return ""
+    return f"{owner}/{repo}"
+
 
 def binder_url(notebook: str) -> str:
-    """The Binder link that builds the repository and opens ``notebook`` ("02_projections") in JupyterLab."""
+    """The Binder link that builds the repository and opens ``notebook`` ("02_projections") in JupyterLab; '' when
+    site.toml names no repository."""
+    if not named_repository(SITE):
+        return ""
     ref = SITE.get("branch") or "HEAD"
     return (f"{SITE['binder'].rstrip('/')}/v2/gh/{SITE['owner']}/{SITE['repo']}/{ref}"
             f"?urlpath=lab/tree/notebooks/{notebook}.ipynb")
@@ -93,8 +108,8 @@ def binder_url(notebook: str) -> str:
 
 def hub_url(notebook: str) -> str:
     """The nbgitpuller link that copies the repository into a learner's home folder on the class hub (or brings in
-    the updates) and opens ``notebook`` there; '' when no hub is set."""
-    if not SITE.get("hub"):
+    the updates) and opens ``notebook`` there; '' when no hub is set or site.toml names no repository."""
+    if not SITE.get("hub") or not named_repository(SITE):
         return ""
     repo = quote(f"https://github.com/{SITE['owner']}/{SITE['repo']}", safe="")
     url = (f"{SITE['hub'].rstrip('/')}/hub/user-redirect/git-pull?repo={repo}"

@@ -11,7 +11,8 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import LECTURE_VIEWPORT, notebook_paths
+from .conftest import open_lecture_page, screenshot_on_failure
+from .jupyter_servers import CHROMIUM_FLAGS, LECTURE_VIEWPORT, notebook_paths
 from .widget_pages import notebooks_calling
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
@@ -132,3 +133,126 @@ def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(project
             f"{box['height']} px screen ({box})")
     finally:
         page.set_viewport_size(LECTURE_VIEWPORT)
+
+
+# A projector of 1024 × 768, the smallest the lecture mode supports: nothing cut at the right edge, one scrollbar, the
+# diagrams' text large enough, and no printed check without the code that asked it.
+PROJECTOR = {"width": 1024, "height": 768}
+MIN_DIAGRAM_TEXT_PX = 18
+FLOW_NOTEBOOKS = {p.name for p in notebooks_calling(r"attention_flow\(")}
+# A printed verdict: a line ending in ": True" or ": False" (print("loop == Q @ K.T:", ...)). On a page without code
+# it answers a question nobody sees; a cell shows the results it compared instead, and checks them with an assert.
+PRINTED_VERDICT = re.compile(r"^.*:\s*(True|False)\s*$", re.MULTILINE)
+
+# What is cut at the right edge and which scrollbars show, as the audience sees the page (in a Chromium that shows its
+# scrollbars, presenters_browser below). Rectangles are in screen pixels (the page is zoomed).
+JS_CUT_AND_SCROLLBARS = r"""
+() => {
+  const W = document.documentElement.clientWidth;
+  const name = e => `${e.tagName.toLowerCase()}${[...e.classList].slice(0, 3).map(c => '.' + c).join('')} `
+    + JSON.stringify((e.textContent || '').trim().slice(0, 40));
+  const cut = [], scrollbars = [];
+  // The window's own scrollbar takes room from the document's width.
+  if (window.innerWidth - document.documentElement.clientWidth > 0) scrollbars.push('the window');
+  for (const e of document.body.querySelectorAll('*')) {
+    // MathJax's own parts (stretchy glyphs clip on purpose) and SVG's insides are not boxes of the page.
+    if (e.getClientRects().length === 0 || e.tagName.startsWith('MJX-') || e.closest('svg')) continue;
+    const r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+    if (r.width > 1 && r.right > W + 1) {
+      cut.push(`${name(e)} ends at ${r.right.toFixed(0)} px of ${W}`);
+      continue;
+    }
+    // Content wider than a box that clips it or scrolls it sideways (a box 1 px wide is a screen reader's label,
+    // hidden on purpose).
+    if (e.clientWidth > 1 && cs.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1) {
+      cut.push(`${name(e)}: ${e.scrollWidth} px of content in ${e.clientWidth} px`);
+    }
+    // A vertical scrollbar of the page's layout: it takes room from its box's width. (A widget's own inner scrollbars
+    // are test_layout.py's, in JupyterLab and here alike.)
+    const bar = e.offsetWidth - e.clientWidth - parseFloat(cs.borderLeftWidth) - parseFloat(cs.borderRightWidth);
+    if (bar > 0 && /(auto|scroll)/.test(cs.overflowY) && e.scrollHeight > e.clientHeight
+        && !e.closest('.jupyter-widgets')) {
+      scrollbars.push(name(e));
+    }
+  }
+  return {cut, scrollbars};
+}
+"""
+# Each diagram's text as projected: the font size of each text element (its largest: a sub- or superscript is
+# smaller by design) times the scale the SVG is shown at, in screen pixels; for the diagrams on the page (one folded
+# until a prediction is committed has no size yet), and how many there are in all.
+JS_DIAGRAM_TEXT = r"""
+() => ({
+  count: document.querySelectorAll('#rendered_cells svg.course-diagram').length,
+  shown: [...document.querySelectorAll('#rendered_cells svg.course-diagram')]
+    .filter(svg => svg.getClientRects().length > 0)
+    .map(svg => {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return [...svg.querySelectorAll('text')].map(t => {
+        const sizes = [t, ...t.querySelectorAll('tspan')].map(x => parseFloat(x.style.fontSize))
+          .filter(Number.isFinite);
+        return {text: t.textContent.replace(/\s+/g, ''), px: Math.max(...sizes) * scale};
+      });
+    }),
+})
+"""
+JS_LAID_OUT = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
+
+@pytest.fixture(scope="module")
+def presenters_browser(browser, chromium_path):
+    """Chromium as on a presenter's laptop, its scrollbars shown: Playwright starts it with --hide-scrollbars, and a
+    shown scrollbar takes 15 px of a 1024 px screen from the column."""
+    shown = browser.browser_type.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS, headless=True,
+                                        ignore_default_args=["--hide-scrollbars"])
+    try:
+        yield shown
+    finally:
+        shown.close()
+
+
+@pytest.fixture
+def on_the_projector(request, presenters_browser, voila_server):
+    """Notebook ``name``'s lecture page at 1024 × 768 in :func:`presenters_browser` (a page and a kernel of its own,
+    closed after the test)."""
+    pages = []
+
+    def open_notebook(name: str):
+        page = open_lecture_page(presenters_browser, voila_server, name)
+        page.set_viewport_size(PROJECTOR)
+        pages.append(page)
+        return page
+
+    yield open_notebook
+    for page in pages:
+        screenshot_on_failure(request, page)
+        page.context.close()
+
+
+@pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
+def test_the_page_holds_on_a_1024_projector(on_the_projector, path):
+    """At 1024 × 768 with its scrollbars shown: nothing past the right edge or clipped there ("does tc"), one vertical
+    scrollbar (the page's), prose at a readable measure, the data-flow diagrams as SVG with text of at least 18 px,
+    and no printed check ("loop == Q @ K.T: True") without the code that asked it."""
+    page = on_the_projector(path.name)
+    expect(page.get_by_text("Loading widget...")).to_have_count(0)
+    page.evaluate(JS_LAID_OUT)
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768-top.png"))
+    found = page.evaluate(JS_CUT_AND_SCROLLBARS)
+    assert not found["cut"], f"cut at the right edge at 1024 px: {found['cut'][:5]}"
+    assert len(found["scrollbars"]) == 1, f"vertical scrollbars at 1024 × 768: {found['scrollbars']}"
+
+    measures = page.evaluate(JS_MEASURES)
+    assert max(measures) <= MAX_MEASURE_EM, f"prose {max(measures):.0f} em wide at 1024 px"
+
+    diagrams = page.evaluate(JS_DIAGRAM_TEXT)
+    if path.name in FLOW_NOTEBOOKS:
+        assert diagrams["count"], "no data-flow diagram drawn as SVG on the lecture page"
+    small = [f"{t['text']!r} {t['px']:.1f} px" for texts in diagrams["shown"] for t in texts
+             if t["px"] < MIN_DIAGRAM_TEXT_PX]
+    assert not small, f"diagram text under {MIN_DIAGRAM_TEXT_PX} px as projected: {small[:5]}"
+
+    shown = [m.group(0).strip() for m in PRINTED_VERDICT.finditer(page.locator("#rendered_cells").inner_text())]
+    assert not shown, f"a printed check without its code on the lecture page: {shown[:3]}"

@@ -36,7 +36,8 @@ JS_LECTURE_REPORT = """
     .filter(n => /Error displaying widget|Loading widget\\.\\.\\./.test(n.textContent))
     .map(n => n.textContent.slice(0, 200)),
   widgets: document.querySelectorAll('.jupyter-widgets').length,
-  zoom: parseFloat(getComputedStyle(document.body).zoom),
+  // The column of cells is zoomed (the page keeps the window's size and its one scrollbar).
+  zoom: parseFloat(getComputedStyle(document.querySelector('#rendered_cells > div')).zoom),
 })
 """
 JS_NO_WIDGET_LOADING = """
