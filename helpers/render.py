@@ -64,6 +64,9 @@ __all__ = [
     "attention_weights_html",
     "heatmap",
     "heatmaps",
+    "colour_map",
+    "level_colour",
+    "figure_svg_html",
     "draw_figure",
     "figure_png",
     "figure_img_html",
@@ -553,15 +556,63 @@ def matrix_html(
     linked = linked or focusable
     parts += _header_rows(cols, row_axis, col_axis, extra_header, sz, linked)
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
-    parts += _body_rows(A, rows, colour_scale.levels(A), blocked, colour_scale.palette, fmt, hl, extra_vals, sz,
-                        linked, focusable)
+    levels = colour_scale.levels(A)
+    eased = _eased_from(("matrix", str(title), tuple(rows), tuple(cols), colour_scale.palette), levels, blocked) \
+        if linked else None
+    parts += _body_rows(A, rows, levels, blocked, colour_scale.palette, fmt, hl, extra_vals, sz,
+                        linked, focusable, eased)
     parts.append("</table>")
+    if eased is not None and eased.any():
+        parts.append(f"<style>{theme.COLOUR_EASING_CSS}</style>")
     parts.append(_legend_html(colour_scale, fmt, sz, colours=legend, masked=bool(blocked.any())))
     if note:
         note_style = f"margin-top:3px;font-size:{sz.small};color:{_MUTED_FG}"
         parts.append(f'<div style="{note_style}">{_html.escape(str(note))}</div>')
     parts.append("</div>")
     return "".join(parts)
+
+
+# Colour that eases in: a live view (``linked``) remembers the levels it showed last, per view (its title, labels and
+# palette), and marks each cell whose colour changed with the colour it had (theme.COLOUR_EASING_CSS starts the new
+# cell there). Only for a change made by the learner in the page: whatever a cell's run draws (what a stored notebook
+# keeps) is never marked, so a stored notebook is the same with motion on or off.
+_LAST_LEVELS: dict = {}
+_NOT_EASED = np.iinfo(np.int64).min
+_IN_CELL = {"running": False, "watching": False}
+
+
+def _watch_cells() -> None:
+    """Follow the kernel's cell runs (IPython's pre- and post-run events), once."""
+    if _IN_CELL["watching"]:
+        return
+    _IN_CELL["watching"] = True
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    ip = get_ipython()
+    if ip is None:
+        return
+    ip.events.register("pre_run_cell", lambda *_: _IN_CELL.update(running=True))
+    ip.events.register("post_run_cell", lambda *_: _IN_CELL.update(running=False))
+    _IN_CELL["running"] = True  # the first view is drawn by a cell that is running now
+
+
+def _eased_from(key, levels: np.ndarray, blocked: np.ndarray) -> np.ndarray | None:
+    """The level each cell of a live view eases in from (``_NOT_EASED``: none), or None when nothing eases: the first
+    drawing of the view, a new shape, ``COURSE_ANIMATION=off``, or a drawing made while a cell runs."""
+    _watch_cells()
+    before = _LAST_LEVELS.get(key)
+    now = np.where(blocked, _NOT_EASED, levels).astype(np.int64)
+    _LAST_LEVELS[key] = now
+    if before is None or before.shape != now.shape or _IN_CELL["running"] or not theme.motion_allowed():
+        return None
+    return np.where((before != now) & (before != _NOT_EASED) & (now != _NOT_EASED), before, _NOT_EASED)
+
+
+def _from_style(palette: str, level: int) -> str:
+    bg, fg = level_colour(palette, level)
+    return f"--from-bg:{bg};--from-fg:{fg};"
 
 
 def _label_style(sz: theme.Sizes) -> str:
@@ -618,7 +669,8 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
 
 
 def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndarray, palette: str, fmt, highlight,
-               extra_vals, sz: theme.Sizes, linked: bool = False, focusable: bool = False) -> list[str]:
+               extra_vals, sz: theme.Sizes, linked: bool = False, focusable: bool = False,
+               eased: np.ndarray | None = None) -> list[str]:
     """One table row per matrix row: its label, each number on its colour (a ``blocked`` entry as a grey hatched
     masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value. When ``linked``, rows are
     marked ``data-row``, cells ``data-col`` (and ``tabindex`` when ``focusable``)."""
@@ -644,7 +696,10 @@ def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndar
             if blocked_i[j]:
                 row.append(masked_td.replace(" title=", col_attrs[j] + " title=", 1))
             else:
-                row.append(opening[idx_i[j] + _STEPS][:-1] + marks[j] + fmt(Ai[j]) + "</td>")
+                cell = opening[idx_i[j] + _STEPS][:-1]
+                if eased is not None and eased[i, j] != _NOT_EASED:
+                    cell = cell.replace('style="', f'style="{_from_style(palette, int(eased[i, j]))}', 1)
+                row.append(cell + marks[j] + fmt(Ai[j]) + "</td>")
         if highlight is not None and highlight[0] == i and 0 <= highlight[1] < m:
             # The traced cell: the same cell with an outline added to its style.
             k = highlight[1] + 1
@@ -1047,14 +1102,15 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     col_labels : sequence of str, length n_k (keys, along the top)
     title : str, optional
     ax : matplotlib Axes, optional
-        Draw into this axes (its figure gets the course's paper and border); by default a
+        Draw into this axes (a plain figure gets the course's paper and border; a :func:`described_figure` stays
+        themed); by default a
         new ``matplotlib.figure.Figure`` (no pyplot state, so it is safe inside widgets and
         under nbval).
     annotate : bool
         Print each number in its cell, in black or white for contrast, all in one format
         (:func:`number_format`; weights always with ``digits`` decimals).
     scale : {"weights", "data"}
-        ``"weights"`` (the default): viridis on the fixed [0, 1] scale (:data:`WEIGHTS`), as for
+        ``"weights"`` (the default): the weights' teal on the fixed [0, 1] scale (:data:`WEIGHTS`), as for
         every view of attention weights in the course, so two heatmaps compare by colour; a
         finite value outside [0, 1] raises ValueError (it is not a weight). ``"data"``: a signed
         matrix (scores, inputs) on the diverging scale centred on 0, from −max|x| to +max|x|.
@@ -1073,8 +1129,8 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     -------
     matplotlib.figure.Figure
         A :func:`described_figure` (its ``alt`` says what it shows) unless ``ax`` belongs to a plain figure.
-        Drawn in :func:`helpers.theme.figure_style`: opaque light paper, dark text, a grey
-        border, so it reads in JupyterLab's light and dark themes alike.
+        Themed (:func:`helpers.theme.figure_style`): no background, the theme's text colour, shown as SVG
+        (:func:`figure_svg_html`), so it reads in JupyterLab's light and dark themes alike; a long title wraps.
     """
     from matplotlib import colormaps
 

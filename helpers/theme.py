@@ -216,16 +216,16 @@ def scale_rgba(hue: str, step: int) -> tuple[float, float, float, float]:
 
 
 # A colour that changes in a live view eases from its old value to the new one: the view marks each cell whose colour
-# changed with its old colours (``--from-bg``, ``--from-fg``: :func:`helpers.render.eased_html`), and this rule (in
-# every course widget's style, :mod:`helpers.layout`) starts the new cell at them. The view's HTML is replaced as a
-# whole, so the cell is a new element: ``@starting-style`` gives it the old colour to start from. None when the
-# reader's system asks for reduced motion; none marked with ``COURSE_ANIMATION=off`` (:func:`motion_allowed`).
+# changed with its old colours (``--from-bg``, ``--from-fg``: helpers.render's live views, which carry this rule with
+# them). The view's HTML is replaced as a whole, so the cell is a new element: ``@starting-style`` gives it the old
+# colour to start from, and the transition runs to the new one. None when the reader's system asks for reduced motion;
+# none marked with ``COURSE_ANIMATION=off`` (:func:`motion_allowed`).
 COLOUR_EASE_MS = 150
 COLOUR_EASING_CSS = (
     "@media (prefers-reduced-motion:no-preference){"
-    f".course-widget [style*='--from-bg']{{transition:background-color {COLOUR_EASE_MS}ms ease-out,"
+    f"td[style*='--from-bg']{{transition:background-color {COLOUR_EASE_MS}ms ease-out,"
     f"color {COLOUR_EASE_MS}ms ease-out}}"
-    "@starting-style{.course-widget [style*='--from-bg']{background-color:var(--from-bg)!important;"
+    "@starting-style{td[style*='--from-bg']{background-color:var(--from-bg)!important;"
     "color:var(--from-fg)!important}}}"
 )
 

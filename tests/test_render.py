@@ -630,3 +630,26 @@ def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypat
     dense, width = shown(figure_img_html(fig))
     # Shown 1.4 times larger (ticks read from the back of a room), with two image pixels per screen pixel.
     assert width == 420 and dense == 840
+
+
+# --------------------------------------------------------------------------- colour that eases in
+
+
+def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_off(monkeypatch):
+    from helpers.render import linked_weights_html
+
+    before, after = np.array([[0.5, 0.5], [0.1, 0.9]]), np.array([[0.9, 0.1], [0.1, 0.9]])
+    monkeypatch.setenv("COURSE_ANIMATION", "on")
+    first = linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
+    assert "--from-bg" not in first  # nothing to ease from
+    second = linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased")
+    marked = [style for style, _ in cells(second) if "--from-bg" in style]
+    # The two weights that changed start from their old colours; the two that stayed do not move.
+    assert len(marked) == 2 and f"--from-bg:{colour_for(0.5, 'weights')[0]};" in marked[0]
+    assert f"transition:background-color {theme.COLOUR_EASE_MS}ms" in second
+    assert "prefers-reduced-motion:no-preference" in second and theme.COLOUR_EASE_MS == 150
+    # A table shown once (not a live view) never eases; COURSE_ANIMATION=off: no live view does.
+    assert "--from-bg" not in attention_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
+    monkeypatch.setenv("COURSE_ANIMATION", "off")
+    assert "--from-bg" not in linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
+    assert "<style>" not in linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased")
