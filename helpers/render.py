@@ -112,10 +112,13 @@ def _hue(palette: str, level: int) -> str:
     return hues[0] if level < 0 else hues[-1]
 
 
-def level_colour(palette: str, level: int) -> tuple[str, str]:
+def level_colour(palette: str, level: int, in_table: bool = False) -> tuple[str, str]:
     """Background and text colour (CSS) of a level: strength ``|level|`` / :data:`helpers.theme.SCALE_STEPS` of the
-    palette's hue over the panel; level 0 is the panel's own colour in every theme."""
+    palette's hue over the panel; level 0 is the panel's own colour in every theme. ``in_table``: for a cell of a
+    table that sets :data:`helpers.theme.TABLE_COLOURS` (the same colours, shorter)."""
     hue = _hue(palette, level)
+    if in_table:
+        return theme.scale_fill(hue, abs(level), theme.TABLE_PANEL), theme.scale_ink(hue, abs(level), theme.TABLE_INK)
     return theme.scale_fill(hue, abs(level)), theme.scale_ink(hue, abs(level))
 
 
@@ -332,7 +335,7 @@ def _td_openings(palette: str, pad: str) -> list[str]:
     key = (palette, pad)
     if key not in _OPENINGS:
         _OPENINGS[key] = [
-            '<td style="padding:{};background:{};color:{}">'.format(pad, *level_colour(palette, level))
+            '<td style="padding:{};background:{};color:{}">'.format(pad, *level_colour(palette, level, True))
             for level in range(-_STEPS, _STEPS + 1)
         ]
     return _OPENINGS[key]
@@ -548,7 +551,7 @@ def matrix_html(
     # Shared cell properties live on the table (inherited) and its <col>s, so that
     # each cell carries only its padding and its two colours: a 16 × 16 table stays small.
     parts.append(
-        '<table style="border-collapse:separate;border-spacing:1px;margin:0;text-align:right;'
+        f'<table style="{theme.TABLE_COLOURS}border-collapse:separate;border-spacing:1px;margin:0;text-align:right;'
         'font-variant-numeric:tabular-nums">'
         f'<colgroup><col><col span="{m}" style="width:{cell_width or sz.cell_width}"></colgroup>'
     )
@@ -611,13 +614,13 @@ def _eased_from(key, levels: np.ndarray, blocked: np.ndarray) -> np.ndarray | No
 
 
 def _from_style(palette: str, level: int) -> str:
-    bg, fg = level_colour(palette, level)
+    bg, fg = level_colour(palette, level, True)
     return f"--from-bg:{bg};--from-fg:{fg};"
 
 
 def _label_style(sz: theme.Sizes) -> str:
     """The style of a row or column label cell."""
-    return f"padding:{sz.pad};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
+    return f"padding:{sz.pad};color:{_LABEL_FG};background:{theme.TABLE_PANEL};font-weight:600;"
 
 
 def _card_opening(title, n: int, m: int, sz: theme.Sizes) -> str:
@@ -676,7 +679,7 @@ def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndar
     marked ``data-row``, cells ``data-col`` (and ``tabindex`` when ``focusable``)."""
     lab = _label_style(sz)
     opening = _td_openings(palette, sz.pad)
-    plain_td = (f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};'
+    plain_td = (f'<td style="padding:{sz.pad};background:{theme.TABLE_PANEL};color:{_PANEL_FG};'
                 f'border-left:2px solid {theme.BORDER}">')
     masked_td = (f'<td style="padding:{sz.pad};background:{theme.MASKED_FILL};color:{_MASKED_FG};text-align:center" '
                  f'title="masked" aria-label="masked">{MASKED_TEXT}</td>')
@@ -1023,7 +1026,31 @@ _SVG_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 _SVG_STYLE = re.compile(r"<defs>\s*<style[^>]*>[^<]*</style>\s*</defs>\s*")
 _SVG_GROUP_ID = re.compile(r'<g id="[^"]*"')
 _SVG_ID = re.compile(r'id="([^"]+)"')
-_SVG_FONT = re.compile(r"font-family:[^;\"]*|font: ([0-9.]+px) '[^']*'")
+_SVG_FONT = re.compile(r";? ?font-family: ?[^;\"]*")
+_SVG_NUMBERS = re.compile(r'(\b(?:d|x|y|x1|x2|y1|y2|width|height|transform|viewBox|points)=")([^"]*)"')
+_SVG_DECIMALS = re.compile(r"(\d+\.\d\d)\d+")
+_SVG_NEWLINES = re.compile(r"\s*\n\s*")
+_SVG_BETWEEN_TAGS = re.compile(r">\s+<")
+
+
+_SVG_GROUP = re.compile(r"<g\b[^>]*>|</g>")
+
+
+def _bare_groups_out(svg: str) -> str:
+    """``svg`` without its ``<g>`` elements that have no attributes (they group nothing that shows)."""
+    out, last, bare = [], 0, []
+    for m in _SVG_GROUP.finditer(svg):
+        tag = m.group(0)
+        if tag == "</g>":
+            drop = bare.pop() if bare else False
+        else:
+            drop = tag == "<g>"
+            bare.append(drop)
+        if drop:
+            out.append(svg[last:m.start()])
+            last = m.end()
+    out.append(svg[last:])
+    return "".join(out)
 
 
 def figure_svg_html(fig, alt: str | None = None) -> str:
@@ -1058,15 +1085,18 @@ def figure_svg_html(fig, alt: str | None = None) -> str:
         svg = svg.replace(f'"#{name}"', f'"#{name}-{tag}"')
     for stands_for, css in theme.FIGURE_THEME_COLOURS.items():
         svg = svg.replace(stands_for, css)
-    sans = theme.SANS.removeprefix("font-family:").rstrip(";")
-    svg = _SVG_FONT.sub(lambda m: f"font: {m.group(1)} {sans}" if m.group(1) else f"font-family:{sans}", svg)
+    # Smaller, the same picture: the font and the ink said once on the root (inherited), coordinates to 0.01 pt, no
+    # indentation (a stored notebook holds every figure).
+    svg = _SVG_FONT.sub("", svg)
+    svg = _SVG_NUMBERS.sub(lambda m: m.group(1) + _SVG_DECIMALS.sub(r"\1", m.group(2)) + '"', svg)
+    svg = _bare_groups_out(_SVG_BETWEEN_TAGS.sub("><", _SVG_NEWLINES.sub(" ", svg)))
     _, zoom = theme.figure_resolution()
     label = _html.escape(alt or getattr(fig, "alt", "") or "a figure", quote=True)
 
     def opening(m) -> str:
         tag = _SVG_SIZE.sub(lambda s: f'{s.group(1)}="{float(s.group(2)) * 4 / 3 * zoom:.0f}px"', m.group(0))
-        return tag[:-1] + (f' role="img" aria-label="{label}" '
-                           'style="max-width:100%;height:auto;stroke-linejoin:round;stroke-linecap:butt">')
+        return tag[:-1] + (f' role="img" aria-label="{label}" style="max-width:100%;height:auto;'
+                           f'stroke-linejoin:round;stroke-linecap:butt;color:{theme.PANEL_FG};{theme.SANS}">')
 
     return '<div class="course-figure">' + _SVG_OPENING.sub(opening, svg, count=1).strip() + "</div>"
 

@@ -195,19 +195,27 @@ def ink_turns_at(hue: str) -> int:
     return _INK_TURNS[hue]
 
 
-def scale_fill(hue: str, step: int) -> str:
+def scale_fill(hue: str, step: int, panel: str = PANEL_BG) -> str:
     """A cell's background as CSS: strength ``step`` / :data:`SCALE_STEPS` of ``hue`` over the panel; step 0 is the
-    panel's own colour (:data:`PANEL_BG`)."""
+    panel's own colour (:data:`PANEL_BG`). ``panel``: the panel's colour as CSS (a table names it once, as a custom
+    property of its own: :data:`TABLE_COLOURS`)."""
     if step <= 0:
-        return PANEL_BG
+        return panel
     if step >= SCALE_STEPS:
         return hue
-    return f"color-mix(in srgb, {hue} {100 * step / SCALE_STEPS:.2f}%, {PANEL_BG})"
+    return f"color-mix(in srgb,{hue} {100 * step / SCALE_STEPS:.1f}%,{panel})"
 
 
-def scale_ink(hue: str, step: int) -> str:
-    """The text colour (CSS) on a cell of strength ``step``: :data:`CELL_INK` while pale, then white."""
-    return CELL_INK_STRONG if step >= ink_turns_at(hue) else CELL_INK
+def scale_ink(hue: str, step: int, ink: str = CELL_INK) -> str:
+    """The text colour (CSS) on a cell of strength ``step``: :data:`CELL_INK` (or ``ink``) while pale, then white."""
+    return CELL_INK_STRONG if step >= ink_turns_at(hue) else ink
+
+
+# A table of many cells names the panel's colour and the pale cells' ink once, as custom properties on the <table>
+# (inherited by its cells), so that each cell's style stays short: a stored notebook holds many tables.
+TABLE_PANEL = "var(--cz)"
+TABLE_INK = "var(--ck)"
+TABLE_COLOURS = f"--cz:{PANEL_BG};--ck:{CELL_INK};"
 
 
 def scale_rgba(hue: str, step: int) -> tuple[float, float, float, float]:
@@ -465,7 +473,7 @@ FIGURE_CELL_INK = "#0c0b0a"   # a number on a pale cell of a scale: CELL_INK, as
 FIGURE_MASKED = "#bdbdbe"     # a masked cell, and ...
 FIGURE_HATCH = "#eeeeef"      # ... its stripes: the theme's greys, as MASKED_FILL
 FIGURE_THEME_COLOURS = {
-    FIGURE_INK: PANEL_FG,
+    FIGURE_INK: "currentColor",  # the root's colour, PANEL_FG
     FIGURE_CELL_INK: CELL_INK,
     FIGURE_MASKED: "var(--jp-layout-color3, #bdbdbd)",
     FIGURE_HATCH: "var(--jp-layout-color2, #eeeeee)",

@@ -118,7 +118,9 @@ def test_every_cell_sets_its_own_background_and_text_colour():
 def test_the_weights_scale_runs_from_the_panel_to_one_hue():
     M = np.array([[0.0, 0.5, 1.0]])
     styles = [style_value(s, "background") for s, _ in cells(matrix_html(M, palette="weights"))]
-    assert styles[0] == theme.PANEL_BG and styles[2] == theme.WEIGHT_HUE
+    # 0: the panel's own colour, which the table names once (theme.TABLE_COLOURS) for its cells.
+    assert styles[0] == theme.TABLE_PANEL and styles[2] == theme.WEIGHT_HUE
+    assert f"--cz:{theme.PANEL_BG};" in matrix_html(M, palette="weights")
     assert styles[1] not in (styles[0], styles[2]) and theme.WEIGHT_HUE in styles[1]
 
 
@@ -436,7 +438,9 @@ def test_a_weight_of_one_half_has_one_colour_whatever_the_other_weights(others):
     table = backgrounds(attention_weights_html(row, ["q"], [f"k{j}" for j in range(row.shape[1])]))
     compact = backgrounds(matrix_html(row, scale=WEIGHTS))
     # Half of the weights' hue over the panel: the colour at 0.5 of the fixed [0, 1] scale.
-    assert table[0] == compact[0] == colour_for(0.5, "weights")[0] and theme.WEIGHT_HUE in table[0]
+    assert table[0] == compact[0] and theme.WEIGHT_HUE in table[0]
+    for shade in ("light", "dark"):
+        assert rgb(table[0], shade) == rgb(colour_for(0.5, "weights")[0], shade)
     fig = heatmap(row, ["q"], [f"k{j}" for j in range(row.shape[1])])
     assert colour_scale(fig) == (0.0, 1.0)
 
@@ -445,8 +449,10 @@ def test_a_signed_matrix_is_centred_on_zero_and_mirrors_its_signs():
     M = np.array([[-3.0, 3.0, -1.5, 1.5, 0.0]])
     bg = backgrounds(matrix_html(M))
     # ±3 are the full hues, ±1.5 half of each over the panel, 0 the panel itself.
-    assert bg[:2] == [theme.NEGATIVE_HUE, theme.POSITIVE_HUE] and bg[4] == theme.PANEL_BG
-    assert bg[2] == colour_for(0.25, "signed")[0] and bg[3] == colour_for(0.75, "signed")[0]
+    assert bg[:2] == [theme.NEGATIVE_HUE, theme.POSITIVE_HUE] and bg[4] == theme.TABLE_PANEL
+    for shade in ("light", "dark"):
+        assert rgb(bg[2], shade) == rgb(colour_for(0.25, "signed")[0], shade)
+        assert rgb(bg[3], shade) == rgb(colour_for(0.75, "signed")[0], shade)
     for shade in ("light", "dark"):
         assert np.allclose(rgb(bg[2], shade), [(a + b) / 2 for a, b in zip(rgb(bg[0]), rgb(bg[4], shade))], atol=0.01)
     # Orange below zero, blue above: the sign is the hue.
@@ -592,7 +598,7 @@ def test_matrices_compared_share_one_scale_and_one_legend():
     bg = backgrounds(html)
     # On its own, 1 would be the top of its scale; beside 4 it is a quarter of the way from the middle.
     assert backgrounds(matrix_html(small))[0] == theme.POSITIVE_HUE
-    assert bg[0] == colour_for(0.625, "signed")[0] and bg[2] == theme.POSITIVE_HUE
+    assert rgb(bg[0]) == rgb(colour_for(0.625, "signed")[0]) and bg[2] == theme.POSITIVE_HUE
     assert shared_scale(small, big) == signed_scale(small, big) and shared_scale(small, weights=True) == WEIGHTS
     # One legend under both cards (the cards have none), one number format in all of them.
     assert html.count("linear-gradient(to right") == 2  # the two halves of the one signed legend
@@ -645,7 +651,8 @@ def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_
     second = linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased")
     marked = [style for style, _ in cells(second) if "--from-bg" in style]
     # The two weights that changed start from their old colours; the two that stayed do not move.
-    assert len(marked) == 2 and f"--from-bg:{colour_for(0.5, 'weights')[0]};" in marked[0]
+    half = theme.scale_fill(theme.WEIGHT_HUE, 128, theme.TABLE_PANEL)
+    assert len(marked) == 2 and f"--from-bg:{half};" in marked[0]
     assert f"transition:background-color {theme.COLOUR_EASE_MS}ms" in second
     assert "prefers-reduced-motion:no-preference" in second and theme.COLOUR_EASE_MS == 150
     # A table shown once (not a live view) never eases; COURSE_ANIMATION=off: no live view does.

@@ -473,7 +473,7 @@ def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
 
 MASKED_CELL = re.compile(r'<td [^>]*aria-label="masked"[^>]*>([^<]*)</td>')
 # A number on a colour scale: its background is the panel's colour, a hue, or a mix of the two.
-NUMBER_CELL = re.compile(r'<td [^>]*style="[^"]*background:(?:#[0-9a-f]{6}|var\(--jp-layout-color1, #ffffff\)|'
+NUMBER_CELL = re.compile(r'<td [^>]*style="[^"]*background:(?:#[0-9a-f]{6}|var\(--cz\)|'
                          r'color-mix\([^"]*?\));color:[^;"]*"[^>]*>([^<]*)</td>')
 
 
