@@ -1068,6 +1068,7 @@ def figure_svg_html(fig, alt: str | None = None) -> str:
 
     import matplotlib
 
+    theme.follow_theme(fig)
     buffer = io.BytesIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "attention-course"}):
         if fig.get_layout_engine() is not None:

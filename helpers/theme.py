@@ -90,6 +90,7 @@ __all__ = [
     "COLOUR_EASING_CSS",
     "motion_allowed",
     "is_themed",
+    "follow_theme",
     "figure_style",
     "new_figure",
     "add_border",
@@ -590,6 +591,34 @@ def add_border(fig) -> None:
     fig.patches.append(Rectangle((dx, dy), 1 - 2 * dx, 1 - 2 * dy, transform=fig.transFigure,
                                  fill=False, edgecolor=FIGURE_EDGE, linewidth=1.2, gid="course-border",
                                  figure=fig))
+
+
+def follow_theme(fig) -> None:
+    """Give a themed figure's parts that were drawn outside :func:`figure_style` (a notebook's own
+    ``ax.imshow``, ``ax.set_title``, ``fig.colorbar`` on a described figure) the themed colours: no background, and
+    text, ticks and frames in :data:`FIGURE_INK` wherever they were left in matplotlib's default black."""
+    from matplotlib.colors import to_rgba
+
+    def inked(artist) -> None:
+        if to_rgba(artist.get_color()) == (0.0, 0.0, 0.0, 1.0):
+            artist.set_color(FIGURE_INK)
+
+    fig.set_facecolor("none")
+    for ax in fig.axes:
+        ticks = [*ax.get_xticklabels(), *ax.get_yticklabels()]
+        if all(to_rgba(t.get_color()) == (0.0, 0.0, 0.0, 1.0) for t in ticks):
+            style_axes(ax)
+        if to_rgba(ax.get_facecolor()) == (1.0, 1.0, 1.0, 1.0):
+            ax.set_facecolor("none")
+        for text in [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]:
+            inked(text)
+        legend = ax.get_legend()
+        for text in legend.get_texts() if legend else ():
+            inked(text)
+    for text in [*fig.texts, *(lg_text for lg in fig.legends for lg_text in lg.get_texts())]:
+        inked(text)
+    if fig._suptitle is not None:
+        inked(fig._suptitle)
 
 
 def style_axes(ax) -> None:

@@ -1,9 +1,10 @@
 """Colour that says what a number means, as the learner sees it in 04_masking, in JupyterLab Light and Dark.
 
 Masked weights are dashes on a grey hatching, not numbers, in the static tables and in the live explorer's weights,
-with a key that says what the dash means; the dash reads on both stripes of the hatching in both themes; signed
-matrices put 0 on the neutral middle colour. Screenshots go to $COURSE_SCREENSHOTS when it is set:
-light-04-masked.png, dark-04-masked.png, light-04-explorer-weights.png and dark-04-explorer-weights.png.
+with a key that says what the dash means; the dash reads on both stripes of the hatching in both themes; a weight of
+0 and a signed 0 are the panel's own colour in both themes. Screenshots go to $COURSE_SCREENSHOTS when it is set:
+light-04-masked.png, dark-04-masked.png, light-04-explorer-weights.png, dark-04-explorer-weights.png,
+light-04-zeros.png and dark-04-zeros.png.
 """
 
 from __future__ import annotations
@@ -72,5 +73,58 @@ def test_masked_weights_are_dashes_on_hatching_in_light_and_dark(lab, path):
             check_masked_cells(live_weights.locator("td[aria-label=masked]"), f"explorer weights, {theme}", dark)
             assert "masked (blocked before the softmax)" in live_weights.inner_text()
             screenshot(lab.page, f"{'dark' if dark else 'light'}-04-explorer-weights.png", live_weights)
+    finally:
+        set_theme(lab.page, LIGHT)
+
+
+# Zero on every scale: the cells whose colour is the panel's own (level 0, helpers.theme.TABLE_PANEL), in the weights
+# tables (those with a row sum) and in the signed ones, with the colour the browser computes for them and for the
+# panel they sit on (the card's background, and JupyterLab's --jp-layout-color1 itself).
+JS_ZEROS = """
+(root) => {
+  const probe = document.createElement('span');
+  document.body.appendChild(probe);
+  probe.style.color = 'var(--jp-layout-color1)';
+  const themePanel = getComputedStyle(probe).color;
+  probe.remove();
+  const found = {weights: [], signed: []};
+  for (const table of root.querySelectorAll('table')) {
+    const kind = /row sum/.test(table.textContent) ? 'weights' : 'signed';
+    const card = table.closest('[role=group]') || table.parentElement;
+    for (const td of table.querySelectorAll('td[style*="background:var(--cz)"]')) {
+      if (td.getAttribute('aria-label') === 'masked' || td.classList.contains('matrix-corner')) continue;
+      if (!/^\\s*-?\\d/.test(td.textContent)) continue;
+      if (found[kind].length >= 6) break;
+      found[kind].push({text: td.textContent.trim(), cell: getComputedStyle(td).backgroundColor,
+                        card: getComputedStyle(card).backgroundColor});
+    }
+  }
+  return {themePanel, ...found};
+}
+"""
+
+
+def same_colour(a: str, b: str) -> bool:
+    return all(abs(x - y) < 1.5 / 255 for x, y in zip(parse_colour(a), parse_colour(b)))
+
+
+@pytest.mark.parametrize("path", MASKING)
+def test_zero_is_the_panels_own_colour_in_light_and_dark(lab, path):
+    """A weight of 0 and a signed 0 show the panel's background, in JupyterLab Light and Dark alike (no white zero on
+    a dark page); a full-strength cell does not."""
+    lab.run_notebook(f"notebooks/{path}")
+    show_folded(lab.notebook)
+    try:
+        for theme, dark in ((LIGHT, False), (DARK, True)):
+            set_theme(lab.page, theme)
+            seen = lab.notebook.evaluate(JS_ZEROS)
+            panel = seen["themePanel"]
+            assert (luminance(parse_colour(panel)) < 0.06) == dark, f"{theme}: the panel is {panel}"
+            for kind in ("weights", "signed"):
+                assert seen[kind], f"{theme}: no {kind} cell of 0 in {path}"
+                for zero in seen[kind]:
+                    assert same_colour(zero["cell"], panel), f"{theme}: a {kind} {zero['text']} is {zero['cell']}"
+                    assert same_colour(zero["cell"], zero["card"]), f"{theme}: {zero} differs from its card"
+            screenshot(lab.page, f"{'dark' if dark else 'light'}-04-zeros.png")
     finally:
         set_theme(lab.page, LIGHT)
