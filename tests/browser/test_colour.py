@@ -2,7 +2,8 @@
 
 Masked weights are dashes on a grey hatching, not numbers, in the static tables and in the live explorer's weights,
 with a key that says what the dash means; the dash reads on both stripes of the hatching in both themes; a weight of
-0 and a signed 0 are the panel's own colour in both themes. Screenshots go to $COURSE_SCREENSHOTS when it is set:
+0 and a signed 0 are the panel's own colour in both themes; a weight whose colour changes eases to it over 150 ms,
+unless the reader's system asks for less motion. Screenshots go to $COURSE_SCREENSHOTS when it is set:
 light-04-masked.png, dark-04-masked.png, light-04-explorer-weights.png, dark-04-explorer-weights.png,
 light-04-zeros.png and dark-04-zeros.png.
 """
@@ -128,3 +129,47 @@ def test_zero_is_the_panels_own_colour_in_light_and_dark(lab, path):
             screenshot(lab.page, f"{'dark' if dark else 'light'}-04-zeros.png")
     finally:
         set_theme(lab.page, LIGHT)
+
+
+# Replace a live view's HTML as ipywidgets does (innerHTML), then read, in the same task (no time passes), the
+# transitions the browser started on the first weight's cell: property, duration and the colours it runs between.
+JS_EASES = """
+([before, after]) => {
+  const host = document.getElementById('view');
+  host.innerHTML = before;
+  getComputedStyle(host.querySelector('td[data-col="0"]')).backgroundColor;
+  host.innerHTML = after;
+  const cell = host.querySelector('td[data-col="0"]');
+  const now = getComputedStyle(cell).backgroundColor;
+  const eased = cell.getAnimations().filter(a => a.transitionProperty === 'background-color');
+  return {now, eased: eased.map(a => ({duration: a.effect.getTiming().duration,
+                                      from: a.effect.getKeyframes()[0].backgroundColor,
+                                      to: a.effect.getKeyframes().slice(-1)[0].backgroundColor}))};
+}
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_changed_weight_eases_to_its_new_colour_unless_the_reader_asks_for_less_motion(browser, monkeypatch,
+                                                                                       motion):
+    import numpy as np
+
+    from helpers.render import linked_weights_html
+
+    monkeypatch.setenv("COURSE_ANIMATION", "on")
+    views = [linked_weights_html(np.array(w), ["a", "b"], ["x", "y"], title=f"eases {motion}")
+             for w in ([[0.2, 0.8], [0.5, 0.5]], [[0.9, 0.1], [0.5, 0.5]])]
+    page = browser.new_page(reduced_motion=motion)
+    try:
+        page.set_content('<body style="--jp-layout-color1:#ffffff"><div id="view"></div></body>')
+        seen = page.evaluate(JS_EASES, views)
+    finally:
+        page.close()
+    if motion == "reduce":
+        assert seen["eased"] == [], seen  # the new colour at once
+        return
+    (eased,) = seen["eased"]
+    assert eased["duration"] == 150
+    # From the colour 0.2 had to the colour 0.9 has (more teal: less red and green over the white panel).
+    start, end = parse_colour(eased["from"]), parse_colour(eased["to"])
+    assert start[0] > end[0] and start[1] > end[1], eased
