@@ -432,8 +432,8 @@ def attention_flow(highlight=None, *, masked: bool = False, heads: bool = False,
         bottoms.append(y)
         y -= below[r] + _ROW_GAP
 
-    fig = described_figure(figsize=(width, height))
-    with theme.figure_style():
+    fig = described_figure(paper=True, figsize=(width, height))
+    with theme.figure_style(paper=True):
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_xlim(0, width)
         ax.set_ylim(0, height)

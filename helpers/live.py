@@ -43,7 +43,6 @@ RUN_TO_SHOW = "a live widget: run this cell to show it"
 
 
 # The lecture mode is a matter of the look (bigger fonts, sharper figures), so the theme says whether it is on.
-_flag = theme.env_flag
 lecture_mode = theme.lecture_mode
 
 
@@ -53,8 +52,7 @@ def animations_on() -> bool:
     Off in the lecture mode, where the page appears only once every cell has run, so the frames would only delay it;
     off with ``COURSE_ANIMATION=off`` (less motion; the test runs set it, as nobody watches them).
     """
-    flag = _flag("COURSE_ANIMATION")
-    return (flag if flag is not None else True) and not lecture_mode()
+    return theme.motion_allowed() and not lecture_mode()
 
 
 def text_form(description: str) -> str:

@@ -7,20 +7,22 @@ export and offline.
 
 Colour says what a number means, by the rules of :class:`ColourScale` (the one place for them):
 
-- attention weights on the fixed [0, 1] sequential scale (:data:`WEIGHTS`, viridis), so that a
+- attention weights on the fixed [0, 1] sequential scale (:data:`WEIGHTS`, one hue: teal), so that a
   weight of 0.5 has the same colour in every table and figure, whatever the other weights are;
 - signed matrices (X, W^Q, Q, scores, outputs: every other matrix) on a diverging scale centred
-  on 0 (:func:`signed_scale`, PuOr), symmetric from −max|x| to +max|x|: zero is the neutral
-  light grey, the sign is the hue (orange below 0, purple above), and +a and −a mirror each other;
+  on 0 (:func:`signed_scale`): orange below 0, blue above, symmetric from −max|x| to +max|x| so that
+  +a and −a mirror each other; an all-positive or all-negative matrix on the one-sided half it uses;
+- 0 on every scale is the panel's own colour, in JupyterLab's light and dark themes alike: a cell's
+  colour is its hue mixed into the panel by its strength (CSS ``color-mix``; in a figure, the hue
+  with its strength as alpha over a figure without background), so a strong colour is a big number;
 - masked entries (blocked before the softmax: ``-inf`` scores, weights outside a ``mask``) are not
   numbers at all: a grey hatched "—" cell, with a legend entry saying what it means;
 - matrices the text compares share one scale (:func:`shared_scale`, :func:`matrices_html`).
 
-All the palettes are colour-blind safe and are interpolated here from a few stops. Every cell
-carries its own background *and* the text colour (black or white) that contrasts more with it,
-so the tables read the same in light and dark themes, and every cell shows its number, so
-nothing depends on seeing colour. Everything else (the panel, labels, legend, masked cells)
-takes JupyterLab's theme colours from :mod:`helpers.theme`.
+The hues (teal, orange, blue; :mod:`helpers.theme`) stay apart for the common colour-vision
+deficiencies. Every cell carries its own background *and* a text colour that reads on it in both
+themes, and every cell shows its number, so nothing depends on seeing colour. Everything else (the
+panel, labels, legend, masked cells) takes JupyterLab's theme colours from :mod:`helpers.theme`.
 
 Numbers: one format per view (:func:`number_format`): a table or a figure writes all
 its numbers as whole numbers or all with the same number of decimals, and never
@@ -31,6 +33,7 @@ of weights compare by colour.
 
 from __future__ import annotations
 
+import hashlib
 import html as _html
 import math
 import re
@@ -62,47 +65,36 @@ __all__ = [
     "attention_weights_html",
     "heatmap",
     "heatmaps",
+    "colour_map",
+    "level_colour",
+    "diagram_svg_html",
+    "figure_svg_html",
     "draw_figure",
     "figure_png",
     "figure_img_html",
 ]
 
-# Stops sampled from matplotlib's colour maps at 0, 1/8, ..., 1. viridis and cividis are perceptually uniform
-# sequential maps, PuOr a diverging one (orange, a neutral light grey at the middle stop, purple); all three
-# stay readable with the common colour-vision deficiencies.
+# The course's colour scales, one per meaning (the hues and the mixing live in helpers.theme): "weights", attention
+# weights from the panel's colour (0) to teal (1); "signed", every other matrix, from the panel's colour (0) to
+# orange below 0 and to blue above. Each palette names its hues (first: the one below 0 on a signed scale).
 PALETTES = {
-    "viridis": [
-        "#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c",
-        "#28ae80", "#5ec962", "#addc30", "#fde725",
-    ],
-    "cividis": [
-        "#00224e", "#123570", "#3b496c", "#575d6d", "#707173",
-        "#8a8779", "#a69d75", "#c4b56c", "#fee838",
-    ],
-    "puor": [
-        "#7f3b08", "#be630a", "#ef9e3c", "#fed7a2", "#f7f7f7",  # the middle: ColorBrewer's neutral grey
-        "#cecde4", "#988dbe", "#5d3790", "#2d004b",
-    ],
+    "weights": (theme.WEIGHT_HUE,),
+    "signed": (theme.NEGATIVE_HUE, theme.POSITIVE_HUE),
 }
-SEQUENTIAL = ("viridis", "cividis")  # low to high: attention weights
-DIVERGING = ("puor",)                # below and above a neutral middle: signed numbers, 0 in the middle
-# matplotlib's name for each palette (heatmap draws with matplotlib's own colour map of the same colours).
-_MPL_CMAP = {"viridis": "viridis", "cividis": "cividis", "puor": "PuOr"}
+SEQUENTIAL = ("weights",)  # 0 to high: attention weights
+DIVERGING = ("signed",)    # both ways from 0: signed numbers
 
-# An odd count, so that the middle of the scale (0 on a signed scale) is a level of its own, the middle stop, and
-# a and −a sit on mirrored levels (k and _LEVELS − 1 − k).
-_LEVELS = 257  # colours per palette; quantising the scale keeps rendering a table lookup
+_STEPS = theme.SCALE_STEPS  # strengths 0 .. _STEPS of a hue; a level is a signed strength (negative: below 0)
 
 # A masked entry (blocked before the softmax) is not a number: it shows this, on a grey hatched cell, and the
 # legend says what it means. A screen reader reads the cell's name, "masked".
 MASKED_TEXT = "—"
 MASKED_LEGEND = "masked (blocked before the softmax)"
-# Masked cells: grey and hatched, clearly not part of any scale; the theme's greys in HTML, a light
-# grey on a figure's light paper.
+# Masked cells: grey and hatched, clearly not part of any scale; the theme's greys in HTML and in a themed figure.
 _MASKED_FG = theme.MASKED_FG
 _FIG_MASKED_BG = theme.FIGURE_MASKED
-_FIG_MASKED_FG = "#333333"
-_FIG_MASKED_HATCH = "#808080"
+_FIG_MASKED_FG = theme.FIGURE_CELL_INK
+_FIG_MASKED_HATCH = theme.FIGURE_HATCH
 # Panel, label and muted text colours, fonts and sizes come from helpers.theme.
 _PANEL_BG = theme.PANEL_BG
 _PANEL_FG = theme.PANEL_FG
@@ -111,43 +103,33 @@ _MUTED_FG = theme.MUTED_FG
 _HIGHLIGHT = theme.HIGHLIGHT
 
 
-def _hex_to_rgb(h: str) -> tuple[float, float, float]:
-    return tuple(int(h[k:k + 2], 16) / 255 for k in (1, 3, 5))
+def _check_palette(palette: str) -> None:
+    if palette not in PALETTES:
+        raise ValueError(f"palette must be one of {sorted(PALETTES)}; got {palette!r}")
 
 
-def _luminance(rgb) -> float:
-    """WCAG relative luminance of an sRGB colour with components in [0, 1]."""
-    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+def _hue(palette: str, level: int) -> str:
+    """The hue of a level of the palette: the first hue below 0, the last at and above."""
+    hues = PALETTES[palette]
+    return hues[0] if level < 0 else hues[-1]
 
 
-def _text_for(rgb) -> str:
-    """Black or white, whichever contrasts more with the background ``rgb``."""
-    lum = _luminance(rgb)
-    on_black = (lum + 0.05) / 0.05
-    on_white = 1.05 / (lum + 0.05)
-    return "#000000" if on_black >= on_white else "#ffffff"
+def level_colour(palette: str, level: int, in_table: bool = False) -> tuple[str, str]:
+    """Background and text colour (CSS) of a level: strength ``|level|`` / :data:`helpers.theme.SCALE_STEPS` of the
+    palette's hue over the panel; level 0 is the panel's own colour in every theme. ``in_table``: for a cell of a
+    table that sets :data:`helpers.theme.TABLE_COLOURS` (the same colours, shorter)."""
+    hue = _hue(palette, level)
+    if in_table:
+        return theme.scale_fill(hue, abs(level), theme.TABLE_PANEL), theme.scale_ink(hue, abs(level), theme.TABLE_INK)
+    return theme.scale_fill(hue, abs(level)), theme.scale_ink(hue, abs(level))
 
 
-def _build_table(stops: list[str]) -> list[tuple[str, str]]:
-    rgb = np.array([_hex_to_rgb(s) for s in stops])
-    xs = np.linspace(0.0, 1.0, len(stops))
-    out = []
-    for t in np.linspace(0.0, 1.0, _LEVELS):
-        c = tuple(float(np.interp(t, xs, rgb[:, k])) for k in range(3))
-        hexc = "#" + "".join(f"{round(v * 255):02x}" for v in c)
-        out.append((hexc, _text_for(c)))
-    return out
-
-
-_TABLES = {name: _build_table(stops) for name, stops in PALETTES.items()}
-
-
-def colour_for(t: float, palette: str = "viridis") -> tuple[str, str]:
-    """Background and text colour for a position ``t`` in [0, 1] on the palette."""
-    table = _palette_table(palette)
-    k = int(round(min(max(float(t), 0.0), 1.0) * (_LEVELS - 1)))
-    return table[k]
+def colour_for(t: float, palette: str = "weights") -> tuple[str, str]:
+    """Background and text colour (CSS) for a position ``t`` in [0, 1] on the palette (a signed one has 0 at 0.5)."""
+    _check_palette(palette)
+    t = min(max(float(t), 0.0), 1.0)
+    level = round((2 * t - 1) * _STEPS) if palette in DIVERGING else round(t * _STEPS)
+    return level_colour(palette, level)
 
 
 class ColourScale:
@@ -158,17 +140,17 @@ class ColourScale:
 
     Parameters
     ----------
-    palette : str, a key of :data:`PALETTES`
-    lo, hi : float, the values at the palette's first and last stop (``lo <= hi``); a value
-        outside them gets the nearer end's colour. ``lo == hi`` (every entry the same) puts
-        every value at the middle of the palette.
+    palette : {"weights", "signed"}
+    lo, hi : float, the ends (``lo <= hi``); a value outside them gets the nearer end's colour.
+        "weights": ``lo`` is the panel's colour and ``hi`` the full hue. "signed": 0 is the panel's colour and the
+        strength is ``|x| / max(|lo|, |hi|)``, orange below 0 and blue above; ``[0, hi]`` or ``[lo, 0]`` is a
+        one-sided scale (an all-positive or all-negative matrix uses one hue only).
     """
 
     __slots__ = ("palette", "lo", "hi")
 
     def __init__(self, palette: str, lo: float, hi: float):
-        if palette not in PALETTES:
-            raise ValueError(f"palette must be one of {sorted(PALETTES)}; got {palette!r}")
+        _check_palette(palette)
         lo, hi = float(lo), float(hi)
         if not (math.isfinite(lo) and math.isfinite(hi)) or hi < lo:
             raise ValueError(f"a colour scale needs finite ends lo <= hi; got lo={lo}, hi={hi}")
@@ -189,46 +171,96 @@ class ColourScale:
         """True when both ends are the same value (a matrix whose entries are all equal)."""
         return self.hi == self.lo
 
-    def positions(self, values) -> np.ndarray:
-        """Each value's place on the palette, in [0, 1] (``nan`` and a constant scale: the middle)."""
-        A = np.asarray(values, dtype=float)
-        half = self.hi / 2 - self.lo / 2  # halves: ±1e308 has no finite span, but its half-span is finite
-        with np.errstate(invalid="ignore", over="ignore"):
-            t = np.full(A.shape, 0.5) if half <= 0 else (A / 2 - self.lo / 2) / half
-        return np.clip(np.nan_to_num(t, nan=0.5, posinf=1.0, neginf=0.0), 0.0, 1.0)
+    @property
+    def signed(self) -> bool:
+        """True for the diverging palette (0 in the panel's colour, a hue each way)."""
+        return self.palette in DIVERGING
+
+    @property
+    def sides(self) -> tuple[bool, bool]:
+        """Whether the scale reaches below 0 and above 0 (a signed scale): (True, True) both ways, one-sided else."""
+        return self.lo < 0, self.hi > 0
 
     def levels(self, values) -> np.ndarray:
-        """Each value's index into the palette's table of :data:`_LEVELS` colours."""
-        return np.rint(self.positions(values) * (_LEVELS - 1)).astype(int)
+        """Each value's level: its signed strength, an integer in [−SCALE_STEPS, SCALE_STEPS] (0: the panel's colour;
+        a weights scale has no negative levels). ``nan``: 0."""
+        A = np.clip(np.asarray(values, dtype=float), self.lo, self.hi)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            if self.signed:
+                top = max(abs(self.lo), abs(self.hi))
+                t = A / top if top > 0 else np.zeros(A.shape)
+            else:
+                half = self.hi / 2 - self.lo / 2  # halves: ±1e308 has no finite span, but its half-span is finite
+                t = (A / 2 - self.lo / 2) / half if half > 0 else np.full(A.shape, 1.0 if self.hi > 0 else 0.0)
+        t = np.clip(np.nan_to_num(t, nan=0.0), -1.0, 1.0)
+        return np.rint(t * _STEPS).astype(int)
 
     def colour(self, x: float) -> tuple[str, str]:
-        """Background and text colour (``#rrggbb``) of the value ``x``."""
-        return _palette_table(self.palette)[int(self.levels(x))]
+        """Background and text colour (CSS) of the value ``x``."""
+        return level_colour(self.palette, int(self.levels(x)))
+
+    def colormap(self):
+        """This scale for matplotlib: ``(cmap, vmin, vmax)``, each colour the hue with its strength as alpha, so that
+        on a figure without a background it lays over the panel as a table cell does."""
+        from matplotlib.colors import ListedColormap
+
+        def ramp(hue):
+            return [theme.scale_rgba(hue, k) for k in range(_STEPS + 1)]
+
+        if not self.signed:
+            return ListedColormap(ramp(theme.WEIGHT_HUE), name="course-weights"), self.lo, self.hi
+        below, above = self.sides
+        neg, pos = PALETTES[self.palette]
+        if below and above or self.constant:
+            top = max(abs(self.lo), abs(self.hi)) or 1.0
+            return ListedColormap(ramp(neg)[:0:-1] + ramp(pos), name="course-signed"), -top, top
+        if below:
+            return ListedColormap(ramp(neg)[::-1], name="course-negative"), self.lo, 0.0
+        return ListedColormap(ramp(pos), name="course-positive"), 0.0, self.hi
 
 
-WEIGHTS = ColourScale("viridis", 0.0, 1.0)  # every attention weight, in every view
+WEIGHTS = ColourScale("weights", 0.0, 1.0)  # every attention weight, in every view
 
 
-def _max_abs(matrices) -> float:
-    top = 0.0
+def colour_map(kind: str = "weights"):
+    """The course's matplotlib colour map of a meaning, for a figure drawn by hand (``ax.imshow(A, cmap=...)``).
+
+    ``"weights"`` (attention weights, use with ``vmin=0, vmax=1``), ``"signed"`` (centred on 0: pass ``vmin=-m,
+    vmax=m``), ``"positive"`` (from 0 up) or ``"negative"`` (up to 0). Each colour is a hue with its strength as alpha,
+    so 0 is the panel's own colour in the light and the dark theme.
+    """
+    ends = {"weights": WEIGHTS, "signed": ColourScale("signed", -1, 1), "positive": ColourScale("signed", 0, 1),
+            "negative": ColourScale("signed", -1, 0)}
+    if kind not in ends:
+        raise ValueError(f"kind must be one of {sorted(ends)}; got {kind!r}")
+    return ends[kind].colormap()[0]
+
+
+def _finite_range(matrices) -> tuple[float, float]:
+    lo = hi = 0.0
     for M in matrices:
         A = np.asarray(M, dtype=float)
-        finite = np.abs(A[np.isfinite(A)])
+        finite = A[np.isfinite(A)]
         if finite.size:
-            top = max(top, float(finite.max()))
-    return top
+            lo, hi = min(lo, float(finite.min())), max(hi, float(finite.max()))
+    return lo, hi
 
 
-def signed_scale(*matrices, palette: str = "puor") -> ColourScale:
-    """The diverging scale centred on 0 for signed numbers: from −m to +m, m the largest finite |entry|.
+def signed_scale(*matrices, palette: str = "signed") -> ColourScale:
+    """The diverging scale for signed numbers, 0 in the panel's own colour.
 
-    0 gets the palette's neutral middle colour and ``a`` and ``−a`` mirrored colours. Every entry 0
-    (or none finite) gives the constant scale at 0. Several matrices: one scale for all of them.
+    Entries of both signs: from −m to +m, m the largest finite |entry|, so that ``a`` and ``−a`` have mirrored
+    colours. All entries ≥ 0: the one-sided scale from 0 to the largest (blue only); all ≤ 0: from the smallest to
+    0 (orange only), so no half of the scale goes unused. Every entry 0 (or none finite): the constant scale at 0.
+    Several matrices: one scale for all of them.
     """
     if palette not in DIVERGING:
         raise ValueError(f"palette must be a diverging palette, one of {list(DIVERGING)}; got {palette!r}")
-    m = _max_abs(matrices)
-    return ColourScale(palette, -m, m)
+    lo, hi = _finite_range(matrices)
+    if lo < 0 < hi:
+        m = max(-lo, hi)
+        return ColourScale(palette, -m, m)
+    return ColourScale(palette, lo, hi)
 
 
 def shared_scale(*matrices, weights: bool = False) -> ColourScale:
@@ -238,13 +270,6 @@ def shared_scale(*matrices, weights: bool = False) -> ColourScale:
     scale over the largest finite |entry| of all of them (:func:`signed_scale`).
     """
     return WEIGHTS if weights else signed_scale(*matrices)
-
-
-def _palette_table(palette: str):
-    try:
-        return _TABLES[palette]
-    except KeyError:
-        raise ValueError(f"palette must be one of {sorted(_TABLES)}; got {palette!r}") from None
 
 
 def format_number(x: float, digits: int = 2) -> str:
@@ -308,11 +333,13 @@ _OPENINGS: dict = {}
 
 
 def _td_openings(palette: str, pad: str) -> list[str]:
-    """The ``<td style=...>`` opening for each palette level (built once per palette and size)."""
+    """The ``<td style=...>`` opening for each palette level, at index level + SCALE_STEPS (built once per palette
+    and size)."""
     key = (palette, pad)
     if key not in _OPENINGS:
         _OPENINGS[key] = [
-            f'<td style="padding:{pad};background:{bg};color:{fg}">' for bg, fg in _palette_table(palette)
+            '<td style="padding:{};background:{};color:{}">'.format(pad, *level_colour(palette, level, True))
+            for level in range(-_STEPS, _STEPS + 1)
         ]
     return _OPENINGS[key]
 
@@ -352,9 +379,9 @@ def _scale_limits(A: np.ndarray, vmin, vmax) -> tuple[float, float]:
 def _scale_of(A: np.ndarray, palette, vmin, vmax, scale) -> ColourScale:
     """The colour scale of one view, by the course's rules (see :class:`ColourScale`).
 
-    ``scale`` given: that one. A diverging ``palette`` (the default): symmetric around 0, from
-    −m to +m with m = max(|vmin|, |vmax|) of those given, else the largest finite |entry|. A
-    sequential one: from ``vmin`` to ``vmax``, each defaulting to the finite minimum or maximum.
+    ``scale`` given: that one. The signed ``palette`` (the default): from ``vmin`` to ``vmax`` when given (both of
+    one sign: one-sided from 0; otherwise symmetric, ±max(|vmin|, |vmax|)), else :func:`signed_scale` of the matrix.
+    The weights' one: from ``vmin`` to ``vmax``, each defaulting to the finite minimum or maximum.
     """
     if scale is not None:
         if not isinstance(scale, ColourScale):
@@ -362,10 +389,10 @@ def _scale_of(A: np.ndarray, palette, vmin, vmax, scale) -> ColourScale:
                              f"got {type(scale).__name__}")
         return scale
     palette = DIVERGING[0] if palette is None else palette
-    _palette_table(palette)  # an unknown palette is refused before any work
+    _check_palette(palette)  # an unknown palette is refused before any work
     if palette in DIVERGING:
-        ends = [abs(float(v)) for v in (vmin, vmax) if v is not None]
-        return ColourScale(palette, -max(ends), max(ends)) if ends else signed_scale(A, palette=palette)
+        ends = [float(v) for v in (vmin, vmax) if v is not None]
+        return signed_scale(ends, palette=palette) if ends else signed_scale(A, palette=palette)
     return ColourScale(palette, *_scale_limits(A, vmin, vmax))
 
 
@@ -382,11 +409,11 @@ def _blocked(A: np.ndarray, mask) -> np.ndarray:
     return blocked | ~allowed
 
 
-def _gradient(palette: str, start: float = 0.0, end: float = 1.0) -> str:
-    """A CSS gradient of the palette's stops from position ``start`` to ``end`` of the scale."""
-    stops = PALETTES[palette]
-    k0, k1 = round(start * (len(stops) - 1)), round(end * (len(stops) - 1))
-    return "linear-gradient(to right, " + ", ".join(stops[k0:k1 + 1]) + ")"
+def _gradient(hue: str, rising: bool = True) -> str:
+    """A CSS gradient from the panel's colour (0) to ``hue`` (full strength), or back when not ``rising``: sRGB
+    interpolation, as the cells mix their colours."""
+    ends = (_PANEL_BG, hue) if rising else (hue, _PANEL_BG)
+    return "linear-gradient(to right, {}, {})".format(*ends)
 
 
 def _swatch(background: str, width: str, text: str = "") -> str:
@@ -403,12 +430,18 @@ def _legend_html(scale: ColourScale, fmt, sz: theme.Sizes, colours: bool = True,
     parts = []
     if colours and scale.constant:
         parts.append(_swatch(scale.colour(scale.lo)[0], "1.6em") + f"<span>every entry {esc(fmt(scale.lo))}</span>")
-    elif colours and scale.palette in DIVERGING and scale.lo == -scale.hi:
-        parts.append(f"<span>{esc(fmt(scale.lo))}</span>{_swatch(_gradient(scale.palette, 0, 0.5), '3.5em')}"
-                     f"<span>{esc(fmt(0.0))}</span>{_swatch(_gradient(scale.palette, 0.5, 1), '3.5em')}"
-                     f"<span>{esc(fmt(scale.hi))}</span>")
+    elif colours and scale.signed:
+        # Only the sides the scale has: a one-sided scale shows one hue, from 0 (the panel's colour) to its end.
+        below, above = scale.sides
+        neg, pos = PALETTES[scale.palette]
+        width = "3.5em" if below and above else "7em"
+        if below:
+            parts.append(f"<span>{esc(fmt(scale.lo))}</span>{_swatch(_gradient(neg, rising=False), width)}")
+        parts.append(f"<span>{esc(fmt(0.0))}</span>")
+        if above:
+            parts.append(f"{_swatch(_gradient(pos), width)}<span>{esc(fmt(scale.hi))}</span>")
     elif colours:
-        parts.append(f"<span>{esc(fmt(scale.lo))}</span>{_swatch(_gradient(scale.palette), '7em')}"
+        parts.append(f"<span>{esc(fmt(scale.lo))}</span>{_swatch(_gradient(PALETTES[scale.palette][0]), '7em')}"
                      f"<span>{esc(fmt(scale.hi))}</span>")
     if masked:
         gap = '<span style="width:1em"></span>' if parts else ""
@@ -470,8 +503,8 @@ def matrix_html(
         minimum and maximum of ``M``).
     highlight : (int, int), optional
         Outline this cell.
-    palette : {"puor", "viridis", "cividis"}, optional
-        Default: "puor", diverging.
+    palette : {"signed", "weights"}, optional
+        Default: "signed", diverging (0 in the panel's colour, orange below, blue above).
     extra_column : (str, sequence of float), optional
         A header and one value per row, shown uncoloured after the last column
         (``attention_weights_html`` uses it for the row sums).
@@ -521,7 +554,7 @@ def matrix_html(
     # Shared cell properties live on the table (inherited) and its <col>s, so that
     # each cell carries only its padding and its two colours: a 16 × 16 table stays small.
     parts.append(
-        '<table style="border-collapse:separate;border-spacing:1px;margin:0;text-align:right;'
+        f'<table style="{theme.TABLE_COLOURS}border-collapse:separate;border-spacing:1px;margin:0;text-align:right;'
         'font-variant-numeric:tabular-nums">'
         f'<colgroup><col><col span="{m}" style="width:{cell_width or sz.cell_width}"></colgroup>'
     )
@@ -529,9 +562,14 @@ def matrix_html(
     linked = linked or focusable
     parts += _header_rows(cols, row_axis, col_axis, extra_header, sz, linked)
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
-    parts += _body_rows(A, rows, colour_scale.levels(A), blocked, colour_scale.palette, fmt, hl, extra_vals, sz,
-                        linked, focusable)
+    levels = colour_scale.levels(A)
+    eased = _eased_from(("matrix", str(title), tuple(rows), tuple(cols), colour_scale.palette), levels, blocked) \
+        if linked else None
+    parts += _body_rows(A, rows, levels, blocked, colour_scale.palette, fmt, hl, extra_vals, sz,
+                        linked, focusable, eased)
     parts.append("</table>")
+    if eased is not None and eased.any():
+        parts.append(f"<style>{theme.COLOUR_EASING_CSS}</style>")
     parts.append(_legend_html(colour_scale, fmt, sz, colours=legend, masked=bool(blocked.any())))
     if note:
         note_style = f"margin-top:3px;font-size:{sz.small};color:{_MUTED_FG}"
@@ -540,9 +578,52 @@ def matrix_html(
     return "".join(parts)
 
 
+# Colour that eases in: a live view (``linked``) remembers the levels it showed last, per view (its title, labels and
+# palette), and marks each cell whose colour changed with the colour it had (theme.COLOUR_EASING_CSS starts the new
+# cell there). Only for a change made by the learner in the page: whatever a cell's run draws (what a stored notebook
+# keeps) is never marked, so a stored notebook is the same with motion on or off.
+_LAST_LEVELS: dict = {}
+_NOT_EASED = np.iinfo(np.int64).min
+_IN_CELL = {"running": False, "watching": False}
+
+
+def _watch_cells() -> None:
+    """Follow the kernel's cell runs (IPython's pre- and post-run events), once."""
+    if _IN_CELL["watching"]:
+        return
+    _IN_CELL["watching"] = True
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    ip = get_ipython()
+    if ip is None:
+        return
+    ip.events.register("pre_run_cell", lambda *_: _IN_CELL.update(running=True))
+    ip.events.register("post_run_cell", lambda *_: _IN_CELL.update(running=False))
+    _IN_CELL["running"] = True  # the first view is drawn by a cell that is running now
+
+
+def _eased_from(key, levels: np.ndarray, blocked: np.ndarray) -> np.ndarray | None:
+    """The level each cell of a live view eases in from (``_NOT_EASED``: none), or None when nothing eases: the first
+    drawing of the view, a new shape, ``COURSE_ANIMATION=off``, or a drawing made while a cell runs."""
+    _watch_cells()
+    before = _LAST_LEVELS.get(key)
+    now = np.where(blocked, _NOT_EASED, levels).astype(np.int64)
+    _LAST_LEVELS[key] = now
+    if before is None or before.shape != now.shape or _IN_CELL["running"] or not theme.motion_allowed():
+        return None
+    return np.where((before != now) & (before != _NOT_EASED) & (now != _NOT_EASED), before, _NOT_EASED)
+
+
+def _from_style(palette: str, level: int) -> str:
+    bg, fg = level_colour(palette, level, True)
+    return f"--from-bg:{bg};--from-fg:{fg};"
+
+
 def _label_style(sz: theme.Sizes) -> str:
     """The style of a row or column label cell."""
-    return f"padding:{sz.pad};color:{_LABEL_FG};background:{_PANEL_BG};font-weight:600;"
+    return f"padding:{sz.pad};color:{_LABEL_FG};background:{theme.TABLE_PANEL};font-weight:600;"
 
 
 def _card_opening(title, n: int, m: int, sz: theme.Sizes) -> str:
@@ -594,13 +675,14 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
 
 
 def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndarray, palette: str, fmt, highlight,
-               extra_vals, sz: theme.Sizes, linked: bool = False, focusable: bool = False) -> list[str]:
+               extra_vals, sz: theme.Sizes, linked: bool = False, focusable: bool = False,
+               eased: np.ndarray | None = None) -> list[str]:
     """One table row per matrix row: its label, each number on its colour (a ``blocked`` entry as a grey hatched
     masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value. When ``linked``, rows are
     marked ``data-row``, cells ``data-col`` (and ``tabindex`` when ``focusable``)."""
     lab = _label_style(sz)
     opening = _td_openings(palette, sz.pad)
-    plain_td = (f'<td style="padding:{sz.pad};background:{_PANEL_BG};color:{_PANEL_FG};'
+    plain_td = (f'<td style="padding:{sz.pad};background:{theme.TABLE_PANEL};color:{_PANEL_FG};'
                 f'border-left:2px solid {theme.BORDER}">')
     masked_td = (f'<td style="padding:{sz.pad};background:{theme.MASKED_FILL};color:{_MASKED_FG};text-align:center" '
                  f'title="masked" aria-label="masked">{MASKED_TEXT}</td>')
@@ -620,7 +702,10 @@ def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndar
             if blocked_i[j]:
                 row.append(masked_td.replace(" title=", col_attrs[j] + " title=", 1))
             else:
-                row.append(opening[idx_i[j]][:-1] + marks[j] + fmt(Ai[j]) + "</td>")
+                cell = opening[idx_i[j] + _STEPS][:-1]
+                if eased is not None and eased[i, j] != _NOT_EASED:
+                    cell = cell.replace('style="', f'style="{_from_style(palette, int(eased[i, j]))}', 1)
+                row.append(cell + marks[j] + fmt(Ai[j]) + "</td>")
         if highlight is not None and highlight[0] == i and 0 <= highlight[1] < m:
             # The traced cell: the same cell with an outline added to its style.
             k = highlight[1] + 1
@@ -697,7 +782,7 @@ def attention_weights_html(
     digits: int = 2,
     large: bool = False,
     highlight=None,
-    palette: str = "viridis",
+    palette: str = "weights",
     note=None,
     row_sums: bool = True,
     cell_width: str | None = None,
@@ -721,7 +806,7 @@ def attention_weights_html(
         every row sums to 1).
     cell_width : str, optional
         A CSS width for the number columns, narrower than the theme's to put several tables side by side.
-    palette : {"viridis", "cividis"}
+    palette : {"weights"}
         A sequential palette, on [0, 1].
     mask : array_like of bool, broadcastable to (n_q, n_k), optional
         True where the query may attend: a blocked weight (exactly 0 after the softmax) is shown
@@ -788,7 +873,7 @@ def _figure_classes():
         """
 
         alt = ""
-        # True: shown as SVG (figure_svg_html), its lines and text sharp at any size; a diagram of boxes and words is.
+        # True: shown as SVG (diagram_svg_html), its lines and text sharp at any size; a diagram of boxes and words is.
         vector = False
 
     _DescribedFigure.__name__ = _DescribedFigure.__qualname__ = "DescribedFigure"
@@ -817,7 +902,9 @@ def _register_described_figure(cls) -> None:
         from IPython.core.pylabtools import print_figure
 
         if getattr(fig, "vector", False):
-            return figure_svg_html(fig, fig.alt or "a figure")
+            return diagram_svg_html(fig, fig.alt or "a figure")
+        if theme.is_themed(fig):
+            return figure_svg_html(fig)
         density, zoom = theme.figure_resolution()
         # A figure laid out by its layout engine (the course's are constrained) already fits its paper, whose border
         # is drawn just inside the edge: drawn as it is (figure_png). Another is cropped to its contents, as Jupyter
@@ -908,7 +995,7 @@ def figure_png(fig, density: float = 1.0) -> bytes:
 
 # Ids matplotlib gives the groups of an SVG ("figure_1", "patch_3", "text_12"): the same in every figure, so two inline
 # on one page would repeat them. An artist's own gid ("flow-step-QKV") becomes a class instead.
-_SVG_GROUP_ID = re.compile(r'<g id="([^"]*)"')
+_SVG_NAMED_GROUP = re.compile(r'<g id="([^"]*)"')
 _SVG_AUTO_ID = re.compile(r"[A-Za-z0-9.]+_\d+")
 _SVG_LONG_NUMBER = re.compile(r"(\d\.\d)\d+")
 _SVG_FONT_LIST = re.compile(r"font-family: ('[^']+')(?:, '[^']+')*(?:, sans-serif)?")
@@ -938,7 +1025,7 @@ def figure_svg(fig) -> str:
     # line: the line breaks inside paths and between elements mean nothing.
     svg = re.sub(r'style="[^"]*"', lambda m: m[0].replace("'", ""), svg)
     svg = re.sub(r">\s+<", "><", re.sub(r"\s*\n\s*", " ", svg))
-    svg = _SVG_GROUP_ID.sub(lambda m: "<g" if _SVG_AUTO_ID.fullmatch(m[1]) else f'<g class="{m[1]}"', svg)
+    svg = _SVG_NAMED_GROUP.sub(lambda m: "<g" if _SVG_AUTO_ID.fullmatch(m[1]) else f'<g class="{m[1]}"', svg)
     svg = _shared_text_style(svg)
     # Attributes in single quotes: a notebook stores the SVG in a JSON string, where every double quote takes two
     # characters (font names are unquoted above, so no value holds a single quote).
@@ -969,7 +1056,7 @@ def _shared_text_style(svg: str) -> str:
     return svg.replace("</style>", rule + "</style>", 1)
 
 
-def figure_svg_html(fig, alt: str | None = None) -> str:
+def diagram_svg_html(fig, alt: str | None = None) -> str:
     """A figure as vector graphics for a notebook's output or an HTML widget, with its alt text (``alt``, else
     ``fig.alt``).
 
@@ -1000,6 +1087,8 @@ def figure_img_html(fig, alt: str | None = None) -> str:
     """
     import base64
 
+    if theme.is_themed(fig):
+        return figure_svg_html(fig, alt)
     density, zoom = theme.figure_resolution()
     png = figure_png(fig, density)
     data = base64.b64encode(png).decode("ascii")
@@ -1008,13 +1097,103 @@ def figure_img_html(fig, alt: str | None = None) -> str:
     return f'<img alt="{alt}"{width} src="data:image/png;base64,{data}" style="max-width:100%">'
 
 
-def described_figure(**kwargs):
-    """A new figure as :func:`helpers.theme.new_figure` makes it, with alt text (``fig.alt``, empty until set)."""
+def described_figure(paper: bool = False, **kwargs):
+    """A new figure as :func:`helpers.theme.new_figure` makes it, with alt text (``fig.alt``, empty until set).
+
+    Themed by default: no background, its text in the theme's colour, shown as SVG in the page
+    (:func:`figure_svg_html`). ``paper=True``: on the course's light paper with a grey border, shown as a PNG.
+    """
     cls = _figure_classes()
-    with theme.figure_style():
+    with theme.figure_style(paper):
         fig = cls(**kwargs)
-    theme.add_border(fig)
+    if paper:
+        theme.add_border(fig)
+    else:
+        fig.course_themed = True
     return fig
+
+
+_SVG_OPENING = re.compile(r"<svg [^>]*>")
+_SVG_SIZE = re.compile(r'(width|height)="([0-9.]+)pt"')
+_SVG_PROLOG = re.compile(r"\A.*?(?=<svg )", re.S)
+_SVG_METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
+_SVG_STYLE = re.compile(r"<defs>\s*<style[^>]*>[^<]*</style>\s*</defs>\s*")
+_SVG_GROUP_ID = re.compile(r'<g id="[^"]*"')
+_SVG_ID = re.compile(r'id="([^"]+)"')
+_SVG_FONT = re.compile(r";? ?font-family: ?[^;\"]*")
+_SVG_NUMBERS = re.compile(r'(\b(?:d|x|y|x1|x2|y1|y2|width|height|transform|viewBox|points)=")([^"]*)"')
+_SVG_DECIMALS = re.compile(r"(\d+\.\d\d)\d+")
+_SVG_NEWLINES = re.compile(r"\s*\n\s*")
+_SVG_BETWEEN_TAGS = re.compile(r">\s+<")
+
+
+_SVG_GROUP = re.compile(r"<g\b[^>]*>|</g>")
+
+
+def _bare_groups_out(svg: str) -> str:
+    """``svg`` without its ``<g>`` elements that have no attributes (they group nothing that shows)."""
+    out, last, bare = [], 0, []
+    for m in _SVG_GROUP.finditer(svg):
+        tag = m.group(0)
+        if tag == "</g>":
+            drop = bare.pop() if bare else False
+        else:
+            drop = tag == "<g>"
+            bare.append(drop)
+        if drop:
+            out.append(svg[last:m.start()])
+            last = m.end()
+    out.append(svg[last:])
+    return "".join(out)
+
+
+def figure_svg_html(fig, alt: str | None = None) -> str:
+    """A themed figure (:func:`described_figure`) as an inline ``<svg>`` whose colours follow the page's theme.
+
+    The figure is drawn once as SVG with its text kept as text and its ids salted with a fixed string (the same
+    figure gives the same markup), and each colour that stands for a theme colour
+    (:data:`helpers.theme.FIGURE_THEME_COLOURS`: the ink, the text on pale cells, the masked greys) becomes that
+    colour's CSS variable, so that the text is dark on a light page and light on a dark one. The figure has no
+    background: its colour scales (a hue with its strength as alpha) lie over the panel as a table's cells do. The
+    text takes the page's sans-serif font. ``alt`` (else ``fig.alt``) names the picture for a screen reader. In the
+    lecture mode it is shown larger (:data:`helpers.theme.FIGURE_LECTURE_ZOOM`).
+    """
+    import io
+
+    import matplotlib
+
+    theme.follow_theme(fig)
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "attention-course"}):
+        if fig.get_layout_engine() is not None:
+            draw_figure(fig, buffer, "svg", metadata={"Date": None, "Creator": None})
+        else:  # cropped to its contents, as Jupyter shows figures
+            fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    svg = buffer.getvalue().decode("utf-8")
+    svg = _SVG_METADATA.sub("", _SVG_PROLOG.sub("", svg, count=1))
+    # Its stylesheet (round line joins for every element) would style the whole page: the root says it instead.
+    svg = _SVG_GROUP_ID.sub("<g", _SVG_STYLE.sub("", svg, count=1))
+    # Ids left (clip paths, hatches) are referenced; made unique to this figure, as the page holds several.
+    tag = hashlib.sha256(svg.encode("utf-8")).hexdigest()[:6]
+    for name in set(_SVG_ID.findall(svg)):
+        svg = svg.replace(f'id="{name}"', f'id="{name}-{tag}"').replace(f"#{name})", f"#{name}-{tag})")
+        svg = svg.replace(f'"#{name}"', f'"#{name}-{tag}"')
+    for stands_for, css in theme.FIGURE_THEME_COLOURS.items():
+        svg = svg.replace(stands_for, css)
+    # Smaller, the same picture: the font and the ink said once on the root (inherited), coordinates to 0.01 pt, no
+    # indentation (a stored notebook holds every figure).
+    svg = _SVG_FONT.sub("", svg)
+    svg = _SVG_NUMBERS.sub(lambda m: m.group(1) + _SVG_DECIMALS.sub(r"\1", m.group(2)) + '"', svg)
+    svg = _bare_groups_out(_SVG_BETWEEN_TAGS.sub("><", _SVG_NEWLINES.sub(" ", svg)))
+    _, zoom = theme.figure_resolution()
+    label = _html.escape(alt or getattr(fig, "alt", "") or "a figure", quote=True)
+
+    def opening(m) -> str:
+        tag = _SVG_SIZE.sub(lambda s: f'{s.group(1)}="{float(s.group(2)) * 4 / 3 * zoom:.0f}px"', m.group(0))
+        return tag[:-1] + (f' role="img" aria-label="{label}" style="max-width:100%;height:auto;'
+                           f'stroke-linejoin:round;stroke-linecap:butt;color:{theme.PANEL_FG};{theme.SANS}">')
+
+    return '<div class="course-figure">' + _SVG_OPENING.sub(opening, svg, count=1).strip() + "</div>"
 
 
 def heatmap_alt(A: np.ndarray, rows, cols, title=None, blocked=None) -> str:
@@ -1048,14 +1227,15 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     col_labels : sequence of str, length n_k (keys, along the top)
     title : str, optional
     ax : matplotlib Axes, optional
-        Draw into this axes (its figure gets the course's paper and border); by default a
+        Draw into this axes (a plain figure gets the course's paper and border; a :func:`described_figure` stays
+        themed); by default a
         new ``matplotlib.figure.Figure`` (no pyplot state, so it is safe inside widgets and
         under nbval).
     annotate : bool
         Print each number in its cell, in black or white for contrast, all in one format
         (:func:`number_format`; weights always with ``digits`` decimals).
     scale : {"weights", "data"}
-        ``"weights"`` (the default): viridis on the fixed [0, 1] scale (:data:`WEIGHTS`), as for
+        ``"weights"`` (the default): the weights' teal on the fixed [0, 1] scale (:data:`WEIGHTS`), as for
         every view of attention weights in the course, so two heatmaps compare by colour; a
         finite value outside [0, 1] raises ValueError (it is not a weight). ``"data"``: a signed
         matrix (scores, inputs) on the diverging scale centred on 0, from −max|x| to +max|x|.
@@ -1074,8 +1254,8 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
     -------
     matplotlib.figure.Figure
         A :func:`described_figure` (its ``alt`` says what it shows) unless ``ax`` belongs to a plain figure.
-        Drawn in :func:`helpers.theme.figure_style`: opaque light paper, dark text, a grey
-        border, so it reads in JupyterLab's light and dark themes alike.
+        Themed (:func:`helpers.theme.figure_style`): no background, the theme's text colour, shown as SVG
+        (:func:`figure_svg_html`), so it reads in JupyterLab's light and dark themes alike; a long title wraps.
     """
     from matplotlib import colormaps
 
@@ -1096,13 +1276,18 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
                 "pass scale='data' to draw another matrix on its own scale"
             )
         colour_scale = WEIGHTS
+        if vmin is not None or vmax is not None:
+            colour_scale = ColourScale("weights", 0.0 if vmin is None else vmin, 1.0 if vmax is None else vmax)
     else:
-        colour_scale = signed_scale(np.where(blocked, np.nan, A))
-    lo = colour_scale.lo if vmin is None else float(vmin)
-    hi = colour_scale.hi if vmax is None else float(vmax)
+        ends = [float(v) for v in (vmin, vmax) if v is not None]
+        colour_scale = signed_scale(ends if ends else np.where(blocked, np.nan, A))
+    cm, lo, hi = colour_scale.colormap()
+    if cmap is not None:
+        cm = colormaps[cmap]
     if hi <= lo:  # a constant matrix: its one value in the middle of a scale one unit wide
         lo, hi = lo - 0.5, hi + 0.5
-    with theme.figure_style():
+    themed = ax is None or theme.is_themed(ax.figure)
+    with theme.figure_style(paper=not themed):
         if ax is None:
             # Wide enough for the masked key under the heatmap, when there is one.
             fig = described_figure(figsize=(max(3.8 if blocked.any() else 3.0, 0.6 * m + 2.0),
@@ -1110,10 +1295,13 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
             ax = fig.add_subplot()
         else:
             fig = ax.figure
-            theme.add_border(fig)
+            if not themed:  # a plain figure is shown as a PNG: on the course's paper
+                theme.add_border(fig)
             theme.style_axes(ax)
-        cm = colormaps[cmap or _MPL_CMAP[colour_scale.palette]].with_extremes(bad=_FIG_MASKED_BG)
-        im = ax.imshow(np.ma.masked_array(A, blocked | ~np.isfinite(A)), cmap=cm, vmin=lo, vmax=hi, aspect="auto")
+        # Masked cells are drawn over the image (_hatch_masked); the image leaves them clear.
+        cm = cm.with_extremes(bad=(0, 0, 0, 0))
+        im = ax.imshow(np.ma.masked_array(A, blocked | ~np.isfinite(A)), cmap=cm, vmin=lo, vmax=hi, aspect="auto",
+                       interpolation="nearest")
         ax.set_xticks(range(m), cols, rotation=45 if max((len(c) for c in cols), default=0) > 3 else 0)
         ax.set_yticks(range(n), rows)
         ax.xaxis.set_ticks_position("top")
@@ -1121,7 +1309,7 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
         ax.set_xlabel("Keys →")
         ax.set_ylabel("Queries ↓")
         if title:
-            ax.set_title(title, pad=12)
+            ax.set_title(_wrapped_title(str(title), ax), pad=12)
         # No label on the colour bar: its ticks (0.0 to 1.0 for weights) say the scale, and a rotated label
         # would add about 4 KB to every stored figure.
         if colorbar:
@@ -1136,7 +1324,7 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
                     if blocked[i, j]:
                         text, colour = MASKED_TEXT, _FIG_MASKED_FG
                     elif np.isfinite(v):
-                        text, colour = fmt(v), _text_for(cm(float(np.clip((v - lo) / (hi - lo), 0, 1)))[:3])
+                        text, colour = fmt(v), _figure_cell_ink(colour_scale, v) if cmap is None else "#000000"
                     else:
                         text, colour = fmt(v), _FIG_MASKED_FG
                     ax.text(j, i, text, ha="center", va="center", color=colour, fontsize=9)
@@ -1144,6 +1332,25 @@ def heatmap(weights, row_labels, col_labels, title=None, ax=None, annotate: bool
         # Drawn into a described figure (one of several panels, too): the panel adds its own sentence.
         fig.alt = " ".join(filter(None, [fig.alt, heatmap_alt(A, rows, cols, title, blocked)]))
     return fig
+
+
+def _figure_cell_ink(scale: ColourScale, v: float) -> str:
+    """The colour of a number on a figure's cell, as in the tables: the theme's text while the cell is pale
+    (:data:`helpers.theme.FIGURE_CELL_INK`), white once it is strong."""
+    level = int(scale.levels(v))
+    hue = _hue(scale.palette, level)
+    return theme.CELL_INK_STRONG if abs(level) >= theme.ink_turns_at(hue) else theme.FIGURE_CELL_INK
+
+
+def _wrapped_title(title: str, ax) -> str:
+    """``title`` broken into lines no wider than its axes (a title is not laid out: a long one would be cut at the
+    figure's edges)."""
+    import textwrap
+
+    width_in = ax.get_position().width * ax.figure.get_figwidth()
+    # A 'large' (12 pt) title: about 0.55 em a character on average, 72 pt an inch.
+    chars = max(12, int(width_in * 72 / (0.55 * 12)))
+    return textwrap.fill(title, chars) if "\n" not in title else title
 
 
 _PANELS_PER_ROW = 4  # more heads than this wrap to a second row: a figure stays about as wide as a slide

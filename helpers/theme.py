@@ -9,10 +9,22 @@ from this one module: in JupyterLab Dark every panel, table, trace and error box
 dark with light text. Colours that have no theme variable of their own (a tinted error
 box, a readable green) are mixed from theme variables with CSS ``color-mix``.
 
-matplotlib figures are images and cannot follow a CSS theme, so they take the other
-route: :func:`figure_style` draws every figure on an opaque light "paper" with dark
-text and a mid-grey border, readable on a light page and on a dark one alike (see its
-docstring for why not a transparent figure or grey text).
+Colour scales (what a number's colour says) are here too: every scale runs from the panel's
+own background (0: no colour, in the light and the dark theme alike) to one hue at full
+strength (:data:`WEIGHT_HUE`, :data:`NEGATIVE_HUE`, :data:`POSITIVE_HUE`);
+:func:`scale_fill` and :func:`scale_ink` give a cell's background and text as CSS,
+:func:`scale_rgba` the same colour for a figure, which lays it over the same panel.
+A colour that changes in a live view eases in over :data:`COLOUR_EASE_MS`
+(:data:`COLOUR_EASING_CSS`), unless the reader asks for reduced motion or
+``COURSE_ANIMATION=off``.
+
+matplotlib figures are images and cannot read CSS, so they take one of two routes. A
+*themed* figure (:func:`figure_style`, every heatmap) has no background of its own and
+draws its text in :data:`FIGURE_INK`, a colour that :func:`helpers.render.figure_svg_html`
+turns into the theme's text colour when it shows the figure as SVG in the page. A *paper*
+figure (:func:`add_border`: the data-flow diagrams, the model's thumbnails) is a PNG on an
+opaque light paper with dark text and a mid-grey border, readable on a light page and on a
+dark one alike.
 """
 
 from __future__ import annotations
@@ -58,7 +70,27 @@ __all__ = [
     "FIGURE_FG",
     "FIGURE_EDGE",
     "FIGURE_MASKED",
+    "FIGURE_INK",
+    "FIGURE_CELL_INK",
+    "FIGURE_HATCH",
+    "FIGURE_THEME_COLOURS",
     "FIGURE_RC",
+    "PAPER_RC",
+    "WEIGHT_HUE",
+    "NEGATIVE_HUE",
+    "POSITIVE_HUE",
+    "SCALE_STEPS",
+    "CELL_INK",
+    "CELL_INK_STRONG",
+    "scale_fill",
+    "scale_ink",
+    "scale_rgba",
+    "ink_turns_at",
+    "COLOUR_EASE_MS",
+    "COLOUR_EASING_CSS",
+    "motion_allowed",
+    "is_themed",
+    "follow_theme",
     "figure_style",
     "new_figure",
     "add_border",
@@ -101,6 +133,112 @@ BAD_CELL_FG = "#8b0000"
 HIGHLIGHT = "#ff2d95"  # magenta outline: distinct from every palette colour
 
 
+# --------------------------------------------------------------------------- colour scales
+
+# Each scale runs from the panel's background (strength 0: no colour at all) to one hue at full strength, mixed in
+# sRGB: a cell of strength t is t of the hue over 1 − t of the panel, in the light theme and the dark one alike. The
+# three hues differ from each other, from the highlight and from the masked grey, and stay apart for the common
+# colour-vision deficiencies (teal, orange, blue). All three are equally dark (WCAG luminance 0.15), so a strength
+# looks as strong in every scale, white text reads on each at 5:1, and in the dark theme the full hue stands 3:1
+# from the panel.
+WEIGHT_HUE = "#007a74"    # teal: attention weights, 0 to 1
+NEGATIVE_HUE = "#a8550a"  # orange: below 0 on the signed scale
+POSITIVE_HUE = "#1f6fb4"  # blue: above 0 on the signed scale
+# Strengths 0, 1/255, ..., 1: one per level of an 8-bit alpha channel, so that a figure's pixel (the hue with that
+# alpha, over the same panel) is exactly the table cell's colour.
+SCALE_STEPS = 255
+# The text on a cell: the theme's strongest text colour (black on a light panel, white on a dark one) while the cell
+# is pale, white once it is strong (from :func:`ink_turns_at`).
+CELL_INK = "var(--jp-ui-font-color0, #000000)"
+CELL_INK_STRONG = "#ffffff"
+# The light panel the fallbacks describe (JupyterLab Light's --jp-layout-color1), where the text turns white.
+_LIGHT_PANEL = "#ffffff"
+
+
+def hex_rgb(colour: str) -> tuple[float, float, float]:
+    """A ``#rrggbb`` colour as (r, g, b) in [0, 1]."""
+    return tuple(int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5))
+
+
+def luminance(rgb) -> float:
+    """WCAG relative luminance of an sRGB colour with components in [0, 1]."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two sRGB colours (components in [0, 1])."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def mix(hue: str, step: int, panel: str = _LIGHT_PANEL) -> tuple[float, float, float]:
+    """The colour a cell of strength ``step`` / :data:`SCALE_STEPS` shows over ``panel`` (both ``#rrggbb``)."""
+    t = step / SCALE_STEPS
+    return tuple(t * h + (1 - t) * p for h, p in zip(hex_rgb(hue), hex_rgb(panel)))
+
+
+def _ink_turns_at(hue: str) -> int:
+    black, white = (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)
+    return next((k for k in range(SCALE_STEPS + 1)
+                 if contrast(white, mix(hue, k)) >= contrast(black, mix(hue, k))), SCALE_STEPS + 1)
+
+
+_INK_TURNS: dict[str, int] = {}
+
+
+def ink_turns_at(hue: str) -> int:
+    """The first strength step whose cell takes white text: on the light panel, from there on white contrasts more
+    than black. On the dark panel every step is at most as light as the hue, so the theme's (white) text and the
+    white after the turn both read."""
+    if hue not in _INK_TURNS:
+        _INK_TURNS[hue] = _ink_turns_at(hue)
+    return _INK_TURNS[hue]
+
+
+def scale_fill(hue: str, step: int, panel: str = PANEL_BG) -> str:
+    """A cell's background as CSS: strength ``step`` / :data:`SCALE_STEPS` of ``hue`` over the panel; step 0 is the
+    panel's own colour (:data:`PANEL_BG`). ``panel``: the panel's colour as CSS (a table names it once, as a custom
+    property of its own: :data:`TABLE_COLOURS`)."""
+    if step <= 0:
+        return panel
+    if step >= SCALE_STEPS:
+        return hue
+    return f"color-mix(in srgb,{hue} {100 * step / SCALE_STEPS:.1f}%,{panel})"
+
+
+def scale_ink(hue: str, step: int, ink: str = CELL_INK) -> str:
+    """The text colour (CSS) on a cell of strength ``step``: :data:`CELL_INK` (or ``ink``) while pale, then white."""
+    return CELL_INK_STRONG if step >= ink_turns_at(hue) else ink
+
+
+# A table of many cells names the panel's colour and the pale cells' ink once, as custom properties on the <table>
+# (inherited by its cells), so that each cell's style stays short: a stored notebook holds many tables.
+TABLE_PANEL = "var(--cz)"
+TABLE_INK = "var(--ck)"
+TABLE_COLOURS = f"--cz:{PANEL_BG};--ck:{CELL_INK};"
+
+
+def scale_rgba(hue: str, step: int) -> tuple[float, float, float, float]:
+    """A cell's colour for a figure: ``hue`` with alpha ``step`` / :data:`SCALE_STEPS`, laid over the panel."""
+    return (*hex_rgb(hue), step / SCALE_STEPS)
+
+
+# A colour that changes in a live view eases from its old value to the new one: the view marks each cell whose colour
+# changed with its old colours (``--from-bg``, ``--from-fg``: helpers.render's live views, which carry this rule with
+# them). The view's HTML is replaced as a whole, so the cell is a new element: ``@starting-style`` gives it the old
+# colour to start from, and the transition runs to the new one. None when the reader's system asks for reduced motion;
+# none marked with ``COURSE_ANIMATION=off`` (:func:`motion_allowed`).
+COLOUR_EASE_MS = 150
+COLOUR_EASING_CSS = (
+    "@media (prefers-reduced-motion:no-preference){"
+    f"td[style*='--from-bg']{{transition:background-color {COLOUR_EASE_MS}ms ease-out,"
+    f"color {COLOUR_EASE_MS}ms ease-out}}"
+    "@starting-style{td[style*='--from-bg']{background-color:var(--from-bg)!important;"
+    "color:var(--from-fg)!important}}}"
+)
+
+
 def env_flag(name: str) -> bool | None:
     """An on/off setting from the environment: True, False, or None when it is not set."""
     value = os.environ.get(name, "").strip().lower()
@@ -116,6 +254,13 @@ def lecture_mode() -> bool:
     """
     flag = env_flag("COURSE_LECTURE")
     return flag if flag is not None else "VOILA_KERNEL_ID" in os.environ
+
+
+def motion_allowed() -> bool:
+    """False with ``COURSE_ANIMATION=off`` in the environment (less motion; the test runs set it): no colour eases in
+    and no widget paces frames for the eye. The reader's own wish (``prefers-reduced-motion``) is the page's to
+    honour (:data:`COLOUR_EASING_CSS`)."""
+    return env_flag("COURSE_ANIMATION") is not False
 
 
 @dataclass(frozen=True)
@@ -313,31 +458,49 @@ def notice_html(message: str, large: bool = False) -> str:
 
 # --------------------------------------------------------------------------- matplotlib figures
 
-# A figure is a PNG: it cannot read CSS variables, so it cannot follow the theme. It is drawn on opaque light
-# "paper" with dark text instead, and a mid-grey border that marks its edge on a white page (on a dark page the
-# paper itself does). Contrast of the text on the paper: 17:1 wherever the figure is shown.
+# A paper figure is a PNG: it cannot read CSS variables, so it is drawn on opaque light "paper" with dark text, and a
+# mid-grey border that marks its edge on a white page (on a dark page the paper itself does). Contrast of the text on
+# the paper: 17:1 wherever the figure is shown.
 FIGURE_FACE = "#ffffff"
 FIGURE_FG = "#1a1a1a"
 FIGURE_EDGE = "#8c8c8c"
-FIGURE_MASKED = "#d9d9d9"  # a masked (−∞) cell in a figure: light grey, clearly not on the colour scale
 
-FIGURE_RC = {
+# A themed figure has no background and draws with these colours, each of which stands for a theme colour: shown as
+# SVG in the page (helpers.render.figure_svg_html), each becomes its CSS value in FIGURE_THEME_COLOURS, so the text
+# follows the theme. Drawn anywhere else (a PNG, a saved file) they are what they look like: near-black text, the
+# light theme's greys. Each differs from every colour a figure draws otherwise, so that only they are replaced.
+FIGURE_INK = "#0a0b0c"        # text, ticks and frames: the panel's text colour
+FIGURE_CELL_INK = "#0c0b0a"   # a number on a pale cell of a scale: CELL_INK, as in the tables
+FIGURE_MASKED = "#bdbdbe"     # a masked cell, and ...
+FIGURE_HATCH = "#eeeeef"      # ... its stripes: the theme's greys, as MASKED_FILL
+FIGURE_THEME_COLOURS = {
+    FIGURE_INK: "currentColor",  # the root's colour, PANEL_FG
+    FIGURE_CELL_INK: CELL_INK,
+    FIGURE_MASKED: "var(--jp-layout-color3, #bdbdbd)",
+    FIGURE_HATCH: "var(--jp-layout-color2, #eeeeee)",
+}
+
+_INK_RC = ("axes.edgecolor", "axes.labelcolor", "axes.titlecolor", "text.color", "xtick.color", "ytick.color",
+           "xtick.labelcolor", "ytick.labelcolor")
+FIGURE_RC = {  # a themed figure: no background anywhere, text in FIGURE_INK
+    "figure.facecolor": "none",
+    "figure.edgecolor": "none",
+    "savefig.facecolor": "none",
+    "savefig.edgecolor": "none",
+    "savefig.transparent": True,
+    "axes.facecolor": "none",
+    "legend.frameon": False,
+    **dict.fromkeys(_INK_RC, FIGURE_INK),
+}
+PAPER_RC = {  # a paper figure: opaque light paper, dark text
     "figure.facecolor": FIGURE_FACE,
     "figure.edgecolor": FIGURE_EDGE,
     "savefig.facecolor": FIGURE_FACE,
     "savefig.edgecolor": FIGURE_EDGE,
     "savefig.transparent": False,
     "axes.facecolor": FIGURE_FACE,
-    "axes.edgecolor": FIGURE_FG,
-    "axes.labelcolor": FIGURE_FG,
-    "axes.titlecolor": FIGURE_FG,
-    "text.color": FIGURE_FG,
-    "xtick.color": FIGURE_FG,
-    "ytick.color": FIGURE_FG,
-    "xtick.labelcolor": FIGURE_FG,
-    "ytick.labelcolor": FIGURE_FG,
+    **dict.fromkeys(_INK_RC, FIGURE_FG),
 }
-
 
 # In the lecture mode a figure is shown this much larger than in a notebook (its ticks and labels read from the back
 # of a room), and drawn with twice as many pixels again, so that it stays sharp on a 2x (HiDPI) screen or projector.
@@ -357,46 +520,53 @@ def figure_resolution() -> tuple[float, float]:
     return 1.0, 1.0
 
 
-def figure_style():
-    """A context in which matplotlib draws the course's figures: readable in light and dark themes.
+def figure_style(paper: bool = False):
+    """A context in which matplotlib draws the course's figures, whatever the learner's matplotlib style (even
+    ``dark_background``).
 
     Every helper that draws a figure (:func:`helpers.render.heatmap`, the model views'
-    thumbnails) creates and draws it inside this context, so figures look the same
-    whatever the learner's matplotlib style (even ``dark_background``).
+    thumbnails) creates and draws it inside this context.
 
-    Why an opaque light figure: a figure is an image, so it cannot follow JupyterLab's
-    CSS variables. A transparent background with the default black text disappears on
-    a dark page; mid-grey "theme-neutral" text reads poorly on both (about 4:1 on white
-    and on JupyterLab Dark's #111) and the colour bar and masked cells would still be
-    light. Dark text on white paper reads at 17:1 on any page, in an HTML export and on
-    a projector; the figure's grey border (see :func:`new_figure`) shows where the
-    paper ends on a white page.
+    By default a *themed* figure (:data:`FIGURE_RC`): no background, text in :data:`FIGURE_INK`, which the page shows
+    in the theme's text colour (:func:`helpers.render.figure_svg_html`); its colour scales are laid over the panel as
+    the tables' are. ``paper=True`` (:data:`PAPER_RC`): dark text on an opaque light paper, for a figure that is shown
+    as a PNG (a diagram with light boxes of its own, an image redrawn on every click): 17:1 on any page, in an HTML
+    export and on a projector; its grey border (:func:`add_border`) shows where the paper ends on a white page.
 
     Returns
     -------
-    matplotlib's ``rc_context`` with :data:`FIGURE_RC`.
+    matplotlib's ``rc_context``.
     """
     import matplotlib
 
-    return matplotlib.rc_context(FIGURE_RC)
+    return matplotlib.rc_context(PAPER_RC if paper else FIGURE_RC)
 
 
-def new_figure(**kwargs):
-    """A ``matplotlib.figure.Figure`` (no pyplot state) on the course's paper, with its grey border.
+def is_themed(fig) -> bool:
+    """True for a themed figure (:func:`new_figure`, :func:`helpers.render.described_figure`): shown as SVG whose
+    text follows the theme, on the panel's colour."""
+    return bool(getattr(fig, "course_themed", False))
+
+
+def new_figure(paper: bool = False, **kwargs):
+    """A ``matplotlib.figure.Figure`` (no pyplot state): themed, or on the course's paper with its grey border.
 
     Keyword arguments go to ``Figure`` (``figsize``, ``layout``, ...). Draw into it inside
-    :func:`figure_style` so that its text is dark too.
+    :func:`figure_style` (with the same ``paper``) so that its text has the matching colour.
     """
     from matplotlib.figure import Figure
 
-    with figure_style():
+    with figure_style(paper):
         fig = Figure(**kwargs)
-    add_border(fig)
+    if paper:
+        add_border(fig)
+    else:
+        fig.course_themed = True
     return fig
 
 
 def add_border(fig) -> None:
-    """Give ``fig`` the course's paper (opaque :data:`FIGURE_FACE`) and a grey border round its edge.
+    """Put ``fig`` on the course's paper (opaque :data:`FIGURE_FACE`) with a grey border round its edge.
 
     The border is an artist in figure coordinates, not the figure's own edge: a figure shown
     cropped to its contents (``bbox_inches="tight"``: Jupyter's default, and the course's for a
@@ -406,6 +576,7 @@ def add_border(fig) -> None:
     from matplotlib.layout_engine import ConstrainedLayoutEngine
     from matplotlib.patches import Rectangle
 
+    fig.course_themed = False
     fig.set_facecolor(FIGURE_FACE)
     if any(getattr(p, "get_gid", lambda: None)() == "course-border" for p in fig.patches):
         return
@@ -422,16 +593,47 @@ def add_border(fig) -> None:
                                  figure=fig))
 
 
+def follow_theme(fig) -> None:
+    """Give a themed figure's parts that were drawn outside :func:`figure_style` (a notebook's own
+    ``ax.imshow``, ``ax.set_title``, ``fig.colorbar`` on a described figure) the themed colours: no background, and
+    text, ticks and frames in :data:`FIGURE_INK` wherever they were left in matplotlib's default black."""
+    from matplotlib.colors import to_rgba
+
+    def inked(artist) -> None:
+        if to_rgba(artist.get_color()) == (0.0, 0.0, 0.0, 1.0):
+            artist.set_color(FIGURE_INK)
+
+    fig.set_facecolor("none")
+    for ax in fig.axes:
+        ticks = [*ax.get_xticklabels(), *ax.get_yticklabels()]
+        if all(to_rgba(t.get_color()) == (0.0, 0.0, 0.0, 1.0) for t in ticks):
+            style_axes(ax)
+        if to_rgba(ax.get_facecolor()) == (1.0, 1.0, 1.0, 1.0):
+            ax.set_facecolor("none")
+        for text in [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]:
+            inked(text)
+        legend = ax.get_legend()
+        for text in legend.get_texts() if legend else ():
+            inked(text)
+    for text in [*fig.texts, *(lg_text for lg in fig.legends for lg_text in lg.get_texts())]:
+        inked(text)
+    if fig._suptitle is not None:
+        inked(fig._suptitle)
+
+
 def style_axes(ax) -> None:
-    """Dark text, ticks and frame on light paper for an axes made outside :func:`figure_style`.
+    """The figure's own text colours for an axes made outside :func:`figure_style`: themed ink on no background, or
+    dark text, ticks and frame on light paper.
 
     A caller's own axes (``heatmap(..., ax=ax)``) keeps the colours of the style it was
     created in, white ticks under ``dark_background`` for instance, which vanish on the
     course's paper.
     """
-    ax.set_facecolor(FIGURE_FACE)
-    ax.tick_params(colors=FIGURE_FG, labelcolor=FIGURE_FG)
+    themed = is_themed(ax.figure)
+    ink = FIGURE_INK if themed else FIGURE_FG
+    ax.set_facecolor("none" if themed else FIGURE_FACE)
+    ax.tick_params(colors=ink, labelcolor=ink)
     for side in ax.spines.values():
-        side.set_edgecolor(FIGURE_FG)
+        side.set_edgecolor(ink)
     for text in (ax.title, ax.xaxis.label, ax.yaxis.label):
-        text.set_color(FIGURE_FG)
+        text.set_color(ink)

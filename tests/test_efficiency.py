@@ -284,7 +284,7 @@ def test_timing_panel_measures_and_shows_a_figure_with_alt_text():
     panel = TimingPanel(ns=(32, 64, 128), d_model=16)
     assert panel.result["n"] == [32, 64, 128]
     assert set(panel.exponents) == {"projections", "attention"}
-    assert '<img alt="Log-log plot of time against n' in panel.view.value
+    assert 'role="img" aria-label="Log-log plot of time against n' in panel.view.value
     first = panel.view.value
     panel.button.click()
     assert panel.status == "" and panel.view.value != first  # measured again: new times

@@ -256,14 +256,14 @@ def test_the_diagram_is_vector_graphics_with_its_text_as_text(monkeypatch):
     bytes each time (a stored notebook is reproducible), and no ids that a second diagram on the page would repeat."""
     import re
 
-    from helpers.render import figure_svg_html
+    from helpers.render import diagram_svg_html
 
     monkeypatch.setenv("COURSE_LECTURE", "0")
     fig = attention_flow("scores", n=3, d_model=4, d_k=2)
-    html = figure_svg_html(fig)
+    html = diagram_svg_html(fig)
     assert html.startswith(f'<img alt="{fig.alt[:40]}') and 'src="data:image/svg+xml,<svg' in html
     assert "scores</tspan>" in html or ">scores<" in html.replace("</tspan><tspan", "")
-    assert html == figure_svg_html(attention_flow("scores", n=3, d_model=4, d_k=2))
+    assert html == diagram_svg_html(attention_flow("scores", n=3, d_model=4, d_k=2))
     assert not re.search(r"<g id=", html)
     assert "class='flow-step-scores'" in html
 
@@ -271,7 +271,7 @@ def test_the_diagram_is_vector_graphics_with_its_text_as_text(monkeypatch):
 def test_on_a_projector_the_diagram_is_three_boxes_wide_with_larger_text(monkeypatch):
     """The lecture mode draws the same steps in rows of at most three, a tenth larger: on a 1024 px projector the
     diagram then fills the column at a scale where its smallest text is over 18 px (test_lecture.py measures it)."""
-    from helpers.render import figure_svg_html
+    from helpers.render import diagram_svg_html
 
     monkeypatch.setenv("COURSE_LECTURE", "0")
     wide = {kw: attention_flow(None, **dict(kw)) for kw in ((), (("masked", True),), (("heads", True),))}
@@ -283,6 +283,6 @@ def test_on_a_projector_the_diagram_is_three_boxes_wide_with_larger_text(monkeyp
         assert lecture.get_size_inches()[0] < 0.8 * fig.get_size_inches()[0]
         smallest = min(t.get_fontsize() for ax in lecture.axes for t in ax.texts)
         assert smallest >= 1.1 * min(t.get_fontsize() for ax in fig.axes for t in ax.texts) - 1e-9
-    html = figure_svg_html(attention_flow("QKV"))
+    html = diagram_svg_html(attention_flow("QKV"))
     assert html.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and 'class="course-svg course-diagram"' in html
     assert 'role="img" aria-label="Data flow of one attention step.' in html

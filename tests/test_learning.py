@@ -302,7 +302,7 @@ def test_lab_shows_the_trained_head(lab):
     assert f"final loss {lab.result.losses[-1]:.4f}".rstrip("0") in summary
     table = html_text(lab.view)
     assert "After training" in table and "Queries ↓" in table and "1 A" in table
-    assert 'alt="Loss, learning rate 1: a line of the loss over 300 steps' in lab.curve.value
+    assert 'aria-label="Loss, learning rate 1: a line of the loss over 300 steps' in lab.curve.value
     assert "run this cell" in lab._repr_mimebundle_()["text/plain"]
 
 

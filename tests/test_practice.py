@@ -575,8 +575,8 @@ def test_heatmap_problem_shows_a_labelled_heatmap_and_four_questions(sess):
     p = g.problem
     shown = g.inputs_html.value
     # One picture (not a table), described for a screen reader with every token on both axes.
-    assert shown.count("<img") == 1 and "<table" not in shown
-    alt = html.unescape(re.search(r'alt="([^"]*)"', shown).group(1))
+    assert shown.count('<svg xmlns') == 1 and "<table" not in shown
+    alt = html.unescape(re.search(r'role="img" aria-label="([^"]*)"', shown).group(1))
     for token in (*p.inputs["queries"], *p.inputs["keys"]):
         assert token in alt
     assert "Read the heatmap" in _text(g.prompt_html.value)

@@ -34,7 +34,7 @@ CELLS_AFTER = 4
 PREDICT_TAG = "predict-commit"
 _SHAPE = re.compile(r"^\d+(?: × \d+)+$")
 _LIST = re.compile(r"^\[[^\[\]]*\]$")
-_ALT = re.compile(r"""\salt=(?:"([^"]*)"|'([^']*)')""")
+_ALT = re.compile(r"""\s(?:alt|aria-label)=(?:"([^"]*)"|'([^']*)')""")
 _TAG = re.compile(r"<[^>]*>")
 
 

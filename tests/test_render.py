@@ -4,6 +4,7 @@ import re
 
 import numpy as np
 import pytest
+from css_colours import contrast, hue_angle, rgb
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -11,8 +12,8 @@ from helpers import theme
 from helpers.render import (
     MASKED_LEGEND,
     PALETTES,
-    SEQUENTIAL,
     WEIGHTS,
+    ColourScale,
     attention_weights_html,
     colour_for,
     format_number,
@@ -37,16 +38,6 @@ def cells(html):
 def style_value(style, prop):
     m = re.search(rf"(?:^|;){prop}:([^;]+)", style)
     return m.group(1) if m else None
-
-
-def wcag_contrast(hex_a, hex_b):
-    def lum(h):
-        rgb = [int(h[k:k + 2], 16) / 255 for k in (1, 3, 5)]
-        lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
-        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-    a, b = sorted((lum(hex_a), lum(hex_b)), reverse=True)
-    return (a + 0.05) / (b + 0.05)
 
 
 @pytest.mark.parametrize(
@@ -87,7 +78,7 @@ def test_a_table_of_whole_numbers_shows_whole_numbers():
     # The legend's ends (and its middle, 0) are written in the table's format too.
     assert re.search(r"<span>-30</span>.*<span>0</span>.*<span>30</span>", html)
     # ... and decide it: a scale from 0.5 needs decimals in the cells too.
-    html = matrix_html(np.array([[1.0, 2.0]]), vmin=0.5, palette="viridis")
+    html = matrix_html(np.array([[1.0, 2.0]]), vmin=0.5, palette="weights")
     assert [text for _, text in cells(html)] == ["1.00", "2.00"]
     assert re.search(r"<span>0.50</span>.*<span>2.00</span>", html)
 
@@ -111,35 +102,35 @@ def test_number_format_is_one_format_per_view(values, digits, fixed, texts):
 
 
 def test_every_cell_sets_its_own_background_and_text_colour():
-    M = np.arange(12, dtype=float).reshape(3, 4)
+    M = np.arange(-5, 7, dtype=float).reshape(3, 4)
     html = matrix_html(M)
     for style, _ in cells(html):
         bg, fg = style_value(style, "background"), style_value(style, "color")
-        assert re.fullmatch(r"#[0-9a-f]{6}", bg) and fg in ("#000000", "#ffffff")
-        # WCAG AA for normal text is 4.5:1; the numbers must be readable on every colour.
-        assert wcag_contrast(bg, fg) >= 4.5
+        # WCAG AA for normal text is 4.5:1; the numbers must be readable on every colour, in both themes.
+        for shade in ("light", "dark"):
+            assert contrast(rgb(bg, shade), rgb(fg, shade)) >= 4.5, (bg, fg, shade)
     # The panel takes its colours from the theme (JupyterLab's variables with light fallbacks).
     card = style_value(re.match(r'<div style="([^"]*)"', html).group(1), "background")
     assert card == theme.PANEL_BG and f"color:{theme.PANEL_FG}" in html.split(">", 1)[0]
     assert "var(--jp-layout-color1, #ffffff)" in html
 
 
-@pytest.mark.parametrize("palette", SEQUENTIAL)
-def test_a_sequential_scale_runs_from_first_to_last_stop(palette):
-    M = np.array([[0.0, 5.0, 10.0]])
-    styles = [style_value(s, "background") for s, _ in cells(matrix_html(M, palette=palette))]
-    assert styles[0] == PALETTES[palette][0]
-    assert styles[2] == PALETTES[palette][-1]
-    assert styles[1] not in (styles[0], styles[2])
+def test_the_weights_scale_runs_from_the_panel_to_one_hue():
+    M = np.array([[0.0, 0.5, 1.0]])
+    styles = [style_value(s, "background") for s, _ in cells(matrix_html(M, palette="weights"))]
+    # 0: the panel's own colour, which the table names once (theme.TABLE_COLOURS) for its cells.
+    assert styles[0] == theme.TABLE_PANEL and styles[2] == theme.WEIGHT_HUE
+    assert f"--cz:{theme.PANEL_BG};" in matrix_html(M, palette="weights")
+    assert styles[1] not in (styles[0], styles[2]) and theme.WEIGHT_HUE in styles[1]
 
 
 def test_vmin_vmax_fix_the_scale():
     M = np.array([[0.5, 0.5]])
-    free = cells(matrix_html(M, palette="viridis"))
-    fixed = cells(matrix_html(M, vmin=0.0, vmax=0.5, palette="viridis"))
-    # A constant matrix sits mid-scale on its own, at the top when vmax = 0.5.
-    assert style_value(fixed[0][0], "background") == PALETTES["viridis"][-1]
-    assert style_value(free[0][0], "background") != PALETTES["viridis"][-1]
+    free = cells(matrix_html(M, vmin=0.0, vmax=1.0, palette="weights"))
+    fixed = cells(matrix_html(M, vmin=0.0, vmax=0.5, palette="weights"))
+    # 0.5 is half-way on [0, 1], the top on [0, 0.5].
+    assert style_value(fixed[0][0], "background") == theme.WEIGHT_HUE
+    assert style_value(free[0][0], "background") != theme.WEIGHT_HUE
 
 
 def test_minus_infinity_is_a_grey_hatched_masked_cell_outside_the_scale():
@@ -154,8 +145,8 @@ def test_minus_infinity_is_a_grey_hatched_masked_cell_outside_the_scale():
     assert style_value(c[1][0], "color") == theme.MASKED_FG
     # The legend says what the dash means.
     assert MASKED_LEGEND == "masked (blocked before the softmax)" and f"<span>{MASKED_LEGEND}</span>" in html
-    # The scale is set by the finite entries only: ±3, so -3 is the bottom of the diverging palette.
-    assert style_value(c[3][0], "background") == PALETTES["puor"][0]
+    # The scale is set by the finite entries only: ±3, so -3 is the full orange of the diverging scale.
+    assert style_value(c[3][0], "background") == theme.NEGATIVE_HUE
 
 
 def test_highlight_outlines_exactly_one_cell():
@@ -203,7 +194,7 @@ def test_attention_weights_html_adds_row_sums_and_axis_captions():
     assert ">row sum</th>" in html and "Queries ↓" in html and "Keys →" in html
     assert "Attention weights" in html and "(2 × 3)" in html
     # Weights share one fixed [0, 1] scale: 0.5 is mid-scale, not the top.
-    assert style_value(cells(html)[0][0], "background") != PALETTES["viridis"][-1]
+    assert style_value(cells(html)[0][0], "background") != theme.WEIGHT_HUE
 
 
 def test_show_matrix_wraps_html_for_display():
@@ -238,7 +229,7 @@ def test_heatmap_of_weights_uses_the_fixed_unit_scale():
     S = np.array([[-2.0, 5.0]])
     # Signed: symmetric around 0, on the diverging palette.
     fig = heatmap(S, ["q"], ["a", "b"], scale="data")
-    assert colour_scale(fig) == (-5.0, 5.0) and fig.axes[0].images[0].get_cmap().name.startswith("PuOr")
+    assert colour_scale(fig) == (-5.0, 5.0) and fig.axes[0].images[0].get_cmap().name == "course-signed"
     with pytest.raises(ValueError, match=r"fixed \[0, 1\] scale.*-2 to 5.*scale='data'"):
         heatmap(S, ["q"], ["a", "b"])
     with pytest.raises(ValueError, match="scale must be"):
@@ -284,8 +275,9 @@ def test_heatmaps_of_many_heads_wrap_and_refuse_what_is_not_one_matrix_per_title
         heatmaps(W * 3, ["a", "b"], ["a", "b"], [f"head {i}" for i in range(1, 7)])
 
 
-def test_heatmap_is_readable_on_a_dark_page_too():
-    """An opaque light paper with dark text and a border, whatever matplotlib style the learner uses."""
+def test_heatmap_follows_the_theme_and_a_plain_figure_gets_the_paper():
+    """A course heatmap has no background and the theme's text colours (shown as SVG); drawn into a plain figure
+    (shown as a PNG), it gets opaque light paper, dark text and a border, whatever matplotlib style is on."""
     import io
 
     import matplotlib.style
@@ -294,26 +286,51 @@ def test_heatmap_is_readable_on_a_dark_page_too():
     from matplotlib.figure import Figure
     from PIL import Image
 
+    from helpers.render import figure_svg_html
+
     W = np.array([[0.5, 0.5], [0.2, 0.8]])
     with matplotlib.style.context("dark_background"):  # white text on a black figure
         fig = heatmap(W, ["a", "b"], ["a", "b"], title="weights")
         host = Figure()
         heatmap(W, ["a", "b"], ["a", "b"], ax=host.add_subplot(), annotate=False)
-    for f in (fig, host):
-        face = to_rgba(f.get_facecolor())
-        assert face[3] == 1.0 and _luminance(face) > 0.9, face
+
+    def texts(f):
         ax = f.axes[0]
-        texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels(), *ax.get_yticklabels()]
-        for t in texts:
-            assert _luminance(to_rgba(t.get_color())) < 0.05, (t.get_text(), t.get_color())
-    # What Jupyter shows (cropped to the contents): opaque light pixels inside a grey border on every side.
-    png = Image.open(io.BytesIO(print_figure(fig, "png", bbox_inches="tight"))).convert("RGBA")
+        return [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels(), *ax.get_yticklabels()]
+
+    # Themed: nothing opaque behind the heatmap; the text in the ink that the page turns into its text colour.
+    assert theme.is_themed(fig) and to_rgba(fig.get_facecolor())[3] == 0
+    assert all(to_rgba(t.get_color()) == to_rgba(theme.FIGURE_INK) for t in texts(fig))
+    svg = figure_svg_html(fig)
+    assert theme.FIGURE_INK not in svg and theme.PANEL_FG in svg
+    assert svg.count("<svg ") == 1 and 'role="img"' in svg and 'aria-label="weights: heatmap' in svg
+    assert "<style" not in svg  # nothing that would style the rest of the page
+    # Paper: opaque light pixels inside a grey border on every side.
+    face = to_rgba(host.get_facecolor())
+    assert face[3] == 1.0 and _luminance(face) > 0.9, face
+    for t in texts(host):
+        assert _luminance(to_rgba(t.get_color())) < 0.05, (t.get_text(), t.get_color())
+    png = Image.open(io.BytesIO(print_figure(host, "png", bbox_inches="tight"))).convert("RGBA")
     px = np.asarray(png, dtype=float) / 255
     assert px[..., 3].min() == 1.0  # nothing transparent for a dark page to show through
     h, w = px.shape[:2]
     grey = np.all(np.abs(px[..., :3] - to_rgba(theme.FIGURE_EDGE)[:3]) < 0.12, axis=-1)
     assert grey[: h // 8].any(axis=0).mean() > 0.8 and grey[-h // 8:].any(axis=0).mean() > 0.8  # top and bottom
     assert grey[:, : w // 8].any(axis=1).mean() > 0.8 and grey[:, -w // 8:].any(axis=1).mean() > 0.8  # the sides
+
+
+def test_a_themed_figure_gives_the_same_markup_twice_and_a_long_title_is_not_cut():
+    from helpers.render import figure_svg_html
+
+    W = np.array([[0.5, 0.5, 0.0], [0.1, 0.2, 0.7]])
+    title = "Cross-attention: decoder input (queries) × English (keys)"
+    one = figure_svg_html(heatmap(W, ["le", "chat"], ["the", "cat", "sat"], title=title))
+    two = figure_svg_html(heatmap(W, ["le", "chat"], ["the", "cat", "sat"], title=title))
+    assert one == two
+    fig = heatmap(W, ["le", "chat"], ["the", "cat", "sat"], title=title)
+    fig.canvas.draw()
+    box = fig.axes[0].title.get_window_extent()
+    assert "\n" in fig.axes[0].title.get_text() and 0 <= box.x0 and box.x1 <= fig.bbox.width
 
 
 def test_heatmap_without_annotations_and_with_masked_cells():
@@ -420,8 +437,10 @@ def test_a_weight_of_one_half_has_one_colour_whatever_the_other_weights(others):
     row = np.array([[0.5, *others]])
     table = backgrounds(attention_weights_html(row, ["q"], [f"k{j}" for j in range(row.shape[1])]))
     compact = backgrounds(matrix_html(row, scale=WEIGHTS))
-    # The middle stop of viridis is the colour at 0.5 of the fixed [0, 1] scale.
-    assert table[0] == compact[0] == PALETTES["viridis"][4]
+    # Half of the weights' hue over the panel: the colour at 0.5 of the fixed [0, 1] scale.
+    assert table[0] == compact[0] and theme.WEIGHT_HUE in table[0]
+    for shade in ("light", "dark"):
+        assert rgb(table[0], shade) == rgb(colour_for(0.5, "weights")[0], shade)
     fig = heatmap(row, ["q"], [f"k{j}" for j in range(row.shape[1])])
     assert colour_scale(fig) == (0.0, 1.0)
 
@@ -429,37 +448,94 @@ def test_a_weight_of_one_half_has_one_colour_whatever_the_other_weights(others):
 def test_a_signed_matrix_is_centred_on_zero_and_mirrors_its_signs():
     M = np.array([[-3.0, 3.0, -1.5, 1.5, 0.0]])
     bg = backgrounds(matrix_html(M))
-    stops = PALETTES["puor"]
-    # ±3 are the ends, ±1.5 a quarter of the way from each end, 0 the middle stop.
-    assert bg == [stops[0], stops[8], stops[2], stops[6], stops[4]]
-    # The middle is a neutral grey (no hue), so zero says "nothing" in both directions.
-    rgb = [int(stops[4][k:k + 2], 16) for k in (1, 3, 5)]
-    assert max(rgb) - min(rgb) <= 2 and min(rgb) > 230
-    # Orange below zero, purple above: the sign is the hue.
-    r, g, b = (int(stops[0][k:k + 2], 16) for k in (1, 3, 5))
+    # ±3 are the full hues, ±1.5 half of each over the panel, 0 the panel itself.
+    assert bg[:2] == [theme.NEGATIVE_HUE, theme.POSITIVE_HUE] and bg[4] == theme.TABLE_PANEL
+    for shade in ("light", "dark"):
+        assert rgb(bg[2], shade) == rgb(colour_for(0.25, "signed")[0], shade)
+        assert rgb(bg[3], shade) == rgb(colour_for(0.75, "signed")[0], shade)
+    for shade in ("light", "dark"):
+        assert np.allclose(rgb(bg[2], shade), [(a + b) / 2 for a, b in zip(rgb(bg[0]), rgb(bg[4], shade))], atol=0.01)
+    # Orange below zero, blue above: the sign is the hue.
+    r, g, b = rgb(bg[0])
     assert r > b
-    r, g, b = (int(stops[8][k:k + 2], 16) for k in (1, 3, 5))
+    r, g, b = rgb(bg[1])
     assert b > r
-    # Zero stays neutral on a one-sided matrix too (only the purple half is used).
-    assert backgrounds(matrix_html(np.array([[0.0, 2.0]]))) == [stops[4], stops[8]]
+
+
+@pytest.mark.parametrize("shade", ["light", "dark"])
+def test_zero_is_the_panels_own_colour_on_every_scale_in_both_themes(shade):
+    panel = rgb(theme.PANEL_BG, shade)
+    weights = backgrounds(attention_weights_html(np.array([[0.0, 1.0]]), ["q"], ["a", "b"]))
+    signed = backgrounds(matrix_html(np.array([[-2.0, 0.0, 2.0]])))
+    one_sided = backgrounds(matrix_html(np.array([[0.0, 2.0]]))) + backgrounds(matrix_html(np.array([[-2.0, 0.0]])))
+    for zero in (weights[0], signed[1], one_sided[0], one_sided[3]):
+        assert rgb(zero, shade) == panel, zero
+    # ... and no zero is white in the dark theme (the brightest thing on the page).
+    if shade == "dark":
+        assert all(rgb(z, shade) != (1.0, 1.0, 1.0) for z in (weights[0], signed[1]))
+    # A figure's colour for 0: fully transparent, so the page's panel shows.
+    for scale in (WEIGHTS, signed_scale(np.array([[-2.0, 2.0]]))):
+        cmap, lo, hi = scale.colormap()
+        zero = (0.0 - lo) / (hi - lo)
+        assert cmap(zero)[3] == 0.0
+
+
+def test_an_all_positive_or_all_negative_matrix_uses_a_one_sided_scale():
+    positive, negative = np.array([[1.0, 5.5]]), np.array([[-1.0, -5.5]])
+    assert signed_scale(positive) == ColourScale("signed", 0.0, 5.5)
+    assert signed_scale(negative) == ColourScale("signed", -5.5, 0.0)
+    # The largest entry gets the full hue (not half of a ±5.5 scale), and only one hue is used.
+    assert backgrounds(matrix_html(positive))[1] == theme.POSITIVE_HUE
+    assert backgrounds(matrix_html(negative))[1] == theme.NEGATIVE_HUE
+    assert theme.NEGATIVE_HUE not in matrix_html(positive) and theme.POSITIVE_HUE not in matrix_html(negative)
+    # The legend shows the one side: 0 to the largest.
+    assert legend_of(matrix_html(positive)) == ["0.00", "", "5.50"]
+    assert legend_of(matrix_html(negative)) == ["-5.50", "", "0.00"]
+    # The figure too: its colour map and its ends are one-sided.
+    fig = heatmap(positive, ["q"], ["a", "b"], scale="data")
+    assert colour_scale(fig) == (0.0, 5.5) and fig.axes[0].images[0].get_cmap().name == "course-positive"
+    fig = heatmap(negative, ["q"], ["a", "b"], scale="data")
+    assert colour_scale(fig) == (-5.5, 0.0) and fig.axes[0].images[0].get_cmap().name == "course-negative"
+
+
+VIRIDIS_PURPLE = (0x44 / 255, 0x01 / 255, 0x54 / 255)
+
+
+def test_signed_and_weights_scales_have_distinct_hues_and_no_viridis_purple():
+    weights_hue = hue_angle(rgb(theme.WEIGHT_HUE))
+    for end in (theme.NEGATIVE_HUE, theme.POSITIVE_HUE):
+        gap = abs(hue_angle(rgb(end)) - weights_hue) % 360
+        assert min(gap, 360 - gap) >= 25, end  # a scaled score never looks like a weight
+    assert abs(hue_angle(rgb(theme.NEGATIVE_HUE)) - hue_angle(rgb(theme.POSITIVE_HUE))) >= 90
+    # No colour of a signed table is near viridis' darkest purple (the old "0" of weights) in either theme.
+    html = matrix_html(np.linspace(-5.5, 5.5, 23).reshape(1, -1))
+    for bg in backgrounds(html):
+        for shade in ("light", "dark"):
+            assert max(abs(a - b) for a, b in zip(rgb(bg, shade), VIRIDIS_PURPLE)) > 0.15, bg
+    # The steps view's case: a scaled score of 5.50 and a weight of 0.01 no longer look alike.
+    score = signed_scale(np.array([[5.5, 1.0]])).colour(5.5)[0]
+    weight = WEIGHTS.colour(0.01)[0]
+    assert contrast(rgb(score), rgb(weight)) > 3
 
 
 @settings(max_examples=60, deadline=None)
 @given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)), elements=st.floats(-1e6, 1e6)))
 def test_a_and_minus_a_get_mirrored_colours(M):
-    scale = signed_scale(M)
+    both = np.concatenate([M.ravel(), -M.ravel()])
+    scale = signed_scale(both)
     assert scale.lo == -scale.hi
-    t_pos, t_neg = scale.positions(M), scale.positions(-M)
-    assert np.allclose(t_pos + t_neg, 1.0)
-    assert np.array_equal(scale.levels(M) + scale.levels(-M), np.full(M.shape, 256))
-    assert scale.colour(0.0) == colour_for(0.5, "puor") and colour_for(0.5, "puor")[0] == PALETTES["puor"][4]
+    assert np.array_equal(scale.levels(M), -scale.levels(-M))
+    assert scale.colour(0.0) == colour_for(0.5, "signed") and colour_for(0.5, "signed")[0] == theme.PANEL_BG
+    one_sided = signed_scale(np.abs(M))
+    assert one_sided.lo == 0.0 and (one_sided.levels(np.abs(M)) >= 0).all()
 
 
 @pytest.mark.parametrize("palette", sorted(PALETTES))
 def test_text_is_readable_on_every_colour_of_every_palette(palette):
     for t in np.linspace(0, 1, 257):
         bg, fg = colour_for(t, palette)
-        assert wcag_contrast(bg, fg) >= 4.5, (palette, t, bg, fg)
+        for shade in ("light", "dark"):
+            assert contrast(rgb(bg, shade), rgb(fg, shade)) >= 4.5, (palette, t, bg, fg, shade)
 
 
 def test_the_signed_legend_shows_both_ends_and_zero():
@@ -470,11 +546,11 @@ def test_the_signed_legend_shows_both_ends_and_zero():
 @pytest.mark.parametrize("html", [
     matrix_html(np.full((2, 3), 0.5)),
     matrix_html(np.zeros((2, 2))),
-    matrix_html(np.full((2, 2), -4.0), palette="viridis"),
-    matrix_html(np.full((1, 2), 7.0), palette="cividis", vmin=7.0, vmax=7.0),
+    matrix_html(np.full((2, 2), -4.0), palette="weights"),
+    matrix_html(np.full((1, 2), 7.0), palette="weights", vmin=7.0, vmax=7.0),
     attention_weights_html(np.full((2, 2), 0.5), ["a", "b"], ["a", "b"]),
     matrices_html([np.zeros((2, 2)), np.zeros((2, 2))]),
-], ids=["half", "zeros", "viridis-constant", "equal-ends", "weights", "shared-zeros"])
+], ids=["half", "zeros", "weights-constant", "equal-ends", "weights", "shared-zeros"])
 def test_no_legend_has_two_equal_ends(html):
     legend = [t for t in legend_of(html) if t]
     numbers = [t for t in legend if re.fullmatch(r"-?[\d.e+]+", t)]
@@ -485,7 +561,7 @@ def test_no_legend_has_two_equal_ends(html):
 
 def test_a_constant_matrix_says_what_its_one_value_is():
     assert legend_of(matrix_html(np.zeros((2, 2))))[-1] == "every entry 0"
-    assert legend_of(matrix_html(np.full((2, 2), 0.5)))[-3:] == ["-0.50", "", "0.00", "", "0.50"][-3:]
+    assert legend_of(matrix_html(np.full((2, 2), 0.5))) == ["0.00", "", "0.50"]  # one-sided: 0 to 0.5
     # Weights keep the fixed [0, 1] legend even when every weight is the same.
     assert legend_of(attention_weights_html(np.full((2, 2), 0.5), None, None))[:3] == ["0.00", "", "1.00"]
 
@@ -511,9 +587,9 @@ def test_masked_weights_are_not_numbers_and_the_legend_says_why():
 
 def test_weights_cannot_take_a_diverging_palette():
     with pytest.raises(ValueError, match="palette of attention weights"):
-        attention_weights_html(np.eye(2), None, None, palette="puor")
+        attention_weights_html(np.eye(2), None, None, palette="signed")
     with pytest.raises(ValueError, match="diverging"):
-        signed_scale(np.eye(2), palette="viridis")
+        signed_scale(np.eye(2), palette="weights")
 
 
 def test_matrices_compared_share_one_scale_and_one_legend():
@@ -521,8 +597,8 @@ def test_matrices_compared_share_one_scale_and_one_legend():
     html = matrices_html([small, big], titles=["W^Q", "W^K"], col_labels=["d1", "d2"])
     bg = backgrounds(html)
     # On its own, 1 would be the top of its scale; beside 4 it is a quarter of the way from the middle.
-    assert backgrounds(matrix_html(small))[0] == PALETTES["puor"][8]
-    assert bg[0] == colour_for(0.625, "puor")[0] and bg[2] == PALETTES["puor"][8]
+    assert backgrounds(matrix_html(small))[0] == theme.POSITIVE_HUE
+    assert rgb(bg[0]) == rgb(colour_for(0.625, "signed")[0]) and bg[2] == theme.POSITIVE_HUE
     assert shared_scale(small, big) == signed_scale(small, big) and shared_scale(small, weights=True) == WEIGHTS
     # One legend under both cards (the cards have none), one number format in all of them.
     assert html.count("linear-gradient(to right") == 2  # the two halves of the one signed legend
@@ -551,7 +627,7 @@ def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypat
         width = re.search(r' width="(\d+)"', html)
         return Image.open(io.BytesIO(base64.b64decode(data))).width, int(width.group(1)) if width else None
 
-    fig = described_figure(figsize=(3, 2))
+    fig = described_figure(paper=True, figsize=(3, 2))  # a paper figure is shown as a PNG
     fig.add_subplot().plot([0, 1], [1, 0])
     monkeypatch.setenv("COURSE_LECTURE", "0")
     pixels, width = shown(figure_img_html(fig))
@@ -560,3 +636,27 @@ def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypat
     dense, width = shown(figure_img_html(fig))
     # Shown 1.4 times larger (ticks read from the back of a room), with two image pixels per screen pixel.
     assert width == 420 and dense == 840
+
+
+# --------------------------------------------------------------------------- colour that eases in
+
+
+def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_off(monkeypatch):
+    from helpers.render import linked_weights_html
+
+    before, after = np.array([[0.5, 0.5], [0.1, 0.9]]), np.array([[0.9, 0.1], [0.1, 0.9]])
+    monkeypatch.setenv("COURSE_ANIMATION", "on")
+    first = linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
+    assert "--from-bg" not in first  # nothing to ease from
+    second = linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased")
+    marked = [style for style, _ in cells(second) if "--from-bg" in style]
+    # The two weights that changed start from their old colours; the two that stayed do not move.
+    half = theme.scale_fill(theme.WEIGHT_HUE, 128, theme.TABLE_PANEL)
+    assert len(marked) == 2 and f"--from-bg:{half};" in marked[0]
+    assert f"transition:background-color {theme.COLOUR_EASE_MS}ms" in second
+    assert "prefers-reduced-motion:no-preference" in second and theme.COLOUR_EASE_MS == 150
+    # A table shown once (not a live view) never eases; COURSE_ANIMATION=off: no live view does.
+    assert "--from-bg" not in attention_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
+    monkeypatch.setenv("COURSE_ANIMATION", "off")
+    assert "--from-bg" not in linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
+    assert "<style>" not in linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased")

@@ -492,7 +492,9 @@ def test_causal_toggle_zeroes_weights_above_the_diagonal(ex):
 
 
 MASKED_CELL = re.compile(r'<td [^>]*aria-label="masked"[^>]*>([^<]*)</td>')
-NUMBER_CELL = re.compile(r'<td [^>]*style="[^"]*background:#[0-9a-f]{6};[^"]*"[^>]*>([^<]*)</td>')
+# A number on a colour scale: its background is the panel's colour, a hue, or a mix of the two.
+NUMBER_CELL = re.compile(r'<td [^>]*style="[^"]*background:(?:#[0-9a-f]{6}|var\(--cz\)|'
+                         r'color-mix\([^"]*?\));color:[^;"]*"[^>]*>([^<]*)</td>')
 
 
 @pytest.mark.parametrize("compact", [False, True])
@@ -523,18 +525,20 @@ def test_a_real_tiny_weight_is_a_number_beside_masked_ones():
     ex.close_all()
 
 
-def test_signed_stages_are_on_the_diverging_scale_and_weights_on_viridis(ex):
-    from helpers.render import PALETTES
+def test_signed_stages_are_on_the_diverging_scale_and_weights_on_their_own_hue(ex):
+    from helpers import theme
 
-    def colours(view):
-        return set(re.findall(r"background:(#[0-9a-f]{6})", ex.views[view].value))
+    def hues(view):
+        return set(re.findall(r"(#[0-9a-f]{6})", ex.views[view].value)) & {
+            theme.WEIGHT_HUE, theme.NEGATIVE_HUE, theme.POSITIVE_HUE}
 
-    puor = set(PALETTES["puor"])
     for view in ("Q", "K", "V", "scores", "output"):
-        # Each signed view's legend runs from −m to m through 0 (the diverging palette's two halves).
-        assert colours(view) and not colours(view) & set(PALETTES["viridis"]) - puor, view
-        assert "linear-gradient(to right, #7f3b08" in ex.views[view].value, view
-    assert "linear-gradient(to right, #440154" in ex.views["weights"].value
+        # Each signed view is coloured by the signed hues only, and its legend runs to 0, the panel's colour.
+        assert hues(view) and theme.WEIGHT_HUE not in hues(view), view
+        assert f"linear-gradient(to right, {theme.PANEL_BG}, {theme.POSITIVE_HUE})" in ex.views[view].value or \
+            f"linear-gradient(to right, {theme.NEGATIVE_HUE}, {theme.PANEL_BG})" in ex.views[view].value, view
+    assert hues("weights") == {theme.WEIGHT_HUE}
+    assert f"linear-gradient(to right, {theme.PANEL_BG}, {theme.WEIGHT_HUE})" in ex.views["weights"].value
 
 
 def test_scale_toggle(ex):

@@ -42,7 +42,7 @@ def loss_curve(losses, title: str = "Training loss", baseline: float | None = No
         fig = described_figure(figsize=(6.0, 3.2), layout="constrained")
         ax = fig.add_subplot()
         steps = np.arange(1, L.size + 1)
-        ax.plot(steps, L, color="#3b528b", linewidth=2, label="loss")
+        ax.plot(steps, L, color="#1f77b4", linewidth=2, label="loss")  # 4:1 and more on light and dark
         if baseline is not None:
             ax.axhline(float(baseline), color="#8a8779", linestyle="--", linewidth=1.2, label=baseline_label)
             ax.legend(loc="upper right", frameon=False)

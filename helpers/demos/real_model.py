@@ -22,7 +22,7 @@ from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import MiniLMOutput
 from helpers.recent import Recent
-from helpers.render import attention_weights_html, heatmap
+from helpers.render import WEIGHTS, attention_weights_html, heatmap
 from helpers.save_buttons import SaveButtons
 
 __all__ = ["thumbnails_figure", "thumbnails_png", "HeadExplorer"]
@@ -68,7 +68,7 @@ def thumbnails_figure(out: MiniLMOutput, selected=None, width: float = 11.0):
     reads in JupyterLab's light and dark themes alike. :func:`thumbnails_png` gives the same
     picture as PNG bytes, faster.
     """
-    with theme.figure_style():  # light paper, dark text: readable in light and dark themes (see theme)
+    with theme.figure_style(paper=True):  # light paper, dark text: readable in light and dark themes (see theme)
         fig, _image, outline = _thumbnails_parts(out.attentions, width)
         _place_outline(outline, selected, out.attentions.shape[2])
         return fig
@@ -91,7 +91,7 @@ def thumbnails_png(out: MiniLMOutput, selected=None, width: float = 11.0) -> byt
     import matplotlib.image
 
     A = out.attentions
-    with theme.figure_style():
+    with theme.figure_style(paper=True):
         # matplotlib's settings (figure.dpi, fonts, ...) shape the frame too: one drawn under others is not reused.
         key = (A.shape, float(width), repr(list(dict.items(matplotlib.rcParams))))
         frame = _FRAMES.get(key, lambda: _Frame(A, width))
@@ -108,18 +108,18 @@ def _thumbnails_parts(A: np.ndarray, width: float):
 
     The outline is hidden; :func:`_place_outline` shows it. Call inside :func:`helpers.theme.figure_style`.
     """
-    from matplotlib import colormaps
     from matplotlib.patches import Rectangle
 
     L, H, n, _ = A.shape
     gap = _gap(n)
     img = _tile(A, gap)
     height = width * img.shape[0] / img.shape[1] + 0.9
-    fig = theme.new_figure(figsize=(width, height))
+    fig = theme.new_figure(paper=True, figsize=(width, height))
     # Fixed margins instead of a layout engine: laying out the tick labels again on every
     # redraw would double the time it takes.
     ax = fig.add_axes((0.4 / width, 0.1 / height, 1 - 0.5 / width, 1 - 0.9 / height))
-    cmap = colormaps["viridis"].with_extremes(bad="white")
+    # The course's weights colours (the hue with its strength as alpha), over the paper's white.
+    cmap = WEIGHTS.colormap()[0].with_extremes(bad="white")
     image = ax.imshow(np.ma.masked_invalid(img), cmap=cmap, vmin=0.0, vmax=1.0, interpolation="nearest")
     centres = (n - 1) / 2
     ax.set_xticks([h * (n + gap) + centres for h in range(H)], [str(h) for h in range(H)])

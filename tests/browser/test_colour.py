@@ -1,9 +1,11 @@
 """Colour that says what a number means, as the learner sees it in 04_masking, in JupyterLab Light and Dark.
 
 Masked weights are dashes on a grey hatching, not numbers, in the static tables and in the live explorer's weights,
-with a key that says what the dash means; the dash reads on both stripes of the hatching in both themes; signed
-matrices put 0 on the neutral middle colour. Screenshots go to $COURSE_SCREENSHOTS when it is set:
-light-04-masked.png, dark-04-masked.png, light-04-explorer-weights.png and dark-04-explorer-weights.png.
+with a key that says what the dash means; the dash reads on both stripes of the hatching in both themes; a weight of
+0 and a signed 0 are the panel's own colour in both themes; a weight whose colour changes eases to it over 150 ms,
+unless the reader's system asks for less motion. Screenshots go to $COURSE_SCREENSHOTS when it is set:
+light-04-masked.png, dark-04-masked.png, light-04-explorer-weights.png, dark-04-explorer-weights.png,
+light-04-zeros.png and dark-04-zeros.png.
 """
 
 from __future__ import annotations
@@ -74,3 +76,100 @@ def test_masked_weights_are_dashes_on_hatching_in_light_and_dark(lab, path):
             screenshot(lab.page, f"{'dark' if dark else 'light'}-04-explorer-weights.png", live_weights)
     finally:
         set_theme(lab.page, LIGHT)
+
+
+# Zero on every scale: the cells whose colour is the panel's own (level 0, helpers.theme.TABLE_PANEL), in the weights
+# tables (those with a row sum) and in the signed ones, with the colour the browser computes for them and for the
+# panel they sit on (the card's background, and JupyterLab's --jp-layout-color1 itself).
+JS_ZEROS = """
+(root) => {
+  const probe = document.createElement('span');
+  document.body.appendChild(probe);
+  probe.style.color = 'var(--jp-layout-color1)';
+  const themePanel = getComputedStyle(probe).color;
+  probe.remove();
+  const found = {weights: [], signed: []};
+  for (const table of root.querySelectorAll('table')) {
+    const kind = /row sum/.test(table.textContent) ? 'weights' : 'signed';
+    const card = table.closest('[role=group]') || table.parentElement;
+    for (const td of table.querySelectorAll('td[style*="background:var(--cz)"]')) {
+      if (td.getAttribute('aria-label') === 'masked' || td.classList.contains('matrix-corner')) continue;
+      if (!/^\\s*-?\\d/.test(td.textContent)) continue;
+      if (found[kind].length >= 6) break;
+      found[kind].push({text: td.textContent.trim(), cell: getComputedStyle(td).backgroundColor,
+                        card: getComputedStyle(card).backgroundColor});
+    }
+  }
+  return {themePanel, ...found};
+}
+"""
+
+
+def same_colour(a: str, b: str) -> bool:
+    return all(abs(x - y) < 1.5 / 255 for x, y in zip(parse_colour(a), parse_colour(b)))
+
+
+@pytest.mark.parametrize("path", MASKING)
+def test_zero_is_the_panels_own_colour_in_light_and_dark(lab, path):
+    """A weight of 0 and a signed 0 show the panel's background, in JupyterLab Light and Dark alike (no white zero on
+    a dark page); a full-strength cell does not."""
+    lab.run_notebook(f"notebooks/{path}")
+    show_folded(lab.notebook)
+    try:
+        for theme, dark in ((LIGHT, False), (DARK, True)):
+            set_theme(lab.page, theme)
+            seen = lab.notebook.evaluate(JS_ZEROS)
+            panel = seen["themePanel"]
+            assert (luminance(parse_colour(panel)) < 0.06) == dark, f"{theme}: the panel is {panel}"
+            for kind in ("weights", "signed"):
+                assert seen[kind], f"{theme}: no {kind} cell of 0 in {path}"
+                for zero in seen[kind]:
+                    assert same_colour(zero["cell"], panel), f"{theme}: a {kind} {zero['text']} is {zero['cell']}"
+                    assert same_colour(zero["cell"], zero["card"]), f"{theme}: {zero} differs from its card"
+            screenshot(lab.page, f"{'dark' if dark else 'light'}-04-zeros.png")
+    finally:
+        set_theme(lab.page, LIGHT)
+
+
+# Replace a live view's HTML as ipywidgets does (innerHTML), then read, in the same task (no time passes), the
+# transitions the browser started on the first weight's cell: property, duration and the colours it runs between.
+JS_EASES = """
+([before, after]) => {
+  const host = document.getElementById('view');
+  host.innerHTML = before;
+  getComputedStyle(host.querySelector('td[data-col="0"]')).backgroundColor;
+  host.innerHTML = after;
+  const cell = host.querySelector('td[data-col="0"]');
+  const now = getComputedStyle(cell).backgroundColor;
+  const eased = cell.getAnimations().filter(a => a.transitionProperty === 'background-color');
+  return {now, eased: eased.map(a => ({duration: a.effect.getTiming().duration,
+                                      from: a.effect.getKeyframes()[0].backgroundColor,
+                                      to: a.effect.getKeyframes().slice(-1)[0].backgroundColor}))};
+}
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_changed_weight_eases_to_its_new_colour_unless_the_reader_asks_for_less_motion(browser, monkeypatch,
+                                                                                       motion):
+    import numpy as np
+
+    from helpers.render import linked_weights_html
+
+    monkeypatch.setenv("COURSE_ANIMATION", "on")
+    views = [linked_weights_html(np.array(w), ["a", "b"], ["x", "y"], title=f"eases {motion}")
+             for w in ([[0.2, 0.8], [0.5, 0.5]], [[0.9, 0.1], [0.5, 0.5]])]
+    page = browser.new_page(reduced_motion=motion)
+    try:
+        page.set_content('<body style="--jp-layout-color1:#ffffff"><div id="view"></div></body>')
+        seen = page.evaluate(JS_EASES, views)
+    finally:
+        page.close()
+    if motion == "reduce":
+        assert seen["eased"] == [], seen  # the new colour at once
+        return
+    (eased,) = seen["eased"]
+    assert eased["duration"] == 150
+    # From the colour 0.2 had to the colour 0.9 has (more teal: less red and green over the white panel).
+    start, end = parse_colour(eased["from"]), parse_colour(eased["to"])
+    assert start[0] > end[0] and start[1] > end[1], eased

@@ -162,8 +162,8 @@ def test_explorer_panels_are_dark_with_light_text(dark, path):
 
 
 def figure_outputs(lab):
-    """The images in the notebook's outputs (matplotlib figures), in order."""
-    return lab.notebook.locator(".jp-OutputArea-output img")
+    """The matplotlib figures in the notebook's outputs, in order: themed figures (inline SVG) and paper ones (PNG)."""
+    return lab.notebook.locator(".jp-OutputArea-output svg[role=img], .jp-OutputArea-output img")
 
 
 def light_fraction(png: bytes) -> float:
@@ -176,38 +176,46 @@ def light_fraction(png: bytes) -> float:
     return float((lum > 0.8).mean())
 
 
+# The colours of a themed figure's text, as the browser computes them (matplotlib's <text> elements).
+JS_FIGURE_TEXT = """
+(svg) => [...svg.querySelectorAll('text')].slice(0, 12).map(t => getComputedStyle(t).fill)
+"""
+
+
 @pytest.mark.parametrize("path", [p.name for p in notebook_paths() if p.stem.endswith("_patterns")])
-def test_figures_stay_readable_in_dark_and_light(lab, path):
-    """A figure is an image and cannot follow the theme: it must be opaque light paper on a dark page too (black
-    text on a transparent figure would vanish)."""
+def test_figures_follow_the_theme_in_dark_and_light(lab, path):
+    """A course figure follows the theme: no background of its own (the page's panel shows through, dark in the dark
+    theme) and its text in the theme's text colour, so it reads in both themes; a paper figure (an image) stays
+    opaque light paper."""
     lab.run_notebook(f"notebooks/{path}")
     show_folded(lab.notebook)  # several figures wait for a prediction
     figures = figure_outputs(lab)
     assert figures.count() > 0, "no figure in the notebook"
-    block = lab.notebook.locator(".jp-Cell").filter(has_text="Block-diagonal: within-phrase").locator(
-        ".jp-OutputArea-output img").first
+    themed = lab.notebook.locator(".jp-OutputArea-output svg[role=img]")
+    assert themed.count() > 0, "no themed figure in the notebook"
+    first_cell = figures.first.locator("xpath=ancestor::div[contains(@class, 'jp-Cell')][1]")
+    shares = {}
     try:
-        set_theme(lab.page, DARK)
-        dark_pngs = []
-        for k in range(figures.count()):
-            fig = figures.nth(k)
-            fig.scroll_into_view_if_needed()
-            dark_pngs.append(fig.screenshot())
-            cell = fig.locator("xpath=ancestor::div[contains(@class, 'jp-Cell')][1]")
-            lb, _, _ = seen(cell)
-            assert lb < 0.06, "the notebook is not in the dark theme"
-            # The figure's paper: light pixels even on the dark page (the heatmap's cells are the rest).
-            share = light_fraction(dark_pngs[-1])
-            assert share > 0.3, f"figure {k} is mostly dark in the dark theme ({share:.2f} light)"
-        if block.count():
-            block.scroll_into_view_if_needed()
-            screenshot(lab.page, "dark-05-block-diagonal.png", block)
-        first_cell = figures.first.locator("xpath=ancestor::div[contains(@class, 'jp-Cell')][1]")
-        figures.first.scroll_into_view_if_needed()
-        screenshot(lab.page, "dark-05-figures.png", first_cell)
+        for theme, dark in ((DARK, True), (LIGHT, False)):
+            set_theme(lab.page, theme)
+            for k in range(themed.count()):
+                fig = themed.nth(k)
+                fig.scroll_into_view_if_needed()
+                assert fig.get_attribute("aria-label"), f"figure {k} has no name"
+                lb, _, _ = seen(fig)
+                assert (lb < 0.06) == dark, f"figure {k}: background luminance {lb:.3f} in {theme}"
+                background = parse_colour(fig.evaluate(JS_COLOURS)["background"])
+                for fill in fig.evaluate(JS_FIGURE_TEXT):
+                    text = parse_colour(fill)
+                    if text[:3] == (1.0, 1.0, 1.0) and not dark:
+                        continue  # a number on a strong cell: white in both themes
+                    hi, lo = sorted((luminance(text), luminance(background)), reverse=True)
+                    assert (hi + 0.05) / (lo + 0.05) >= 4.5, f"figure {k}: text {fill} on the page in {theme}"
+                if k == 0:
+                    shares[theme] = light_fraction(fig.screenshot())
+            figures.first.scroll_into_view_if_needed()
+            screenshot(lab.page, f"{'dark' if dark else 'light'}-07-figures.png", first_cell)
     finally:
         set_theme(lab.page, LIGHT)
-    figures.first.scroll_into_view_if_needed()
-    screenshot(lab.page, "light-05-figures.png", first_cell)
-    # The same image on both pages: the figure does not depend on the theme.
-    assert abs(light_fraction(figures.first.screenshot()) - light_fraction(dark_pngs[0])) < 0.02
+    # The same figure is mostly light on the light page and mostly dark on the dark one.
+    assert shares[LIGHT] > 0.5 > shares[DARK], shares

@@ -64,8 +64,10 @@ JS_PAGE_REPORT = r"""
     raw_dollars: prose.map(text).filter(t => /\$\$|\$[^\s$][^$]*\$/.test(t)).map(t => t.trim().slice(0, 120)),
     html_outputs: outputs.filter(o => o.classList.contains('text_html')).length,
     plain_html_reprs: outputs.filter(o => /<IPython\.core\.display\.HTML object>/.test(o.textContent)).length,
-    figures: [...document.querySelectorAll('.cell_output img')].map(i => ({
-      alt: (i.getAttribute('alt') || '').trim(), loaded: i.complete && i.naturalWidth > 0})),
+    figures: [...document.querySelectorAll('.cell_output img, .cell_output svg[role=img]')].map(i => ({
+      alt: (i.getAttribute('alt') || i.getAttribute('aria-label') || '').trim(),
+      loaded: i.tagName.toLowerCase() === 'svg' ? i.getBoundingClientRect().width > 0
+                                                : i.complete && i.naturalWidth > 0})),
     links: [...document.querySelectorAll('a[href]')].map(a => ({href: a.href, text: a.textContent.trim()})),
     sidebar: [...document.querySelectorAll('.bd-sidenav a.reference')].map(a => a.getAttribute('href')),
     rel: Object.fromEntries(['prev', 'next'].map(r => [r, document.querySelector(`link[rel=${r}]`)
@@ -98,11 +100,12 @@ def expected_launch_links(notebook: str) -> dict[str, str]:
 
 
 def stored_outputs(notebook: str) -> dict[str, int]:
-    """How many of the committed notebook's outputs carry HTML, and how many <img> those hold."""
+    """How many of the committed notebook's outputs carry HTML, and how many figures (<img>, and <svg> of a themed
+    figure) those hold."""
     nb = json.loads((REPO / "notebooks" / f"{notebook}.ipynb").read_text(encoding="utf-8"))
     htmls = ["".join(out["data"]["text/html"]) for cell in nb["cells"] for out in cell.get("outputs", ())
              if "text/html" in out.get("data", {})]
-    return {"html": len(htmls), "img": sum(h.count("<img") for h in htmls)}
+    return {"html": len(htmls), "img": sum(h.count("<img") + h.count('<svg xmlns:xlink') for h in htmls)}
 
 
 class _Anchors(html.parser.HTMLParser):
