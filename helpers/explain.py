@@ -100,7 +100,7 @@ def softmax_lines(row, labels=None, digits: int = 4) -> list[str]:
     lines = [f"max of the row = {fmt(m, digits)} (subtracting it changes nothing and avoids overflow)"]
     for lab, s, e in zip(labels, row, exps):
         if np.isfinite(s):
-            lines.append(f"  {lab}: exp({fmt(s, digits)} - {_paren(m, digits)}) = {fmt(e, digits)}")
+            lines.append(f"  {lab}: exp({fmt(s, digits)} − {_paren(m, digits)}) = {fmt(e, digits)}")
         else:
             lines.append(f"  {lab}: masked, exp(−∞) = 0")
     lines.append(f"sum = {' + '.join(fmt(e, digits) for e in exps)} = {fmt(total, digits)}")

@@ -6,9 +6,12 @@ ever shows a run of dozens of digits. ``±∞`` is written ``∞`` / ``−∞``,
 carries a sign (``−0.00`` would only puzzle). A negative number carries the true minus sign :data:`MINUS` (U+2212),
 as ``−∞`` does, never the hyphen-minus of code: the hyphen is shorter and sits lower, so ``-1.29`` beside ``−∞`` reads
 as two different signs. Text a learner copies into code (a numpy literal, a failing example written as nested lists)
-asks for ``minus="-"``; :func:`helpers.parsing.parse_number` reads both signs back. The wrappers that views call (:func:`helpers.render.format_number`,
-:func:`helpers.render.number_format`, :func:`helpers.explain.fmt`, :func:`helpers.matrix_editor.cell_text`) choose
-only the decimals and whether trailing zeros stay.
+asks for ``minus="-"``; :func:`helpers.parsing.parse_number` reads both signs back.
+
+The wrappers that views call (:func:`helpers.render.format_number`, :func:`helpers.render.number_format`,
+:func:`helpers.explain.fmt`) choose only the decimals and whether trailing zeros stay. An editor's cell
+(:func:`helpers.matrix_editor.cell_text`) holds what a learner types and edits, so it keeps the sign a keyboard
+types.
 """
 
 from __future__ import annotations

@@ -470,7 +470,8 @@ def test_solutions_contain_every_answer_number_and_prompts_every_input(kind, see
         return
     for value in p.answer.values():
         for v in np.ravel(value):
-            assert _fmt4(v).replace("\u2212", "") in p.solution.replace("-", "").replace("−", ""), (_fmt4(v), p.solution)
+            unsigned = _fmt4(v).replace("\u2212", "")
+            assert unsigned in p.solution.replace("-", "").replace("\u2212", ""), (_fmt4(v), p.solution)
     assert "rounded to 2 decimals" in p.prompt
     for name, value in p.inputs.items():
         if name == "mask":
