@@ -22,7 +22,7 @@ import ipywidgets as widgets
 from . import explain, theme
 from .layout import course_button
 
-__all__ = ["TraceStep", "trace_steps", "trace_text", "trace_html", "trace_fold", "TRACE_CSS"]
+__all__ = ["TraceStep", "trace_steps", "trace_text", "trace_html", "trace_fold", "CURRENT_STYLE"]
 
 # Between the terms of a sum: the one place a long line may break (each term itself never breaks).
 _PLUS = " + "
@@ -117,35 +117,34 @@ def trace_text(steps: list[TraceStep], q_tokens, k_tokens, i: int, j: int) -> st
     return "\n".join(lines)
 
 
-# The look of the trace. Prose wrapping: breaks at spaces only (no word or number is cut; a term of a sum is one
-# unbreakable piece), figures of equal width so that numbers line up from line to line, and the traced key's parts
-# marked in the theme's accent colour with a tint behind them, readable in light and dark.
-TRACE_CSS = (
-    "<style>"
-    ".course-trace{white-space:normal;word-break:normal;overflow-wrap:normal;hyphens:none;line-height:1.45;"
-    "font-variant-numeric:tabular-nums;max-width:100%;box-sizing:border-box}"
-    ".course-trace ol{list-style:none;margin:0;padding:0}"
-    ".course-trace .trace-step{margin:0 0 6px 0}"
-    ".course-trace .trace-step-title{font-weight:700;margin:2px 0}"
-    ".course-trace .trace-line{padding-left:calc(1.2em + var(--trace-indent, 0) * 1.2em);text-indent:-1.2em;"
-    "margin-left:1.2em}"
-    ".course-trace .trace-term{white-space:nowrap}"
-    ".course-trace .trace-current{background:color-mix(in srgb, var(--jp-brand-color1, #1976d2) 18%, transparent);"
-    "box-shadow:inset 0 -2px 0 var(--jp-brand-color1, #1976d2);border-radius:2px;padding:0 2px}"
-    "</style>"
-)
+# The look of the trace, inline (the picture of a stored notebook turns inline styles into its own classes). Prose
+# wrapping: breaks at spaces only (no word or number is cut; a term of a sum is one unbreakable piece), figures of
+# equal width so that numbers line up from line to line, and the traced key's parts marked with a tint of the theme's
+# accent and an underline in it, readable in light and dark.
+_BOX = ("white-space:normal;word-break:normal;overflow-wrap:normal;hyphens:none;line-height:1.45;"
+        "font-variant-numeric:tabular-nums;max-width:100%;box-sizing:border-box;")
+_LIST = "list-style:none;margin:0;padding:0"
+_STEP = "margin:0 0 6px 0"
+_TITLE = "font-weight:700;margin:2px 0"
+_TERM = "white-space:nowrap"
+CURRENT_STYLE = ("background:color-mix(in srgb, var(--jp-brand-color1, #1976d2) 18%, transparent);"
+                 "box-shadow:inset 0 -2px 0 var(--jp-brand-color1, #1976d2);border-radius:2px;padding:0 2px")
 
 
 def _line_html(text: str, terms, current: bool, indent: int) -> str:
-    parts = text.split(_PLUS)
+    """One line: its terms as unbreakable pieces (the traced key's marked), a hanging indent when it wraps."""
     spans = []
-    for k, part in enumerate(parts):
-        cls = "trace-term trace-current" if k in terms else "trace-term"
-        spans.append(f'<span class="{cls}">{_html.escape(part)}</span>')
+    for k, part in enumerate(text.split(_PLUS)):
+        if k in terms:
+            spans.append(f'<span class="trace-term trace-current" style="{_TERM};{CURRENT_STYLE}">'
+                         f'{_html.escape(part)}</span>')
+        else:
+            spans.append(f'<span class="trace-term" style="{_TERM}">{_html.escape(part)}</span>')
     body = _PLUS.join(spans)
     if current:
-        body = f'<span class="trace-current">{body}</span>'
-    return f'<div class="trace-line" style="--trace-indent:{indent}">{body}</div>'
+        body = f'<span class="trace-current" style="{CURRENT_STYLE}">{body}</span>'
+    pad = 1.2 * (indent + 1)
+    return f'<div class="trace-line" style="padding-left:{pad:.1f}em;text-indent:-1.2em">{body}</div>'
 
 
 def trace_html(steps: list[TraceStep], q_tokens, k_tokens, i: int, j: int, large: bool = False) -> str:
@@ -157,14 +156,16 @@ def trace_html(steps: list[TraceStep], q_tokens, k_tokens, i: int, j: int, large
     items = []
     for s in steps:
         lines = "".join(_line_html(*line) for line in s.lines)
-        items.append(f'<li class="trace-step"><div class="trace-step-title">{_html.escape(s.title)}</div>'
-                     f'{lines}</li>')
+        items.append(f'<li class="trace-step" style="{_STEP}"><div class="trace-step-title" style="{_TITLE}">'
+                     f'{_html.escape(s.title)}</div>{lines}</li>')
     heading = (f'<div class="trace-heading" style="margin-bottom:4px">'
                f'{_html.escape(_heading(q_tokens, k_tokens, i, j))}'
                f' <span style="font-size:{sz.small}">(the parts of key '
-               f'<span class="trace-current">{_html.escape(str(k_tokens[j]))}</span> highlighted)</span></div>')
-    return (f'{TRACE_CSS}<div class="course-trace" style="{theme.panel_style(large)}{theme.SANS}'
-            f'font-size:{sz.trace};padding:8px 10px;margin:4px 0">{heading}<ol>{"".join(items)}</ol></div>')
+               f'<span class="trace-current" style="{CURRENT_STYLE}">{_html.escape(str(k_tokens[j]))}</span> '
+               'highlighted)</span></div>')
+    return (f'<div class="course-trace" style="{theme.panel_style(large)}{theme.SANS}{_BOX}'
+            f'font-size:{sz.trace};padding:8px 10px;margin:4px 0">{heading}<ol style="{_LIST}">{"".join(items)}</ol>'
+            '</div>')
 
 
 def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = None) -> widgets.VBox:

@@ -55,14 +55,14 @@ def test_the_trace_is_three_numbered_steps_with_the_traced_key_highlighted(monke
     ex = explorer(monkeypatch, lecture=False)
     below(ex, "attn-trace-query").value, below(ex, "attn-trace-key").value = 2, 1
     html = ex.views["trace"].value
-    steps = re.findall(r'<li class="trace-step"><div class="trace-step-title">([^<]*)</div>', html)
+    steps = re.findall(r'<li class="trace-step"[^>]*><div class="trace-step-title"[^>]*>([^<]*)</div>', html)
     assert len(steps) == 3
     assert [s.split()[0] for s in steps] == ["④⑤", "⑦", "⑧"]
-    current = [html_text(m) for m in re.findall(r'<span class="trace-term trace-current">(.*?)</span>', html)]
+    current = [html_text(m) for m in re.findall(r'<span class="trace-term trace-current"[^>]*>(.*?)</span>', html)]
     # Key 'cat' (column 1): its term of the softmax's sum and of the output's sums, nothing of the other keys.
     assert current and all("the" not in c and "sat" not in c and "down" not in c for c in current)
     assert any("v(cat)" in c for c in current)
-    lines = [html_text(m) for m in re.findall(r'<span class="trace-current"><span.*?</div>', html)]
+    lines = [html_text(m) for m in re.findall(r'<span class="trace-current"[^>]*><span.*?</div>', html)]
     assert any(line.startswith("cat: exp(") for line in lines)
     assert any(line.startswith("weight cat = ") for line in lines)
     assert not any(line.startswith(("the:", "sat:", "down:", "weight the", "weight sat")) for line in lines)
