@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from . import theme
+from .numbers import number_text
 
 __all__ = [
     "TEXT_CSS", "text_style_widget", "course_box", "wrap_row", "view_html",
@@ -101,7 +102,7 @@ def number_box(description: str, value, low, high, step, integer: bool = False,
 
     ``label_width`` and ``width`` are the least room for the label and the whole field; both grow with the label.
     """
-    label = f"{description} ({low:g} to {high:g})"
+    label = f"{description} ({number_text(low, 6)} to {number_text(high, 6)})"
     label_em = max(float(label_width.rstrip("em")), 0.55 * len(label) + 0.5)
     field_em = max(float(width.rstrip("em")) - float(label_width.rstrip("em")), 5.0)
     cls = widgets.BoundedIntText if integer else widgets.BoundedFloatText
