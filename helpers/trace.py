@@ -132,15 +132,21 @@ CURRENT_STYLE = ("background:color-mix(in srgb, var(--jp-brand-color1, #1976d2) 
 
 
 def _line_html(text: str, terms, current: bool, indent: int) -> str:
-    """One line: its terms as unbreakable pieces (the traced key's marked), a hanging indent when it wraps."""
-    spans = []
-    for k, part in enumerate(text.split(_PLUS)):
-        if k in terms:
-            spans.append(f'<span class="trace-term trace-current" style="{_TERM};{CURRENT_STYLE}">'
-                         f'{_html.escape(part)}</span>')
-        else:
-            spans.append(f'<span class="trace-term" style="{_TERM}">{_html.escape(part)}</span>')
-    body = _PLUS.join(spans)
+    """One line, with a hanging indent when it wraps. A sum's terms are unbreakable pieces (the traced key's marked);
+    the name before the first term ("sum = ", "out(cat)[0] = ") and the result after the last (" = 2.1246") are not
+    terms. A line that is not a sum (prose, one equation) wraps at any space, like the rest of the page."""
+    parts = text.split(_PLUS)
+    if len(parts) == 1:
+        body = _html.escape(text)
+    else:
+        lead, eq, first = parts[0].rpartition(" = ")
+        last, eq_last, tail = parts[-1].partition(" = ")
+        spans = []
+        for k, part in enumerate([first, *parts[1:-1], last]):
+            style = f"{_TERM};{CURRENT_STYLE}" if k in terms else _TERM
+            cls = "trace-term trace-current" if k in terms else "trace-term"
+            spans.append(f'<span class="{cls}" style="{style}">{_html.escape(part)}</span>')
+        body = _html.escape(lead + eq) + _PLUS.join(spans) + _html.escape(eq_last + tail)
     if current:
         body = f'<span class="trace-current" style="{CURRENT_STYLE}">{body}</span>'
     pad = 1.2 * (indent + 1)

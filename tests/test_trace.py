@@ -62,7 +62,9 @@ def test_the_trace_is_three_numbered_steps_with_the_traced_key_highlighted(monke
     # Key 'cat' (column 1): its term of the softmax's sum and of the output's sums, nothing of the other keys.
     assert current and all("the" not in c and "sat" not in c and "down" not in c for c in current)
     assert any("v(cat)" in c for c in current)
-    lines = [html_text(m) for m in re.findall(r'<span class="trace-current"[^>]*><span.*?</div>', html)]
+    assert not any(" = " in c for c in current)  # a term, not the name of the sum or its result
+    lines = [html_text(m) for m in re.findall(r'<div class="trace-line"[^>]*><span class="trace-current"[^>]*>(.*?)'
+                                              r'</span></div>', html)]
     assert any(line.startswith("cat: exp(") for line in lines)
     assert any(line.startswith("weight cat = ") for line in lines)
     assert not any(line.startswith(("the:", "sat:", "down:", "weight the", "weight sat")) for line in lines)

@@ -57,7 +57,7 @@ def test_the_trace_wraps_between_words_and_highlights_the_traced_key(lab, path, 
     screenshot(lab.page, f"controls-02-trace-{width}.png", trace)
 
 
-@pytest.mark.parametrize("path", first_notebook_calling(r"HeadExplorer\("), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", first_notebook_calling(r"HeadExplorer\(model", prefer="12_"), ids=lambda p: p.stem)
 @pytest.mark.parametrize("width", [1024, 1400])
 def test_layer_and_head_are_two_named_groups_with_the_chosen_one_filled(lab, path, width):
     lab.page.set_viewport_size({"width": width, "height": 900 if width > 1024 else 768})
