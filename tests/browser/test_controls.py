@@ -2,14 +2,15 @@
 "overflow" at 1024 px), the chosen option of a row of option buttons and the primary buttons are filled with the
 theme's accent, and the real model's layer and head pickers are two framed groups, each named above its buttons.
 
-Screenshots go to $COURSE_SCREENSHOTS when it is set: controls-02-trace-<w>.png, controls-12-pickers-<w>.png.
+Each test runs in JupyterLab Light and Dark. Screenshots go to $COURSE_SCREENSHOTS when it is set:
+controls-02-trace-<width>-<theme>.png, controls-12-pickers-<width>-<theme>.png, controls-12-commit-<width>-<theme>.png.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from .test_dark import parse_colour, screenshot
+from .test_dark import DARK, LIGHT, parse_colour, screenshot, set_theme
 from .widget_pages import explorer, first_notebook_calling, projections_notebook
 
 # Each .trace-term is one unbreakable piece: one line box when drawn. The trace scrolls nowhere.
@@ -38,13 +39,25 @@ JS_BRAND = """
 JS_BACKGROUND = "(el) => getComputedStyle(el).backgroundColor"
 
 
+@pytest.fixture
+def themed(lab, theme):
+    """JupyterLab in the theme the test names ("light" or "dark"); Light again afterwards."""
+    set_theme(lab.page, DARK if theme == "dark" else LIGHT)
+    try:
+        yield lab
+    finally:
+        set_theme(lab.page, LIGHT)
+
+
 def same_colour(css_a: str, css_b: str) -> bool:
     return all(abs(a - b) < 0.02 for a, b in zip(parse_colour(css_a)[:3], parse_colour(css_b)[:3]))
 
 
 @pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
 @pytest.mark.parametrize("width", [1024, 1400])
-def test_the_trace_wraps_between_words_and_highlights_the_traced_key(lab, path, width):
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_trace_wraps_between_words_and_highlights_the_traced_key(themed, path, width, theme):
+    lab = themed
     lab.page.set_viewport_size({"width": width, "height": 900 if width > 1024 else 768})
     lab.run_notebook(f"notebooks/{path.name}")
     trace = explorer(lab.notebook, "self").locator(".attn-trace").first
@@ -54,12 +67,14 @@ def test_the_trace_wraps_between_words_and_highlights_the_traced_key(lab, path, 
     assert (seen["whiteSpace"], seen["wordBreak"], seen["overflowWrap"]) == ("normal", "normal", "normal")
     assert seen["split"] == [], f"terms cut over two lines: {seen['split'][:3]}"
     assert seen["overflow"] <= 1 and seen["current"] > 0
-    screenshot(lab.page, f"controls-02-trace-{width}.png", trace)
+    screenshot(lab.page, f"controls-02-trace-{width}-{theme}.png", trace)
 
 
 @pytest.mark.parametrize("path", first_notebook_calling(r"HeadExplorer\(model", prefer="12_"), ids=lambda p: p.stem)
 @pytest.mark.parametrize("width", [1024, 1400])
-def test_layer_and_head_are_two_named_groups_with_the_chosen_one_filled(lab, path, width):
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_layer_and_head_are_two_named_groups_with_the_chosen_one_filled(themed, path, width, theme):
+    lab = themed
     lab.page.set_viewport_size({"width": width, "height": 900 if width > 1024 else 768})
     lab.run_notebook(f"notebooks/{path.name}")
     layers = lab.notebook.locator(".head-explorer-layers").first
@@ -78,7 +93,8 @@ def test_layer_and_head_are_two_named_groups_with_the_chosen_one_filled(lab, pat
     a, b = layers.bounding_box(), heads.bounding_box()
     apart = a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or a["y"] + a["height"] <= b["y"]
     assert apart, f"the groups overlap: {a} {b}"
-    screenshot(lab.page, f"controls-12-pickers-{width}.png", layers.locator("xpath=../.."))
+    screenshot(lab.page, f"controls-12-pickers-{width}-{theme}.png", layers.locator("xpath=../.."))
     commit = lab.notebook.locator(".predict-commit").first
     commit.scroll_into_view_if_needed()
     assert same_colour(commit.evaluate(JS_BACKGROUND), brand)
+    screenshot(lab.page, f"controls-12-commit-{width}-{theme}.png", commit.locator("xpath=../../.."))
