@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from . import explain, theme
 from .layout import course_button
+from .snapshot import OMIT_CLASS
 
 __all__ = ["TraceStep", "trace_steps", "trace_text", "trace_html", "trace_fold", "CURRENT_STYLE"]
 
@@ -132,7 +133,7 @@ CURRENT_STYLE = ("background:color-mix(in srgb, var(--jp-brand-color1, #1976d2) 
 
 
 def _line_html(text: str, terms, current: bool, indent: int) -> str:
-    """One line, with a hanging indent when it wraps. A sum's terms are unbreakable pieces (the traced key's marked);
+    """One line, with a hanging indent when it wraps. A sum breaks between its terms only (the traced key's marked);
     the name before the first term ("sum = ", "out(cat)[0] = ") and the result after the last (" = 2.1246") are not
     terms. A line that is not a sum (prose, one equation) wraps at any space, like the rest of the page."""
     parts = text.split(_PLUS)
@@ -141,11 +142,10 @@ def _line_html(text: str, terms, current: bool, indent: int) -> str:
     else:
         lead, eq, first = parts[0].rpartition(" = ")
         last, eq_last, tail = parts[-1].partition(" = ")
-        spans = []
-        for k, part in enumerate([first, *parts[1:-1], last]):
-            style = f"{_TERM};{CURRENT_STYLE}" if k in terms else _TERM
-            cls = "trace-term trace-current" if k in terms else "trace-term"
-            spans.append(f'<span class="{cls}" style="{style}">{_html.escape(part)}</span>')
+        # A term ("0.0234·v(cat)", "2·(−1)") has no space and no place a browser breaks a line: only the marked one
+        # needs an element (a stored notebook keeps every element of the trace).
+        spans = [f'<span class="trace-term trace-current" style="{_TERM};{CURRENT_STYLE}">{_html.escape(part)}</span>'
+                 if k in terms else _html.escape(part) for k, part in enumerate([first, *parts[1:-1], last])]
         body = _html.escape(lead + eq) + _PLUS.join(spans) + _html.escape(eq_last + tail)
     if current:
         body = f'<span class="trace-current" style="{CURRENT_STYLE}">{body}</span>'
@@ -191,7 +191,8 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
     Returns
     -------
     ipywidgets.VBox
-        The button (class ``attn-trace-toggle``) above ``view``; the box has the class ``attn-trace-fold``.
+        The button (class ``attn-trace-toggle``) above ``view``; the box has the class ``attn-trace-fold``, and
+        :data:`helpers.snapshot.OMIT_CLASS`: a stored picture of the explorer leaves it out.
     """
     folded = theme.lecture_mode() if folded is None else bool(folded)
     button = course_button("", "show or hide the calculation of the traced pair", "attn-trace-toggle", large)
@@ -208,5 +209,9 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
     button.on_click(on_click)
     box = widgets.VBox([button, view], layout=widgets.Layout(max_width="100%"))
     box.add_class("attn-trace-fold")
+    # The picture a stored notebook shows leaves the calculation out (its note says the live widget shows more): it
+    # is the longest part of an explorer's picture and what a reader without a kernel needs least, and a notebook
+    # stays under its size limit.
+    box.add_class(OMIT_CLASS)
     return box
 

@@ -13,14 +13,39 @@ import pytest
 from .test_dark import DARK, LIGHT, parse_colour, screenshot, set_theme
 from .widget_pages import explorer, first_notebook_calling, projections_notebook
 
-# Each .trace-term is one unbreakable piece: one line box when drawn. The trace scrolls nowhere.
+# A marked term (.trace-term) is one unbreakable piece: one line box when drawn. No line of the trace breaks inside a
+# term of a sum: every line box of a wrapped sum starts after " + " (or is the line's start). The trace scrolls nowhere.
 JS_TRACE = """
 (el) => {
   const box = el.querySelector('.course-trace');
   const s = getComputedStyle(box);
   const terms = [...box.querySelectorAll('.trace-term')];
+  // Where the browser wrapped each line: the text before every new line box.
+  const cuts = [];
+  for (const line of box.querySelectorAll('.trace-line')) {
+    const sum = line.textContent.includes(' + ');
+    const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+    let before = '', top = null, node;
+    while ((node = walker.nextNode())) {
+      for (let i = 0; i < node.data.length; i++) {
+        const c = node.data[i];
+        if (c !== ' ') {
+          const r = document.createRange();
+          r.setStart(node, i);
+          r.setEnd(node, i + 1);
+          const t = r.getBoundingClientRect().top;
+          if (top !== null && t > top + 2) {
+            const ok = before.endsWith(' ') && (!sum || /[+=]$/.test(before.trimEnd()));
+            if (!ok) cuts.push(before.slice(-20) + '|' + node.data.slice(i, i + 10));
+          }
+          top = t;
+        }
+        before += c;
+      }
+    }
+  }
   return {pre: el.querySelectorAll('pre').length, font: s.fontFamily, whiteSpace: s.whiteSpace,
-          wordBreak: s.wordBreak, overflowWrap: s.overflowWrap,
+          wordBreak: s.wordBreak, overflowWrap: s.overflowWrap, cuts,
           split: terms.filter(t => t.getClientRects().length > 1).map(t => t.textContent),
           overflow: box.scrollWidth - box.clientWidth, current: box.querySelectorAll('.trace-current').length};
 }
@@ -66,6 +91,7 @@ def test_the_trace_wraps_between_words_and_highlights_the_traced_key(themed, pat
     assert seen["pre"] == 0 and "monospace" not in seen["font"]
     assert (seen["whiteSpace"], seen["wordBreak"], seen["overflowWrap"]) == ("normal", "normal", "normal")
     assert seen["split"] == [], f"terms cut over two lines: {seen['split'][:3]}"
+    assert seen["cuts"] == [], f"lines wrapped inside a word or a term: {seen['cuts'][:3]}"
     assert seen["overflow"] <= 1 and seen["current"] > 0
     screenshot(lab.page, f"controls-02-trace-{width}-{theme}.png", trace)
 
