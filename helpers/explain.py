@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .numbers import number_text
+from .numbers import MINUS, number_text
 
 __all__ = [
     "fmt",
@@ -27,10 +27,11 @@ __all__ = [
 ]
 
 
-def fmt(x, digits: int = 4) -> str:
-    """A number as a learner would write it: ``2`` not ``2.0``, ``0.5``, ``-1.25``, ``−∞``; from 10⁵ up with
-    significant digits, ``1e+200`` (:func:`helpers.numbers.number_text`), never a run of dozens of digits."""
-    return number_text(x, digits)
+def fmt(x, digits: int = 4, *, code: bool = False) -> str:
+    """A number as a learner would write it: ``2`` not ``2.0``, ``0.5``, ``−1.25`` (the true minus sign), ``−∞``;
+    from 10⁵ up with significant digits, ``1e+200`` (:func:`helpers.numbers.number_text`), never a run of dozens of
+    digits. With ``code``, a negative number has the hyphen-minus that Python reads (``-1.25``)."""
+    return number_text(x, digits, minus="-" if code else MINUS)
 
 
 def shape_text(shape) -> str:
@@ -38,10 +39,11 @@ def shape_text(shape) -> str:
     return "(" + ", ".join(str(int(v)) for v in shape) + (",)" if len(shape) == 1 else ")")
 
 
-def format_matrix(M, digits: int = 4) -> str:
-    """A matrix as nested brackets, ``[[2, 1], [0, 3]]``."""
+def format_matrix(M, digits: int = 4, *, code: bool = True) -> str:
+    """A matrix as nested brackets, ``[[2, -1], [0, 3]]``: Python code (hyphen-minus) unless ``code`` is False
+    (``[[2, −1], [0, 3]]``, a matrix shown in a calculation)."""
     M = np.atleast_2d(np.asarray(M, dtype=float))
-    return "[" + ", ".join("[" + ", ".join(fmt(v, digits) for v in row) + "]" for row in M) + "]"
+    return "[" + ", ".join("[" + ", ".join(fmt(v, digits, code=code) for v in row) + "]" for row in M) + "]"
 
 
 def _paren(x, digits: int = 4) -> str:
@@ -78,7 +80,7 @@ def matmul_lines(A, B, name: str = "C", a_name: str = "A", b_name: str = "B", di
     for i in range(A.shape[0]):
         for j in range(B.shape[1]):
             lines.append(f"  {name}[{i},{j}] = {matmul_entry(A, B, i, j, digits)}")
-    lines.append(f"  {name} = {format_matrix(A @ B, digits)}")
+    lines.append(f"  {name} = {format_matrix(A @ B, digits, code=False)}")
     return lines
 
 
@@ -98,7 +100,7 @@ def softmax_lines(row, labels=None, digits: int = 4) -> list[str]:
     lines = [f"max of the row = {fmt(m, digits)} (subtracting it changes nothing and avoids overflow)"]
     for lab, s, e in zip(labels, row, exps):
         if np.isfinite(s):
-            lines.append(f"  {lab}: exp({fmt(s, digits)} - {_paren(m, digits)}) = {fmt(e, digits)}")
+            lines.append(f"  {lab}: exp({fmt(s, digits)} − {_paren(m, digits)}) = {fmt(e, digits)}")
         else:
             lines.append(f"  {lab}: masked, exp(−∞) = 0")
     lines.append(f"sum = {' + '.join(fmt(e, digits) for e in exps)} = {fmt(total, digits)}")
@@ -117,12 +119,12 @@ def weighted_sum_lines(weights, V, value_labels=None, name: str = "output", digi
     terms = " + ".join(f"{fmt(wj, digits)}·{lab}" for wj, lab in zip(w, labels))
     lines = [f"{name} = {terms}"]
     for lab, row in zip(labels, V):
-        lines.append(f"  {lab} = {format_matrix(row, digits)[1:-1]}")
+        lines.append(f"  {lab} = {format_matrix(row, digits, code=False)[1:-1]}")
     out = w @ V
     for c in range(V.shape[1]):
         col = " + ".join(f"{fmt(wj, digits)}·{_paren(V[j, c], digits)}" for j, wj in enumerate(w))
         lines.append(f"  {name}[{c}] = {col} = {fmt(out[c], digits)}")
-    lines.append(f"{name} = {format_matrix(out, digits)[1:-1]}")
+    lines.append(f"{name} = {format_matrix(out, digits, code=False)[1:-1]}")
     return lines
 
 

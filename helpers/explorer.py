@@ -20,7 +20,6 @@ leaves a handler.
 
 from __future__ import annotations
 
-import html as _html
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from ipywidgets.widgets.widget_bool import CheckboxStyle
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-from . import attention as att, explain, highlight, render, theme
+from . import attention as att, explain, highlight, render, theme, trace
 from .arrays import whole_number
 from .exercises.design import check_design, design_task
 from .feedback import Feedback
@@ -727,27 +726,10 @@ class Explorer(LiveWidget, widgets.VBox):
 
     def _draw_trace(self, pair) -> None:
         s = self._shown
-        res, qt, kt = s.result, s.q_tokens, s.k_tokens
         i, j = pair
-        lines = [f"Query '{qt[i]}' (row {i}) and key '{kt[j]}' (column {j})", ""]
-        lines.append(f"{STEP['scores']}{STEP['scaled'] if s.scale else ''} score of this pair: q·k term by term"
-                     + (", then ÷ √d_k" if s.scale else ""))
-        lines += ["   " + t for t in explain.attention_entry_lines(res.Q, res.K, i, j, scale=s.scale)]
-        if not res.mask[i, j]:
-            lines.append(f"   the causal mask blocks key '{kt[j]}' for query '{qt[i]}' (a later token): "
-                         "score → −∞, weight 0")
-        lines += ["", f"{STEP['weights']} softmax over row '{qt[i]}' (every key of this query)"]
-        lines += ["   " + t for t in explain.softmax_lines(res.masked[i], labels=kt)]
-        lines += ["", f"{STEP['output']} output row '{qt[i]}': the weighted sum of the rows of V"]
-        v_names = [f"v({t})" for t in kt]
-        lines += ["   " + t for t in explain.weighted_sum_lines(res.weights[i], res.V, value_labels=v_names,
-                                                                 name=f"out({qt[i]})")]
-        self.trace_text = "\n".join(lines)
-        sz = theme.sizes(self._large)
-        self.views["trace"].value = (
-            f'<pre style="{theme.panel_style(self._large)}{theme.MONO}font-size:{sz.trace};padding:8px 10px;'
-            f'margin:4px 0;white-space:pre-wrap;line-height:1.35">{_html.escape(self.trace_text)}</pre>'
-        )
+        steps = trace.trace_steps(s.result, s.q_tokens, s.k_tokens, i, j, scale=s.scale, step_numbers=STEP)
+        self.trace_text = trace.trace_text(steps, s.q_tokens, s.k_tokens, i, j)
+        self.views["trace"].value = trace.trace_html(steps, s.q_tokens, s.k_tokens, i, j, self._large)
 
     # -- layout
 
@@ -815,7 +797,7 @@ class Explorer(LiveWidget, widgets.VBox):
             self.status_html,
             legend,
             row([self._q_drop, self._k_drop]),
-            v["trace"],
+            trace.trace_fold(v["trace"], self._large),
             self._links,
         ]
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from . import theme
+from .numbers import number_text
 
 __all__ = [
     "TEXT_CSS", "text_style_widget", "course_box", "wrap_row", "view_html",
-    "number_box", "choice_list", "choice_buttons", "course_button", "LinkedHTML", "SharedLooks",
+    "number_box", "choice_list", "choice_buttons", "course_button", "picker_group", "LinkedHTML", "SharedLooks",
+    "CONTROLS_CSS",
 ]
 
 # ipywidgets gives every HTML widget's content ``line-height: var(--jp-widgets-inline-height)`` (28 px), so that a
@@ -36,10 +38,36 @@ TEXT_CSS = ("<style>.course-widget .widget-html > .widget-html-content,"
             "margin:0 0.5em 0 1px}</style>")
 
 
+# The look of the controls, in the theme's colours (JupyterLab's variables, light and dark alike):
+# - the chosen option of a row of option buttons (ToggleButtons: a layer, a head, a prediction) is filled with the
+#   theme's accent and its text is bold, so that it is seen from the back of a room; ipywidgets marks it only with a
+#   slightly darker grey, which a projector washes out. A chosen option that is disabled (a committed prediction)
+#   keeps its fill, a little faded, so the prediction stays readable;
+# - a group of option buttons made by :func:`picker_group` is a framed group with its name above it, so that two
+#   pickers side by side (layer and head) read as two groups, not one strip of numbers.
+# Primary actions (Commit, Check, Submit) are ipywidgets' ``button_style="primary"``: the same accent, filled.
+CONTROLS_CSS = (
+    "<style>"
+    ".course-widget .widget-toggle-buttons .widget-toggle-button.mod-active{"
+    "background:var(--jp-brand-color1,#1976d2);color:var(--jp-ui-inverse-font-color1,#fff);font-weight:700;"
+    "box-shadow:inset 0 0 0 1px var(--jp-brand-color0,#0d47a1)}"
+    ".course-widget .widget-toggle-buttons .widget-toggle-button.mod-active:hover:enabled{"
+    "background:var(--jp-brand-color0,#0d47a1)}"
+    ".course-widget .widget-toggle-buttons .widget-toggle-button.mod-active:disabled{opacity:0.75}"
+    ".course-widget .course-picker{border:1px solid var(--jp-border-color1,#bdbdbd);border-radius:4px;"
+    "padding:2px 8px 6px 8px;margin:4px 12px 4px 0;max-width:100%;box-sizing:border-box}"
+    ".course-widget .course-picker .widget-toggle-buttons{flex-direction:column;align-items:flex-start;height:auto}"
+    ".course-widget .course-picker .widget-toggle-buttons > .widget-label{width:auto;max-width:none;"
+    "text-align:left;font-weight:700;margin:0 0 2px 0;line-height:1.6}"
+    ".course-widget .course-picker .widget-toggle-buttons > div{display:flex;flex-wrap:wrap}"
+    "</style>"
+)
+
+
 def text_style_widget(more_css: str = "") -> widgets.HTML:
-    """A hidden widget holding :data:`TEXT_CSS` (and ``more_css``, a widget's own ``<style>``, in the same model);
-    put it in a widget that has the class ``course-widget``."""
-    w = widgets.HTML(TEXT_CSS + more_css, layout=widgets.Layout(display="none"))
+    """A hidden widget holding :data:`TEXT_CSS` and :data:`CONTROLS_CSS` (and ``more_css``, a widget's own
+    ``<style>``, in the same model); put it in a widget that has the class ``course-widget``."""
+    w = widgets.HTML(TEXT_CSS + CONTROLS_CSS + more_css, layout=widgets.Layout(display="none"))
     w.add_class("course-text-style")
     return w
 
@@ -75,7 +103,7 @@ def number_box(description: str, value, low, high, step, integer: bool = False,
 
     ``label_width`` and ``width`` are the least room for the label and the whole field; both grow with the label.
     """
-    label = f"{description} ({low:g} to {high:g})"
+    label = f"{description} ({number_text(low, 6)} to {number_text(high, 6)})"
     label_em = max(float(label_width.rstrip("em")), 0.55 * len(label) + 0.5)
     field_em = max(float(width.rstrip("em")) - float(label_width.rstrip("em")), 5.0)
     cls = widgets.BoundedIntText if integer else widgets.BoundedFloatText
@@ -110,6 +138,21 @@ def choice_buttons(description: str, options, value, tooltips=None) -> widgets.T
     return widgets.ToggleButtons(options=options, value=value, description=description,
                                  tooltips=list(tooltips or []), style={"button_width": "auto"},
                                  layout=widgets.Layout(max_width="100%", flex_flow="row wrap"))
+
+
+def picker_group(title: str, picker: widgets.ToggleButtons, css_class: str) -> widgets.Box:
+    """``picker`` (a row of option buttons) as a framed group with ``title`` above its buttons (``Layer (0–5)``), so
+    that two pickers side by side read as two groups, not one strip of numbers.
+
+    The title is the picker's own description (ipywidgets' label of the row, which names it for a screen reader too),
+    drawn above the buttons by :data:`CONTROLS_CSS`. The box has the classes ``course-picker`` and ``css_class``.
+    """
+    picker.description = title
+    picker.style.description_width = "initial"
+    box = widgets.Box([picker], layout=widgets.Layout(width="auto", max_width="100%"))
+    box.add_class("course-picker")
+    box.add_class(css_class)
+    return box
 
 
 class LinkedHTML(widgets.Output):

@@ -1,22 +1,31 @@
 """How the course writes a number: one formatter for table cells, traces, editor cells and messages.
 
-Below :data:`EXPONENT_FROM` a number is written with a fixed number of decimals (``0.25``, ``-1.5``, ``3``);
+Below :data:`EXPONENT_FROM` a number is written with a fixed number of decimals (``0.25``, ``−1.5``, ``3``);
 from there up it is written with significant digits and an exponent (``1.23e+05``, ``1e+200``), so that no view
 ever shows a run of dozens of digits. ``±∞`` is written ``∞`` / ``−∞``, and a value that rounds to zero never
-carries a sign (``-0.00`` would only puzzle). The wrappers that views call (:func:`helpers.render.format_number`,
-:func:`helpers.render.number_format`, :func:`helpers.explain.fmt`, :func:`helpers.matrix_editor.cell_text`) choose
-only the decimals and whether trailing zeros stay.
+carries a sign (``−0.00`` would only puzzle). A negative number carries the true minus sign :data:`MINUS` (U+2212),
+as ``−∞`` does, never the hyphen-minus of code: the hyphen is shorter and sits lower, so ``-1.29`` beside ``−∞`` reads
+as two different signs. Text a learner copies into code (a numpy literal, a failing example written as nested lists)
+asks for ``minus="-"``; :func:`helpers.parsing.parse_number` reads both signs back.
+
+The wrappers that views call (:func:`helpers.render.format_number`, :func:`helpers.render.number_format`,
+:func:`helpers.explain.fmt`) choose only the decimals and whether trailing zeros stay. An editor's cell
+(:func:`helpers.matrix_editor.cell_text`) holds what a learner types and edits, so it keeps the sign a keyboard
+types.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["EXPONENT_FROM", "number_text", "significant"]
+__all__ = ["EXPONENT_FROM", "MINUS", "number_text", "significant"]
 
 # From this magnitude up, significant digits and an exponent: 99999 still reads at a glance, 100000 in a narrow
 # table cell already does not.
 EXPONENT_FROM = 1e5
+
+# The minus sign of every number the course shows.
+MINUS = "\u2212"
 
 
 def significant(x: float, digits: int) -> str:
@@ -25,7 +34,7 @@ def significant(x: float, digits: int) -> str:
 
 
 def number_text(x, decimals: int = 2, *, trim: bool = True, sig: int | None = None,
-                mark_tiny: bool = False) -> str:
+                mark_tiny: bool = False, minus: str = MINUS) -> str:
     """A number as the course writes it.
 
     Parameters
@@ -41,16 +50,28 @@ def number_text(x, decimals: int = 2, *, trim: bool = True, sig: int | None = No
     mark_tiny : bool
         A value that is not zero but rounds to zero shows as ``0.00`` (``decimals`` zeros, no sign) rather than
         ``0``, so that it is not mistaken for an exact zero; with ``trim`` only.
+    minus : str
+        The sign of a negative number (and of a negative exponent): :data:`MINUS`, or ``"-"`` for text that is code.
 
     Returns
     -------
     str
     """
+    return _signed(_ascii_number_text(x, decimals, trim, sig, mark_tiny), minus)
+
+
+def _signed(text: str, minus: str) -> str:
+    """``text`` (written by Python, with hyphen-minus signs) with ``minus`` for each sign."""
+    return text if minus == "-" else text.replace("-", minus)
+
+
+def _ascii_number_text(x, decimals: int, trim: bool, sig: int | None, mark_tiny: bool) -> str:
+    """:func:`number_text` with the hyphen-minus that Python writes."""
     x = float(x)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
+        return "∞" if x > 0 else "−∞"  # not code in any case: written as the lesson writes it
     if abs(x) >= EXPONENT_FROM:
         return significant(x, sig if sig is not None else max(decimals + 1, 2))
     if x == 0:

@@ -122,6 +122,8 @@ class PredictionWidget(LiveWidget, widgets.VBox):
                                            "predict-commit", large)
         self.reveal_button = course_button("Reveal", "show the result next to the prediction",
                                            "predict-reveal-button", large)
+        # The step the box asks for is its primary button, in the theme's accent (as 09's Check).
+        self.commit_button.button_style = self.reveal_button.button_style = "primary"
         self.try_again_button = course_button("Try again", "unlock the input and predict afresh",
                                               "predict-try-again", large)
         self.reveal_html = widgets.HTML("")

@@ -84,6 +84,9 @@ _RULES = (  # (what the picture must hold for the rule to be written, the rule)
     ("cs-on", f"{_S} .cs-on{{background:var(--jp-layout-color3,#bbb);box-shadow:inset 0 1px 3px #0006;"
               "font-weight:600}"),
     ("cs-primary", f"{_S} .cs-primary{{background:var(--jp-brand-color1,#1976d2);color:#fff;border:0}}"),
+    # The chosen option of a row of option buttons: filled with the accent, as on the live page (helpers.layout).
+    ("cs-chosen", f"{_S} .cs-chosen{{background:var(--jp-brand-color1,#1976d2);color:#fff;font-weight:700;"
+                  "box-shadow:none}"),
     ("cs-pick", ".cs-pick{display:inline-flex;align-items:center;margin:1px 10px 1px 0}"),
     # A list of options (helpers.layout.choice_list): its question above the options and wrapping, as on the live page.
     ("course-choice", ".cs-field.course-choice{flex-direction:column;align-items:flex-start}"
@@ -256,10 +259,11 @@ def _text_field(w, in_grid: bool) -> str:
     return control if in_grid else _field(w, control, label=True)
 
 
-def _button(w, pressed: bool | None = None, label: str | None = None, tooltip: str | None = None) -> str:
+def _button(w, pressed: bool | None = None, label: str | None = None, tooltip: str | None = None,
+            chosen: bool = False) -> str:
     text = _description(w) if label is None else label
     tip = (getattr(w, "tooltip", None) or None) if tooltip is None else tooltip
-    base = " ".join(c for c in ("cs-btn", "cs-on" if pressed else "",
+    base = " ".join(c for c in ("cs-btn", "cs-on" if pressed else "", "cs-chosen" if chosen else "",
                                 "cs-primary" if getattr(w, "button_style", "") == "primary" else "") if c)
     owner = w if label is None else None
     css = (_layout_css(w) + _style_css(w)) if owner is not None else []
@@ -278,7 +282,8 @@ def _toggle_buttons(w) -> str:
     width = getattr(getattr(w, "style", None), "button_width", "") or ""
     buttons = []
     for k, label in enumerate(_labels(w)):
-        button = _button(w, pressed=k == index, label=label, tooltip=tips[k] if k < len(tips) else None)
+        button = _button(w, pressed=k == index, label=label, tooltip=tips[k] if k < len(tips) else None,
+                         chosen=k == index)
         if width:
             button = button.replace("<button disabled", f'<button style="width:{_esc(_css(width))}" disabled', 1)
         buttons.append(button)

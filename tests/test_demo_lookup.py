@@ -103,7 +103,7 @@ def test_demo_query_setter_and_bad_values_keep_the_last_state():
     before = demo.weights.copy()
     with pytest.raises(ValueError, match="query"):
         demo.query = [1, 2]
-    with pytest.raises(ValueError, match=r"\[-2, 2\]"):
+    with pytest.raises(ValueError, match=r"\[−2, 2\]"):
         demo.query = [0, 0, 5]
     with pytest.raises(ValueError, match="temperature"):
         demo.temperature = 0
@@ -151,4 +151,4 @@ def test_setting_the_whole_query_redraws_once():
 def test_table_shows_each_score_as_a_dot_product_on_hover():
     demo = LookupDemo(query=[1, -1, 0])
     # Cat care's key is [2, 0.5, 0]: 1·2 + (-1)·0.5 + 0·0
-    assert 'title="1·2 + (-1)·0.5 + 0·0"' in demo.table.value
+    assert 'title="1·2 + (−1)·0.5 + 0·0"' in demo.table.value

@@ -450,11 +450,11 @@ def test_same_seed_same_problem(kind, seed, difficulty):
 
 
 def _fmt4(v: float) -> str:
-    """How a learner writes a number to 4 decimals: 2, 0.5, -1.25 (not 2.0000)."""
+    """How the course writes a number to 4 decimals: 2, 0.5, −1.25 (not 2.0000), with the true minus sign."""
     r = round(float(v), 4)
     if r == 0:
         return "0"
-    return str(int(r)) if r == int(r) else f"{r:.4f}".rstrip("0")
+    return (str(int(r)) if r == int(r) else f"{r:.4f}".rstrip("0")).replace("-", "\u2212")
 
 
 @FAST
@@ -470,7 +470,8 @@ def test_solutions_contain_every_answer_number_and_prompts_every_input(kind, see
         return
     for value in p.answer.values():
         for v in np.ravel(value):
-            assert _fmt4(v).replace("-", "") in p.solution.replace("-", "").replace("−", ""), (_fmt4(v), p.solution)
+            unsigned = _fmt4(v).replace("\u2212", "")
+            assert unsigned in p.solution.replace("-", "").replace("\u2212", ""), (_fmt4(v), p.solution)
     assert "rounded to 2 decimals" in p.prompt
     for name, value in p.inputs.items():
         if name == "mask":

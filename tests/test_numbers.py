@@ -18,7 +18,7 @@ import junk
 
 
 @pytest.mark.parametrize(("x", "shown"), [
-    (1e200, "1e+200"), (-1e200, "-1e+200"), (1e15, "1e+15"), (123456.0, "1.235e+05"), (99999.0, "99999"),
+    (1e200, "1e+200"), (-1e200, "−1e+200"), (1e15, "1e+15"), (123456.0, "1.235e+05"), (99999.0, "99999"),
     (0.5, "0.5"), (2.0, "2"), (-0.00001, "0"), (float("inf"), "∞"), (-float("inf"), "−∞"),
 ])
 def test_the_trace_format_writes_huge_numbers_with_significant_digits(x, shown):

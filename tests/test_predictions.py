@@ -237,7 +237,7 @@ def test_an_impossible_weight_is_refused_not_judged():
     assert j.problem == "a weight is between 0 and 1; 1.5 is not"
     assert not j.correct and j.truth == "" and j.thought == "" and not j.close
     assert j.message == "Your prediction is not judged: a weight is between 0 and 1; 1.5 is not"
-    assert judge("01-pasta-weight", -0.2).problem == "a weight is between 0 and 1; -0.2 is not"
+    assert judge("01-pasta-weight", -0.2).problem == "a weight is between 0 and 1; \u22120.2 is not"
     assert judge("03-head-width", "64.5").problem.endswith("is a whole number; 64.5 is not")
 
 

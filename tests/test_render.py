@@ -45,14 +45,14 @@ def style_value(style, prop):
     [
         (2.0, 2, "2"),
         (0.5, 2, "0.5"),
-        (-1.25, 2, "-1.25"),
+        (-1.25, 2, "−1.25"),
         (1 / 3, 2, "0.33"),
         (2 / 3, 3, "0.667"),
         (0.0, 2, "0"),
         (0.001, 2, "0.00"),  # not zero, so not shown as an exact 0
         (-0.001, 2, "0.00"),  # never "-0.00": a minus sign on a zero only puzzles
         (-1e-12, 2, "0.00"),
-        (-0.004, 3, "-0.004"),
+        (-0.004, 3, "−0.004"),
         (-0.4, 0, "0"),
         (float("-inf"), 2, "−∞"),
         (123456.0, 2, "1.23e+05"),
@@ -66,7 +66,7 @@ def test_matrix_html_shows_every_number_and_label():
     M = np.array([[1.0, -2.5], [0.25, 3.0], [7.0, 0.0]])
     html = matrix_html(M, ["the", "cat", "sat"], ["d1", "d2"], title="X", row_axis="Queries ↓", col_axis="Keys →")
     # One format for the whole table: two decimals everywhere, since some values are not whole.
-    assert [text for _, text in cells(html)] == ["1.00", "-2.50", "0.25", "3.00", "7.00", "0.00"]
+    assert [text for _, text in cells(html)] == ["1.00", "−2.50", "0.25", "3.00", "7.00", "0.00"]
     for label in ("the", "cat", "sat", "d1", "d2", "Queries ↓", "Keys →"):
         assert f">{label}</th>" in html
     assert "X <span" in html and "(3 × 2)" in html
@@ -74,9 +74,9 @@ def test_matrix_html_shows_every_number_and_label():
 
 def test_a_table_of_whole_numbers_shows_whole_numbers():
     html = matrix_html(np.array([[1.0, -2.0], [0.0, 30.0]]))
-    assert [text for _, text in cells(html)] == ["1", "-2", "0", "30"]
+    assert [text for _, text in cells(html)] == ["1", "−2", "0", "30"]
     # The legend's ends (and its middle, 0) are written in the table's format too.
-    assert re.search(r"<span>-30</span>.*<span>0</span>.*<span>30</span>", html)
+    assert re.search(r"<span>−30</span>.*<span>0</span>.*<span>30</span>", html)
     # ... and decide it: a scale from 0.5 needs decimals in the cells too.
     html = matrix_html(np.array([[1.0, 2.0]]), vmin=0.5, palette="weights")
     assert [text for _, text in cells(html)] == ["1.00", "2.00"]
@@ -90,7 +90,7 @@ def test_a_table_of_whole_numbers_shows_whole_numbers():
         ([1.0, 0.0, 2.0], 2, None, ["1", "0", "2"]),
         ([1.0, 0.0, 2.0], 2, True, ["1.00", "0.00", "2.00"]),
         ([-0.001, 0.001, -1e-12], 2, None, ["0.00", "0.00", "0.00"]),  # never "-0.00"
-        ([-0.004, 1.0], 3, None, ["-0.004", "1.000"]),
+        ([-0.004, 1.0], 3, None, ["−0.004", "1.000"]),
         ([-0.4, 2.6], 0, None, ["0", "3"]),  # rounds to zero: no sign either
         ([float("-inf"), 0.5], 2, None, ["−∞", "0.50"]),
         ([123456.0, 0.5], 2, None, ["1.23e+05", "0.50"]),
@@ -230,7 +230,7 @@ def test_heatmap_of_weights_uses_the_fixed_unit_scale():
     # Signed: symmetric around 0, on the diverging palette.
     fig = heatmap(S, ["q"], ["a", "b"], scale="data")
     assert colour_scale(fig) == (-5.0, 5.0) and fig.axes[0].images[0].get_cmap().name == "course-signed"
-    with pytest.raises(ValueError, match=r"fixed \[0, 1\] scale.*-2 to 5.*scale='data'"):
+    with pytest.raises(ValueError, match=r"fixed \[0, 1\] scale.*−2 to 5.*scale='data'"):
         heatmap(S, ["q"], ["a", "b"])
     with pytest.raises(ValueError, match="scale must be"):
         heatmap(W, list("abc"), list("abc"), scale="auto")
@@ -405,7 +405,7 @@ def test_fonts_and_sizes_come_from_the_theme():
 def test_no_cell_ever_reads_minus_zero(M):
     for html in (matrix_html(M), matrix_html(M, digits=0), attention_weights_html(np.abs(M), None, None)):
         for _, text in cells(html):
-            assert not re.fullmatch(r"-0(\.0*)?", text), text
+            assert not re.fullmatch(r"[-\u2212]0(\.0*)?", text), text
         assert not re.search(r"<span>-0(\.0*)?</span>", html)  # nor the legend
 
 
@@ -539,8 +539,8 @@ def test_text_is_readable_on_every_colour_of_every_palette(palette):
 
 
 def test_the_signed_legend_shows_both_ends_and_zero():
-    assert legend_of(matrix_html(np.array([[-1.0, 3.0]]))) == ["-3", "", "0", "", "3"]
-    assert legend_of(matrix_html(np.array([[-0.5, 0.25]]))) == ["-0.50", "", "0.00", "", "0.50"]
+    assert legend_of(matrix_html(np.array([[-1.0, 3.0]]))) == ["−3", "", "0", "", "3"]
+    assert legend_of(matrix_html(np.array([[-0.5, 0.25]]))) == ["−0.50", "", "0.00", "", "0.50"]
 
 
 @pytest.mark.parametrize("html", [
@@ -602,9 +602,9 @@ def test_matrices_compared_share_one_scale_and_one_legend():
     assert shared_scale(small, big) == signed_scale(small, big) and shared_scale(small, weights=True) == WEIGHTS
     # One legend under both cards (the cards have none), one number format in all of them.
     assert html.count("linear-gradient(to right") == 2  # the two halves of the one signed legend
-    assert legend_of(html) == ["-4.00", "", "0.00", "", "4.00"]
+    assert legend_of(html) == ["−4.00", "", "0.00", "", "4.00"]
     # (decimals in the card of whole numbers too, because the other card needs them)
-    assert [t for _, t in cells(html)] == ["1.00", "-0.50", "4.00", "-2.00"]
+    assert [t for _, t in cells(html)] == ["1.00", "−0.50", "4.00", "−2.00"]
     assert "W<sup>Q</sup>" in html and "W<sup>K</sup>" in html
     # Side by side: the cards sit in one flex row.
     assert re.search(r'display:flex;flex-wrap:wrap[^>]*>(<div style="display:inline-block)', html)

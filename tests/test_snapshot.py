@@ -188,7 +188,10 @@ def test_the_folded_steps_and_hidden_widgets_are_left_out():
     assert "course-text-style" not in classes  # the hidden style widget of every course widget
     # The buttons that save the weights for a slide act on a live explorer only; they hide nothing from the picture.
     assert "save-figure" not in classes and "Save PNG" not in root.text()
-    assert root.find("cs-note").text() == STATIC_NOTE
+    # The trace's calculation is left out of the picture (the longest part, the least needed without a kernel): the
+    # note says the live widget shows more.
+    assert "attn-trace" not in classes and "attn-trace-fold" not in classes
+    assert root.find("cs-note").text() == PARTIAL_NOTE
     shown = parsed(explorer(steps=True))
     assert shown.find("attn-view-scores").find(tag="table")
 

@@ -401,8 +401,9 @@ def test_views_show_the_new_numbers_after_an_edit():
     # The score of 'the' with itself: q·k = [10.25, 0, 2]·([10.25, 0, 2] W_k).
     k0 = np.array([10.25, 0, 2]) @ WK
     s00 = float(np.array([10.25, 0]) @ k0)
-    assert f">{s00:.2f}<" in ex.views["scores"].value  # not every score is whole: two decimals throughout
-    assert f"= {s00:g}" in ex.trace_text
+    # not every score is whole: two decimals throughout
+    assert f">{s00:.2f}<".replace("-", "\u2212") in ex.views["scores"].value
+    assert f"= {s00:g}".replace("-", "\u2212") in ex.trace_text
 
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨"

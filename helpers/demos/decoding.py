@@ -16,6 +16,7 @@ from helpers import theme
 from helpers.decoding import parse_sentence, train
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
+from helpers.numbers import MINUS
 
 __all__ = ["CheatingDemo"]
 
@@ -98,8 +99,8 @@ class CheatingDemo(LiveWidget, widgets.VBox):
             rows.append(row)
         table = theme.table_html(header, rows, align=["left"] * len(header))
         note = (
-            f"Heads chosen in training: causal model looks δ = {self.causal_model.delta:+d}, "
-            f"unmasked model looks δ = {self.cheating_model.delta:+d}. The last three columns are each "
+            f"Heads chosen in training: causal model looks δ = {_signed(self.causal_model.delta)}, "
+            f"unmasked model looks δ = {_signed(self.cheating_model.delta)}. The last three columns are each "
             "model's prediction of token t+1; ✓ marks one that equals the typed token."
         )
         return (f'<div style="{theme.MONO}white-space:nowrap">{table}</div>'
@@ -107,3 +108,8 @@ class CheatingDemo(LiveWidget, widgets.VBox):
 
     def __repr__(self) -> str:
         return f"CheatingDemo(sentence={' '.join(self.tokens)!r})"
+
+
+def _signed(delta: int) -> str:
+    """An offset with its sign, the true minus sign for a negative one: ``+1``, ``−1``."""
+    return f"{delta:+d}".replace("-", MINUS)

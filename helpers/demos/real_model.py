@@ -17,7 +17,7 @@ import traitlets
 
 from helpers import theme
 from helpers.head_analysis import check_layer_head, token_index
-from helpers.layout import choice_buttons, course_box, view_html, wrap_row
+from helpers.layout import choice_buttons, course_box, picker_group, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.parsing import quote
 from helpers.pretrained import MiniLMOutput
@@ -222,7 +222,8 @@ class HeadExplorer(LiveWidget, widgets.VBox):
     ----------
     text_box : ipywidgets.Text
         The sentence; the model runs when the learner presses Enter or leaves the field.
-    layer_picker, head_picker : ipywidgets.ToggleButtons (one button per layer, per head)
+    layer_picker, head_picker : ipywidgets.ToggleButtons (one button per layer, per head), each in a framed group
+        named above its buttons (classes ``course-picker`` and ``head-explorer-layers`` / ``head-explorer-heads``)
     query_picker : ipywidgets.Dropdown, the token whose row is traced
     message_html : ipywidgets.HTML, next to the field: what is wrong with the typed text
     status_html : ipywidgets.HTML, what else could not be done ('' when all is well)
@@ -269,7 +270,10 @@ class HeadExplorer(LiveWidget, widgets.VBox):
                                           "heads) for this sentence; the selected head is outlined.")
         children = [
             wrap_row([self.text_box, self.message_html]),
-            wrap_row([self.layer_picker, self.head_picker, self.query_picker]),
+            # Layer and head as two framed, named groups: side by side they read as two choices, not one strip.
+            wrap_row([picker_group(f"Layer (0–{L - 1})", self.layer_picker, "head-explorer-layers"),
+                      picker_group(f"Head (0–{H - 1})", self.head_picker, "head-explorer-heads"),
+                      self.query_picker], align_items="flex-end"),
             self.status_html,
             self.table,
             self.save_weights,

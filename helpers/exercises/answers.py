@@ -248,7 +248,7 @@ def check_entries(answer, expected: dict, tol: float = ROUNDED_TOL) -> Feedback:
             lines.append(err)
         elif all_close(got, want, tol):
             n_right += 1
-            lines.append(f"✓ {key} = {format_matrix(want)}")
+            lines.append(f"✓ {key} = {format_matrix(want, code=False)}")
         else:
             i, j = first_wrong(got, want, tol)
             lines.append(f"✗ {key}: {entry_name(key, i, j)} is off")

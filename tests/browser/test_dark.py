@@ -142,7 +142,7 @@ def test_explorer_panels_are_dark_with_light_text(dark, path):
         assert ratio >= 4.5, f"weight cell {cell.inner_text()!r}: contrast {ratio:.1f}:1"
 
     # The trace box (the arithmetic of one query and one key).
-    trace = ex.locator(".attn-trace pre").first
+    trace = ex.locator(".attn-trace .course-trace").first
     assert_dark_panel(trace, "trace box")
     screenshot(lab.page, "dark-02-explorer.png")
 

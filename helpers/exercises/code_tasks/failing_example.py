@@ -29,7 +29,8 @@ def _entry(x, decimals: int | None = None) -> str:
     """One entry: ``True``, ``2``, or with ``decimals`` fixed decimals so that a column's points line up."""
     if isinstance(x, (bool, np.bool_)):
         return str(bool(x))
-    return fmt(x) if decimals is None else number_text(x, decimals, trim=False)
+    # Code, which the learner may paste into a cell: Python's hyphen-minus, not the minus sign of shown numbers.
+    return fmt(x, code=True) if decimals is None else number_text(x, decimals, trim=False, minus="-")
 
 
 def array_lines(value) -> list[str]:

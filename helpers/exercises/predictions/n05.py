@@ -38,7 +38,8 @@ def _models():
 
 
 def _delta_text(delta: int) -> str:
-    return "0" if delta == 0 else f"{delta:+d}"
+    """An offset as the lesson writes it: ``−2``, ``−1``, ``0``, ``+1``, ``+2`` (the true minus sign)."""
+    return "0" if delta == 0 else f"{delta:+d}".replace("-", "\u2212")
 
 
 _NO_MASK, _CAUSAL, _TIE = "no mask", "causal", "tie"
@@ -121,7 +122,7 @@ PREDICTIONS = [
         why=("With the whole sentence in view, the head at δ = +1 reads token t + 1, the very word to predict: its "
              "training error is 0."),
         thought={
-            "-1": ("the previous token is a clue to the next, and the masked model keeps δ = −1, if only by a "
+            "\u22121": ("the previous token is a clue to the next, and the masked model keeps δ = −1, if only by a "
                    "hair; without the mask the next token itself is in view, and copying it is never wrong"),
             "0": ("a token's own word is the best clue; the read-out already has it, and the next word itself is in "
                   "view"),

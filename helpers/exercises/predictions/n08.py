@@ -9,13 +9,15 @@ import numpy as np
 from helpers.attention import softmax, split_heads
 from helpers.exercises.predictions.prediction import Prediction
 from helpers.explain import fmt
+from helpers.numbers import MINUS
 from helpers.pitfalls import LARGE_SCORES, MAX_D_K, SHIFT, naive_softmax, running_example, saturation, saturation_table
 
 
 def _fixed(x: float, digits: int) -> str:
-    """``x`` with exactly ``digits`` decimals, as the notebook prints it (never "-0.000")."""
+    """``x`` with exactly ``digits`` decimals, as the notebook prints it (never "−0.000"), with the true minus sign of
+    the course's prose."""
     text = f"{float(x):.{digits}f}"
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+    return (text[1:] if text.startswith("-") and not text.strip("-0.") else text).replace("-", MINUS)
 
 
 def _row(values, digits: int = 3) -> str:
