@@ -490,7 +490,7 @@ def test_an_all_positive_or_all_negative_matrix_uses_a_one_sided_scale():
     assert theme.NEGATIVE_HUE not in matrix_html(positive) and theme.POSITIVE_HUE not in matrix_html(negative)
     # The legend shows the one side: 0 to the largest.
     assert legend_of(matrix_html(positive)) == ["0.00", "", "5.50"]
-    assert legend_of(matrix_html(negative)) == ["-5.50", "", "0.00"]
+    assert legend_of(matrix_html(negative)) == ["−5.50", "", "0.00"]
     # The figure too: its colour map and its ends are one-sided.
     fig = heatmap(positive, ["q"], ["a", "b"], scale="data")
     assert colour_scale(fig) == (0.0, 5.5) and fig.axes[0].images[0].get_cmap().name == "course-positive"
