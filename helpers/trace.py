@@ -196,6 +196,7 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
     """
     folded = theme.lecture_mode() if folded is None else bool(folded)
     button = course_button("", "show or hide the calculation of the traced pair", "attn-trace-toggle", large)
+    button.layout.align_self = "flex-start"  # as wide as its words, not a bar across the page
 
     def show(shown: bool) -> None:
         button.description = "▾ hide the calculation" if shown else "▸ show the calculation"

@@ -14,7 +14,8 @@ from .test_dark import DARK, LIGHT, parse_colour, screenshot, set_theme
 from .widget_pages import explorer, first_notebook_calling, projections_notebook
 
 # A marked term (.trace-term) is one unbreakable piece: one line box when drawn. No line of the trace breaks inside a
-# term of a sum: every line box of a wrapped sum starts after " + " (or is the line's start). The trace scrolls nowhere.
+# term of a sum: every line box of a wrapped sum starts after " + " or " = ", or with the " = " of its result. The
+# trace scrolls nowhere.
 JS_TRACE = """
 (el) => {
   const box = el.querySelector('.course-trace');
@@ -35,7 +36,7 @@ JS_TRACE = """
           r.setEnd(node, i + 1);
           const t = r.getBoundingClientRect().top;
           if (top !== null && t > top + 2) {
-            const ok = before.endsWith(' ') && (!sum || /[+=]$/.test(before.trimEnd()));
+            const ok = before.endsWith(' ') && (!sum || /[+=]$/.test(before.trimEnd()) || c === '=');
             if (!ok) cuts.push(before.slice(-20) + '|' + node.data.slice(i, i + 10));
           }
           top = t;
@@ -124,3 +125,23 @@ def test_layer_and_head_are_two_named_groups_with_the_chosen_one_filled(themed, 
     commit.scroll_into_view_if_needed()
     assert same_colour(commit.evaluate(JS_BACKGROUND), brand)
     screenshot(lab.page, f"controls-12-commit-{width}-{theme}.png", commit.locator("xpath=../../.."))
+
+
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
+def test_the_trace_is_folded_in_the_lecture_mode_and_opens_on_a_click(voila, path):
+    page = voila(path.name)
+    page.set_viewport_size({"width": 1024, "height": 768})
+    ex = explorer(page.locator("body"), "self")
+    toggle = ex.locator(".attn-trace-toggle").first
+    toggle.scroll_into_view_if_needed()
+    trace = ex.locator(".attn-trace").first
+    assert "show the calculation" in toggle.inner_text() and not trace.is_visible()
+    screenshot(page, "controls-02-lecture-trace-folded-1024.png")
+    toggle.click()
+    trace.locator(".course-trace").wait_for(state="visible")
+    seen = trace.evaluate(JS_TRACE)
+    assert seen["cuts"] == [] and seen["overflow"] <= 1
+    trace.scroll_into_view_if_needed()
+    screenshot(page, "controls-02-lecture-trace-open-1024.png")
+    toggle.click()  # folded again, as the next test of this page expects
+    trace.wait_for(state="hidden")

@@ -95,7 +95,7 @@ def test_a_tagged_print_is_hidden_and_an_untagged_one_shown(projector, path):
     page = projector(path.name)
     text = page.locator("body").inner_text()
     assert "same as project_qkv" not in text
-    assert "Q[0,0] = 1·0 + 0·1 + 0·1 + 2·(-1) = -2" in text
+    assert "Q[0,0] = 1·0 + 0·1 + 0·1 + 2·(\u22121) = \u22122" in text
 
 
 # The explorers, compact in the lecture mode on a 1024 x 768 projector (test_layout.py checks JupyterLab).
