@@ -812,7 +812,8 @@ class Explorer(LiveWidget, widgets.VBox):
         query on its width), else two rows of two. Scoped to a class that names the width (a page may show explorers
         of several sizes). A cross-attention explorer's rows are two boxes already (see _layout)."""
         gap = 10
-        rules = (".attn-explorer{container-type:inline-size}"
+        # Room under the goal line for its folded hint's text, which the browser counts in the goal's extent.
+        rules = (".attn-explorer{container-type:inline-size}.attn-goal{margin-bottom:20px}"
                  f".attn-inputs{{column-gap:{gap - 2}px}}"
                  ".attn-inputs>.matrix-editor{margin:2px 2px 2px 0;flex:1 1 auto;max-width:max-content}")
         if kind != "cross":

@@ -183,6 +183,10 @@ class LiveWidget(TextForm):
             self._status_html = widgets.HTML("")
         return self._status_html
 
+    @status_html.setter
+    def status_html(self, html: widgets.HTML) -> None:
+        self._status_html = html
+
     def _live_setup(self, large: bool = False, status_html: widgets.HTML | None = None) -> None:
         self._live_pending = False
         self._live_large = bool(large)

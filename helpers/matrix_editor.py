@@ -101,7 +101,7 @@ class Labels(traitlets.TraitType):
 # wide as the widest text of the matrix (--me-cell, set per editor); a column label longer than that is turned on its
 # side (matrix-editor-rotated) rather than cut or widening its column. Under the table one line is kept for a message,
 # so that a message about one cell moves nothing.
-_CELL_H, _DENSE_H = "2.15em", "1.7em"
+_CELL_H, _DENSE_H = "2.15em", "1.6em"
 EDITOR_CSS = (
     ".matrix-editor{display:inline-flex;flex-direction:column;align-items:flex-start;box-sizing:border-box;"
     "width:min-content;"

@@ -71,18 +71,53 @@ def test_outputs_have_no_serious_accessibility_findings(lab, path):
 
 @pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
 def test_matrix_cells_are_named_by_matrix_row_and_column(lab, path):
-    """A screen reader says which cell it is in: "X, row cat, column d1" (each input's own label, visually
-    hidden because the grid's row and column labels show the same on screen)."""
+    """A screen reader says which cell it is in: "X, row cat, column d1" (each input's own name; the grid's row and
+    column labels show the same on screen)."""
     lab.run_notebook(f"notebooks/{path.name}")
     lab.wait_widgets_rendered()
     explorer = lab.notebook.locator(".attn-explorer").first
     cells = explorer.locator(".attn-editor-X .matrix-editor-grid input")
     assert cells.count() > 0
-    names = [cells.nth(k).evaluate("e => e.labels.length ? e.labels[0].textContent : ''") for k in range(cells.count())]
+    names = cells.evaluate_all("es => es.map(e => e.getAttribute('aria-label')"
+                               " || (e.labels.length ? e.labels[0].textContent : ''))")
     assert all(re.fullmatch(r"X, row \S+, column \S+", n) for n in names), names[:4]
-    first = names[0]
-    # The name is what the accessibility tree exposes, not just an attribute; and the label takes no room.
-    named = explorer.get_by_role("textbox", name=first, exact=True)
-    assert named.count() == 1
-    label_box = named.evaluate("e => e.labels[0].getBoundingClientRect().width")
-    assert label_box <= 1
+    # The name is what the accessibility tree exposes, not just an attribute.
+    assert explorer.get_by_role("textbox", name=names[0], exact=True).count() == 1
+
+
+def active_cell(lab) -> str:
+    return lab.page.evaluate("() => document.activeElement.getAttribute('aria-label') || ''")
+
+
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
+def test_the_keyboard_moves_between_cells(lab, path):
+    """Arrow keys move to the next cell (left and right from the ends of the text), Enter keeps the text and moves
+    down, Tab goes on along the row, Escape puts back the text the cell had."""
+    lab.run_notebook(f"notebooks/{path.name}")
+    lab.wait_widgets_rendered()
+    grid = lab.notebook.locator(".attn-explorer .attn-editor-W_q .matrix-editor-grid").first
+    rows = [r.strip() for r in grid.locator("tbody th").all_inner_texts()]
+    cols = [c.strip() for c in grid.locator("thead th").all_inner_texts()]
+    name = lambda i, j: f"W^Q, row {rows[i]}, column {cols[j]}"  # noqa: E731
+    first = grid.locator("input").first
+    first.click()
+    first.press("End")
+    assert active_cell(lab) == name(0, 0)
+    lab.page.keyboard.press("ArrowRight")
+    assert active_cell(lab) == name(0, 1)
+    lab.page.keyboard.press("ArrowDown")
+    assert active_cell(lab) == name(1, 1)
+    lab.page.keyboard.press("Enter")
+    assert active_cell(lab) == name(2, 1)
+    lab.page.keyboard.press("Tab")
+    assert active_cell(lab) == name(2, 2)
+    lab.page.keyboard.press("ArrowUp")
+    assert active_cell(lab) == name(1, 2)
+    cell = grid.locator("input").nth(1 * len(cols) + 2)
+    old = cell.input_value()
+    cell.press("Control+a")
+    cell.press_sequentially("7")
+    lab.page.keyboard.press("Escape")
+    assert cell.input_value() == old and active_cell(lab) == name(1, 2)
+    lab.page.keyboard.press("ArrowLeft")
+    assert active_cell(lab) == name(1, 1)

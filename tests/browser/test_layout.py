@@ -338,7 +338,8 @@ def test_the_lora_heads_sit_side_by_side_or_stack_whole(pages, path, size):
     beside = adapted["left"] >= frozen["right"] - 1 and abs(adapted["top"] - frozen["top"]) <= 1
     under = adapted["top"] >= frozen["bottom"] - 1 and abs(adapted["left"] - frozen["left"]) <= 1
     assert beside or under, f"at {size} the heads are neither side by side nor one under the other: {box}"
-    if frozen["table_width"] + adapted["table_width"] <= box["out_right"] - box["out_left"] - 40:
+    panels = (frozen["right"] - frozen["left"]) + (adapted["right"] - adapted["left"])
+    if panels <= box["out_right"] - box["out_left"] - 16:
         assert beside, f"at {size} both heads fit side by side, yet they are stacked: {box}"
     assert box["field_top"] >= box["area_top"] - 1 and max(frozen["bottom"], adapted["bottom"]) <= box[
         "area_bottom"] + 1, f"at {size} the rank field and the two heads are not on one screen: {box}"

@@ -30,7 +30,7 @@ PRACTICE, PROJECTIONS = "09_practice", "02_projections"
 # uses); with args[1], the cells of a grid left out.
 JS_NAMELESS = """
 (args) => [...args[0].querySelectorAll('input, button, select, textarea')].filter(el => {
-  if (args[1] && el.closest('.cs-grid')) return false;
+  if (args[1] && el.closest('.cs-grid, .matrix-editor-grid')) return false;
   const labels = el.labels ? [...el.labels].map(l => l.textContent).join(' ') : '';
   return !((el.getAttribute('aria-label') || '').trim() || labels.trim()
            || (el.tagName === 'BUTTON' && el.textContent.trim()) || (el.getAttribute('title') || '').trim());
