@@ -355,15 +355,16 @@ class Explorer(LiveWidget, widgets.VBox):
         if causal and len(checked) == 2 and len(checked[0][1]) != len(checked[1][1]):
             raise ValueError(f"causal=True needs as many decoder as encoder tokens; "
                              f"got {len(checked[0][1])} and {len(checked[1][1])}")
-        super().__init__()
+        # Parts that look alike share their layout and style: fewer models for the page to build.
+        looks = SharedLooks()
+        super().__init__(layout=looks.layout())
+        self._looks = looks
         self._large = bool(large)
         self._compact = lecture_mode() if compact is None else bool(compact)
         self._shown: _Shown | None = None
         self._computed_from: list[np.ndarray] = []  # the editors' values (these very arrays) of the last result
         self.result = None
         self.trace_text = ""
-        # Parts that look alike share their layout and style: fewer models for the page to build.
-        self._looks = looks = SharedLooks()
         # A message about a cell beside its grid: the grid it is about and the weights under it never move. Not in
         # cross-attention, whose one-hot X_dec and X_enc are wide already (there one line under the grid is kept).
         self._message_beside = kind != "cross"
@@ -797,7 +798,7 @@ class Explorer(LiveWidget, widgets.VBox):
             self.status_html,
             legend,
             row([self._q_drop, self._k_drop]),
-            trace.trace_fold(v["trace"], self._large),
+            trace.trace_fold(v["trace"], self._large, looks=self._looks),
             self._links,
         ]
 

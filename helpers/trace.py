@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from . import explain, theme
-from .layout import course_button
+from .layout import SharedLooks
 from .snapshot import OMIT_CLASS
 
 __all__ = ["TraceStep", "trace_steps", "trace_text", "trace_html", "trace_fold", "CURRENT_STYLE"]
@@ -174,7 +174,8 @@ def trace_html(steps: list[TraceStep], q_tokens, k_tokens, i: int, j: int, large
             '</div>')
 
 
-def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = None) -> widgets.VBox:
+def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = None,
+               looks: SharedLooks | None = None) -> widgets.VBox:
     """``view`` (the trace) under a button that shows or hides it; folded by default in the lecture mode.
 
     The fold is the button's state, not the HTML's: a redraw of the trace (after every edit) keeps it as the
@@ -187,6 +188,9 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
         The projector's button size.
     folded : bool, optional
         Start folded; default: in the lecture mode (:func:`helpers.theme.lecture_mode`) only.
+    looks : SharedLooks, optional
+        The layouts and styles of the widget the fold is part of: the button and the box take theirs from it (each
+        new layout or style is one more model the page builds before the widget is live).
 
     Returns
     -------
@@ -195,8 +199,13 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
         :data:`helpers.snapshot.OMIT_CLASS`: a stored picture of the explorer leaves it out.
     """
     folded = theme.lecture_mode() if folded is None else bool(folded)
-    button = course_button("", "show or hide the calculation of the traced pair", "attn-trace-toggle", large)
-    button.layout.align_self = "flex-start"  # as wide as its words, not a bar across the page
+    looks = looks or SharedLooks()
+    size = theme.sizes(large).button
+    # As wide as its words, not a bar across the page.
+    button = widgets.Button(tooltip="show or hide the calculation of the traced pair",
+                            layout=looks.layout(width="auto", align_self="flex-start"),
+                            style=looks.style(widgets.ButtonStyle, **({"font_size": size} if size else {})))
+    button.add_class("attn-trace-toggle")
 
     def show(shown: bool) -> None:
         button.description = "▾ hide the calculation" if shown else "▸ show the calculation"
@@ -208,7 +217,7 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
 
     show(not folded)
     button.on_click(on_click)
-    box = widgets.VBox([button, view], layout=widgets.Layout(max_width="100%"))
+    box = widgets.VBox([button, view], layout=looks.layout(max_width="100%"))
     box.add_class("attn-trace-fold")
     # The picture a stored notebook shows leaves the calculation out (its note says the live widget shows more): it
     # is the longest part of an explorer's picture and what a reader without a kernel needs least, and a notebook
