@@ -11,8 +11,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_lecture_page, screenshot_on_failure
-from .jupyter_servers import CHROMIUM_FLAGS, LECTURE_VIEWPORT, notebook_paths
+from .jupyter_servers import LECTURE_VIEWPORT, notebook_paths
 from .widget_pages import notebooks_calling
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
@@ -139,21 +138,26 @@ def test_an_edit_and_its_effect_fit_on_the_projector_in_the_lecture_mode(project
 # diagrams' text large enough, and no printed check without the code that asked it.
 PROJECTOR = {"width": 1024, "height": 768}
 MIN_DIAGRAM_TEXT_PX = 18
-FLOW_NOTEBOOKS = {p.name for p in notebooks_calling(r"attention_flow\(")}
+# The notebooks that show a data-flow diagram as it is (not folded until a prediction is committed, as 06's is).
+FLOW_NOTEBOOKS = {p.name for p in notebook_paths() for cell in nbformat.read(p, as_version=4).cells
+                  for out in cell.get("outputs", ())
+                  if str(out.get("data", {}).get("text/html", "")).startswith('<img alt="Data flow')}
 # A printed verdict: a line ending in ": True" or ": False" (print("loop == Q @ K.T:", ...)). On a page without code
 # it answers a question nobody sees; a cell shows the results it compared instead, and checks them with an assert.
 PRINTED_VERDICT = re.compile(r"^.*:\s*(True|False)\s*$", re.MULTILINE)
 
-# What is cut at the right edge and which scrollbars show, as the audience sees the page (in a Chromium that shows its
-# scrollbars, presenters_browser below). Rectangles are in screen pixels (the page is zoomed).
+# What is cut at the right edge and which vertical scrollbars the page has (a box that scrolls and has more to show
+# than its height; the window, when the document is taller than it and may scroll). Rectangles are in screen pixels
+# (the page is zoomed).
 JS_CUT_AND_SCROLLBARS = r"""
 () => {
   const W = document.documentElement.clientWidth;
   const name = e => `${e.tagName.toLowerCase()}${[...e.classList].slice(0, 3).map(c => '.' + c).join('')} `
     + JSON.stringify((e.textContent || '').trim().slice(0, 40));
   const cut = [], scrollbars = [];
-  // The window's own scrollbar takes room from the document's width.
-  if (window.innerWidth - document.documentElement.clientWidth > 0) scrollbars.push('the window');
+  const hidden = e => /(hidden|clip)/.test(getComputedStyle(e).overflowY);
+  const doc = document.documentElement;
+  if (doc.scrollHeight > doc.clientHeight + 1 && !hidden(doc) && !hidden(document.body)) scrollbars.push('the window');
   for (const e of document.body.querySelectorAll('*')) {
     // MathJax's own parts (stretchy glyphs clip on purpose) and SVG's insides are not boxes of the page.
     if (e.getClientRects().length === 0 || e.tagName.startsWith('MJX-') || e.closest('svg')) continue;
@@ -167,11 +171,9 @@ JS_CUT_AND_SCROLLBARS = r"""
     if (e.clientWidth > 1 && cs.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1) {
       cut.push(`${name(e)}: ${e.scrollWidth} px of content in ${e.clientWidth} px`);
     }
-    // A vertical scrollbar of the page's layout: it takes room from its box's width. (A widget's own inner scrollbars
-    // are test_layout.py's, in JupyterLab and here alike.)
-    const bar = e.offsetWidth - e.clientWidth - parseFloat(cs.borderLeftWidth) - parseFloat(cs.borderRightWidth);
-    if (bar > 0 && /(auto|scroll)/.test(cs.overflowY) && e.scrollHeight > e.clientHeight
-        && !e.closest('.jupyter-widgets')) {
+    // A vertical scrollbar of the page's layout. (A widget's own inner scrollbars are test_layout.py's, in JupyterLab
+    // and here alike.)
+    if (/(auto|scroll)/.test(cs.overflowY) && e.scrollHeight > e.clientHeight + 1 && !e.closest('.jupyter-widgets')) {
       scrollbars.push(name(e));
     }
   }
@@ -199,47 +201,32 @@ JS_DIAGRAM_TEXT = r"""
 JS_LAID_OUT = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 
 
-@pytest.fixture(scope="module")
-def presenters_browser(browser, chromium_path):
-    """Chromium as on a presenter's laptop, its scrollbars shown: Playwright starts it with --hide-scrollbars, and a
-    shown scrollbar takes 15 px of a 1024 px screen from the column."""
-    shown = browser.browser_type.launch(executable_path=chromium_path, args=CHROMIUM_FLAGS, headless=True,
-                                        ignore_default_args=["--hide-scrollbars"])
-    try:
-        yield shown
-    finally:
-        shown.close()
-
-
-@pytest.fixture
-def on_the_projector(request, presenters_browser, voila_server):
-    """Notebook ``name``'s lecture page at 1024 × 768 in :func:`presenters_browser` (a page and a kernel of its own,
-    closed after the test)."""
-    pages = []
-
-    def open_notebook(name: str):
-        page = open_lecture_page(presenters_browser, voila_server, name)
-        page.set_viewport_size(PROJECTOR)
-        pages.append(page)
-        return page
-
-    yield open_notebook
-    for page in pages:
-        screenshot_on_failure(request, page)
-        page.context.close()
+# The session's Chromium hides its scrollbars (Playwright's default); a presenter's shows them, and the page's
+# scrollbar then takes this much of the window's width from the column. The page is laid out as on a projector
+# 1024 px wide with its scrollbar shown by making the window that much narrower.
+SCROLLBAR_PX = 15
 
 
 @pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
-def test_the_page_holds_on_a_1024_projector(on_the_projector, path):
-    """At 1024 × 768 with its scrollbars shown: nothing past the right edge or clipped there ("does tc"), one vertical
-    scrollbar (the page's), prose at a readable measure, the data-flow diagrams as SVG with text of at least 18 px,
-    and no printed check ("loop == Q @ K.T: True") without the code that asked it."""
-    page = on_the_projector(path.name)
-    expect(page.get_by_text("Loading widget...")).to_have_count(0)
-    page.evaluate(JS_LAID_OUT)
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768-top.png"))
+def test_the_page_holds_on_a_1024_projector(projector, path):
+    """At 1024 × 768: nothing past the right edge or clipped there ("does tc"), one vertical scrollbar (the page's),
+    prose at a readable measure, the data-flow diagrams as SVG with text of at least 18 px, and no printed check
+    ("loop == Q @ K.T: True") without the code that asked it."""
+    page = projector(path.name)
+    page.set_viewport_size({"width": PROJECTOR["width"] - SCROLLBAR_PX, "height": PROJECTOR["height"]})
+    try:
+        expect(page.get_by_text("Loading widget...")).to_have_count(0)
+        page.evaluate(JS_LAID_OUT)
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(SHOTS) / f"lecture-{path.stem}-1024x768-top.png"))
+        check_the_projected_page(page, path)
+    finally:
+        page.set_viewport_size(LECTURE_VIEWPORT)
+
+
+def check_the_projected_page(page, path) -> None:
+    """The assertions of test_the_page_holds_on_a_1024_projector, on the page as laid out now."""
     found = page.evaluate(JS_CUT_AND_SCROLLBARS)
     assert not found["cut"], f"cut at the right edge at 1024 px: {found['cut'][:5]}"
     assert len(found["scrollbars"]) == 1, f"vertical scrollbars at 1024 × 768: {found['scrollbars']}"
