@@ -29,7 +29,7 @@ import traitlets
 
 from . import explain, render, theme
 from .live import LiveWidget, Matrix, RefusedValue
-from .numbers import significant
+from .numbers import MINUS, significant
 from .parsing import ParseError, parse_number
 
 __all__ = ["MatrixEditor", "Cell", "Labels", "cell_text", "small_values", "EDITOR_CSS"]
@@ -39,14 +39,15 @@ def cell_text(v: float) -> str:
     """The text a cell shows for a number: short, and read back by :func:`parse_number`.
 
     The shorter of the whole number and six significant digits: ``3``, ``0.5``, ``123456``, ``1e+15``
-    (never 16 digits in a cell a few characters wide).
+    (never 16 digits in a cell a few characters wide); a negative one with the true minus, ``−2``.
     """
     v = float(v)
     short = significant(v, 6)
     if v == int(v):
         whole = str(int(v))
-        return whole if len(whole) <= len(short) else short
-    return short
+        short = whole if len(whole) <= len(short) else short
+    # The true minus, as every number the course shows (the parser reads it, and the numpy literal keeps "-").
+    return short.replace("-", MINUS)
 
 
 def small_values(seed, shape) -> np.ndarray:

@@ -18,6 +18,7 @@ import pytest
 from helpers.demos.practice import PracticeQuestion, question_text
 from helpers.exercises import QUESTIONS
 from helpers.live import RUN_TO_SHOW
+from helpers.parsing import parse_number
 from helpers.predict import predict
 from helpers.snapshot import OMIT_CLASS, PARTIAL_NOTE, SNAPSHOT_CLASS, STATIC_NOTE, snapshot_html
 from helpers.widgets import AttentionExplorer, MatrixEditor
@@ -129,7 +130,7 @@ def test_an_explorers_picture_holds_every_matrix_it_was_built_with():
     root = parsed(explorer())
     for name, M in (("X", X), ("W_q", W_Q), ("W_k", W_K), ("W_v", W_V)):
         grid = root.find(f"attn-editor-{name}").find("matrix-editor-grid")
-        shown = [float(cell.attrs["value"]) for cell in inputs_of(grid)]
+        shown = [parse_number(cell.attrs["value"]) for cell in inputs_of(grid)]
         assert shown == M.ravel().tolist(), name
 
 
@@ -164,7 +165,7 @@ def test_the_picture_follows_the_widget_after_an_edit():
     edited = X.copy()
     edited[0, 1] = 3.0
     root = parsed(ex)
-    assert [float(c.attrs["value"]) for c in inputs_of(root.find("attn-editor-X"))] == edited.ravel().tolist()
+    assert [parse_number(c.attrs["value"]) for c in inputs_of(root.find("attn-editor-X"))] == edited.ravel().tolist()
     table = root.find("attn-view-weights").find(tag="table")
     first_row = [float(td.text()) for td in table.find_all(tag="tr")[2].find_all(tag="td")][:len(TOKENS)]
     np.testing.assert_allclose(first_row, weights_by_hand(edited, W_Q, W_K)[0], atol=0.0051)
