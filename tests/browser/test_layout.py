@@ -304,12 +304,19 @@ JS_LORA_PANELS = """
   const area = (demo.closest('.jp-WindowedPanel-outer') || demo.closest('.jp-Notebook')).getBoundingClientRect();
   const field = demo.querySelector('.lora-rank').getBoundingClientRect();
   const out = demo.closest('.jp-OutputArea-output').getBoundingClientRect();
+  // A computed colour as rgb(r, g, b) in 0..255, whatever form the browser gives it (a color-mix() is computed as
+  // color(srgb ...)): drawn on a pixel of a canvas and read back.
+  const ctx = document.createElement('canvas').getContext('2d', {willReadFrequently: true});
+  const rgb = (c) => {
+    ctx.clearRect(0, 0, 1, 1); ctx.fillStyle = c; ctx.fillRect(0, 0, 1, 1);
+    return `rgb(${[...ctx.getImageData(0, 0, 1, 1).data].slice(0, 3).join(', ')})`;
+  };
   const panel = (cls) => {
     const v = demo.querySelector(cls), t = v.querySelector('table');
     const r = v.getBoundingClientRect(), tr = t.getBoundingClientRect();
     const cells = [...t.querySelectorAll('td:not(.matrix-corner)')]
       .filter(c => /^\\s*[0-9.]+\\s*$/.test(c.textContent))
-      .map(c => [c.textContent.trim(), getComputedStyle(c).backgroundColor]);
+      .map(c => [c.textContent.trim(), rgb(getComputedStyle(c).backgroundColor)]);
     return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, table_right: tr.right,
             table_width: tr.width, cut: v.scrollWidth > v.clientWidth + 1, cells};
   };
@@ -346,7 +353,7 @@ def test_the_lora_heads_sit_side_by_side_or_stack_whole(pages, path, size):
     colours = {}
     for text, colour in frozen["cells"] + adapted["cells"]:
         colours.setdefault(text, []).append([int(c) for c in re.findall(r"\d+", colour)[:3]])
-    # A weight shown as 0.47 lies in [0.465, 0.475): on the viridis scale its colour channels vary by a few units.
+    # A weight shown as 0.47 lies in [0.465, 0.475): on the weights' scale its colour channels vary by a few units.
     mixed = {t: c for t, c in colours.items() if np.ptp(np.array(c), axis=0).max() > 8}
     assert len(colours) > 3 and not mixed, f"a weight shown alike has far apart colours in the two heads: {mixed}"
 
