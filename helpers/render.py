@@ -682,8 +682,10 @@ def _too_wide(rows: list[str], cols: list[str], extra_header: str | None, row_ax
     return width + _CARD_PX > _COMPACT_ABOVE_PX
 
 
-# A column label turned on its side, read from bottom to top, with its text as a tooltip too.
-_TURNED = "writing-mode:vertical-rl;transform:rotate(180deg);text-align:left;vertical-align:bottom;white-space:nowrap"
+# Column labels turned on their side, read from bottom to top, each with its text as a tooltip too. What the cells
+# inherit is said once, on their row, so that a stored table stays small (a row does not pass on its writing mode).
+_TURNED_ROW = "text-align:left;vertical-align:bottom;white-space:nowrap;"
+_TURNED = "writing-mode:vertical-rl;transform:rotate(180deg)"
 
 
 def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, sz: theme.Sizes,
@@ -692,7 +694,9 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     labels turned on their side when ``turned``."""
     esc = _html.escape
     lab = _label_style(sz)
-    label_style = lab + _TURNED if turned else f"{lab}text-align:center"
+    label_style = (f"padding:{sz.pad};background:{theme.TABLE_PANEL};{_TURNED}" if turned
+                   else f"{lab}text-align:center")
+    turned_row = f' style="{_TURNED_ROW}color:{_LABEL_FG};font-weight:600"' if turned else ""
     rows = []
     if col_axis:
         span = len(cols) + (1 if extra_header is not None else 0)
@@ -704,8 +708,8 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     # empty-table-header). The class keeps it apart from the matrix's own cells.
     corner_tag = "th" if row_axis else 'td class="matrix-corner"'
     corner = math_html(row_axis) if row_axis else ""
-    head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
-            f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
+    head = [f'<tr{turned_row}><{corner_tag} style="{lab}text-align:left;white-space:nowrap;'
+            f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
     col_marks = [f' data-col="{j}"' if linked else "" for j in range(len(cols))]
     tips = [f' title="{esc(c)}"' if turned else "" for c in cols]
     head.extend(f'<th{col_marks[j]}{tips[j]} style="{label_style}">{esc(c)}</th>' for j, c in enumerate(cols))
