@@ -20,8 +20,6 @@ shows no solution. CSS classes: ``hint-ladder`` (the ladder), ``hint-next`` (the
 
 from __future__ import annotations
 
-import html as _html
-
 import ipywidgets as widgets
 import traitlets
 
@@ -30,6 +28,7 @@ from helpers.exercises.hints import Ladder, Step, ladder, step_shown
 from helpers.exercises.progress import subscribe
 from helpers.layout import course_box, course_button, wrap_row
 from helpers.live import LiveWidget
+from helpers.mathtext import math_html
 from helpers.solutions import INSTRUCTOR, InstructorMode, SolutionFold
 
 __all__ = ["HintLadder", "hints"]
@@ -86,7 +85,7 @@ class HintLadder(LiveWidget, widgets.VBox):
         self.name, self.mode, self.solution_fold = name, mode, None
         sz = theme.sizes()
         self.offer_html = widgets.HTML(f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:50em">'
-                                       f"{_html.escape(_offer(self.ladder))}</div>")
+                                       f"{math_html(_offer(self.ladder))}</div>")
         self.steps_box = widgets.VBox([])
         self.message_html = widgets.HTML("")
         self.next_button = course_button(NEXT["idea"], "show the next hint", "hint-next")
@@ -133,11 +132,11 @@ class HintLadder(LiveWidget, widgets.VBox):
 
     def _step_html(self, step: Step) -> widgets.HTML:
         sz = theme.sizes()
-        text = "".join(f"<div>{_html.escape(line)}</div>" for line in step.text.split("\n") if line)
+        text = "".join(f"<div>{math_html(line)}</div>" for line in step.text.split("\n") if line)
         code = theme.code_block_html(step.code) if step.code else ""
         view = widgets.HTML(f'<div style="{theme.panel_style()}border-left:4px solid {theme.BORDER};'
                             f'padding:4px 10px;margin:4px 0;line-height:1.45;max-width:50em;font-size:{sz.font}">'
-                            f"<b>{_html.escape(step.title)}</b>{text}{code}</div>")
+                            f"<b>{math_html(step.title)}</b>{text}{code}</div>")
         view.add_class("hint-step")
         view.add_class(f"hint-step-{step.kind}")
         return view

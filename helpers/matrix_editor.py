@@ -29,6 +29,7 @@ import traitlets
 
 from . import explain, render, theme
 from .live import LiveWidget, Matrix, RefusedValue
+from .mathtext import math_words
 from .numbers import MINUS, significant
 from .parsing import ParseError, parse_number
 
@@ -473,8 +474,11 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
     # -- internals
 
     def _matrix_name(self) -> str:
-        """The matrix's name in what a screen reader says for a cell: its title without the shape."""
-        return re.sub(r"<[^>]+>|\$", "", str(self._title)).split(" (")[0].strip() if self._title else "matrix"
+        """The matrix's name in what a screen reader says for a cell: its title without the shape, its math said as
+        words ("W^Q" → "W Q")."""
+        if not self._title:
+            return "matrix"
+        return math_words(re.sub(r"<[^>]+>|\$", "", str(self._title)).split(" (")[0].strip())
 
     def _cell_name(self, row: str, col: str) -> str:
         """What a screen reader says for a cell: the matrix and the cell's labels."""

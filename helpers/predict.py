@@ -42,6 +42,7 @@ from helpers.exercises.predictions import Judgement, Prediction, prediction
 from helpers.exercises.progress import progress, record
 from helpers.layout import choice_buttons, course_box, course_button, wrap_row
 from helpers.live import LiveWidget, lecture_mode
+from helpers.mathtext import math_html
 from helpers.predict_vote import VotePanel
 
 __all__ = ["PredictionWidget", "predict"]
@@ -112,10 +113,10 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         p, sz = self.prediction, theme.sizes(large)
 
         form = (f'<div style="color:{theme.MUTED_FG};font-size:{sz.small}" class="predict-precision">'
-                f"{_html.escape(p.answer_form)}</div>") if p.answer_form else ""
+                f"{math_html(p.answer_form)}</div>") if p.answer_form else ""
         self.question_html = widgets.HTML(
             f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:50em">'
-            f'<b>Predict</b>, then commit: {_html.escape(p.question)}{form}</div>')
+            f'<b>Predict</b>, then commit: {math_html(p.question)}{form}</div>')
         self.message_html = widgets.HTML("")
         self.input = self._build_input()
         self.commit_button = course_button("Commit", "lock your prediction in, then see the result",
@@ -177,7 +178,7 @@ class PredictionWidget(LiveWidget, widgets.VBox):
             return widgets.HTML(theme.label_html(text, self._large, align))
 
         children = [widgets.HTML(f'<div style="font-size:{sz.small};color:{theme.MUTED_FG};white-space:nowrap">'
-                                 f"{_html.escape(p.row_axis)} · {_html.escape(p.col_axis)}</div>")]
+                                 f"{math_html(p.row_axis)} · {math_html(p.col_axis)}</div>")]
         children += [label(c, "center") for c in p.col_labels]
         for r in p.row_labels:
             children.append(label(r, "right"))
@@ -352,9 +353,9 @@ class PredictionWidget(LiveWidget, widgets.VBox):
             verdict = f"Close: a matter of rounding (the box asks for the result {j.precision})."
         else:
             verdict = "Not quite: compare the two."
-        lines = [f'<div style="font-weight:700">{_html.escape(verdict)}</div>', f"<div>{_html.escape(j.why)}</div>"]
+        lines = [f'<div style="font-weight:700">{_html.escape(verdict)}</div>', f"<div>{math_html(j.why)}</div>"]
         if j.thought:
-            lines.append(f'<div style="font-style:italic">{_html.escape(j.thought)}</div>')
+            lines.append(f'<div style="font-style:italic">{math_html(j.thought)}</div>')
         if note:
             lines.insert(0, f'<div style="color:{theme.MUTED_FG}">{_html.escape(note)}</div>')
         return self._panel(table + "".join(lines), theme.OK_BORDER if j.correct else theme.BORDER)
@@ -363,7 +364,7 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         """The result and why, when only the room voted (nobody committed a prediction in the box)."""
         p = self.prediction
         table = theme.table_html(["The result"], [[p.text(p.truth_value())]], self._large, align=["left"])
-        return self._panel(f"{table}<div>{_html.escape(p.why)}</div>", theme.BORDER)
+        return self._panel(f"{table}<div>{math_html(p.why)}</div>", theme.BORDER)
 
     def _panel(self, body: str, bar: str) -> str:
         return (f'<div role="status" style="{theme.panel_style(self._large)}border-left:4px solid {bar};'

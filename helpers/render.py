@@ -33,6 +33,7 @@ of weights compare by colour.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import html as _html
 import math
@@ -549,6 +550,14 @@ def matrix_html(
     if extra_vals is not None:
         shown.append(np.asarray(extra_vals, dtype=float).ravel())
     fmt = number_format(np.concatenate(shown), digits, fixed)
+    extra_header = str(extra_column[0]) if extra_column is not None else None
+    turned = False
+    if cell_width is None and _too_wide(rows, cols, extra_header, row_axis, sz):
+        # Narrower columns, as wide as the widest number, and labels longer than that turned on their side (whole,
+        # with a tooltip), rather than a table that scrolls sideways in a narrow notebook. The font stays.
+        chars = max([2, *(len(fmt(x)) for x in np.concatenate(shown))])
+        sz = dataclasses.replace(sz, pad=f"{sz.pad.split()[0]} {_COMPACT_PAD}", cell_width=f"{chars}ch")
+        turned = any(len(c) > chars + _LABEL_SLACK for c in [*cols, extra_header or ""])
 
     parts = [_card_opening(title, n, m, sz)]
     # Shared cell properties live on the table (inherited) and its <col>s, so that
@@ -558,9 +567,8 @@ def matrix_html(
         'font-variant-numeric:tabular-nums">'
         f'<colgroup><col><col span="{m}" style="width:{cell_width or sz.cell_width}"></colgroup>'
     )
-    extra_header = str(extra_column[0]) if extra_column is not None else None
     linked = linked or focusable
-    parts += _header_rows(cols, row_axis, col_axis, extra_header, sz, linked)
+    parts += _header_rows(cols, row_axis, col_axis, extra_header, sz, linked, turned)
     hl = tuple(int(v) for v in highlight) if highlight is not None else None
     levels = colour_scale.levels(A)
     eased = _eased_from(("matrix", str(title), tuple(rows), tuple(cols), colour_scale.palette), levels, blocked) \
@@ -646,11 +654,49 @@ def _card_opening(title, n: int, m: int, sz: theme.Sizes) -> str:
     )
 
 
+# A table estimated wider than this (in CSS pixels, its card included) is drawn compact: the notebook's column at
+# 1024 px with JupyterLab's file browser open is 573 px wide.
+_COMPACT_ABOVE_PX = 560
+_COMPACT_PAD = "3px"  # the side padding of a compact table's cells
+_LABEL_SLACK = 1  # a column label longer than the widest number by more than this is turned (as in the editor)
+_CH_EM = 0.62  # the width of a character of the tables' monospaced font, in em
+_CARD_PX = 2 * 10 + 2 + 6  # a card's side padding, its border and its margins
+
+
+def _px(length: str, font_px: float) -> float:
+    """A CSS length in px or em, in pixels."""
+    return float(length[:-2]) * (font_px if length.endswith("em") else 1.0)
+
+
+def _too_wide(rows: list[str], cols: list[str], extra_header: str | None, row_axis, sz: theme.Sizes) -> bool:
+    """Whether the table, at its usual column width, would be wider than :data:`_COMPACT_ABOVE_PX` (an estimate from
+    the number of characters: every character of the font is as wide)."""
+    font = _px(sz.font, 0)
+    ch = _CH_EM * font
+    side = 2 * _px(sz.pad.split()[-1], font) + 1  # a cell's side padding and the border spacing
+    cell = _px(sz.cell_width, font)
+    width = max(len(r) for r in [*rows, str(row_axis or "")]) * ch + side
+    width += sum(max(cell, len(c) * ch) + side for c in cols)
+    if extra_header is not None:
+        width += max(cell, len(extra_header) * ch) + side
+    return width + _CARD_PX > _COMPACT_ABOVE_PX
+
+
+# Column labels turned on their side, read from bottom to top, each with its text as a tooltip too. What the cells
+# inherit is said once, on their row, so that a stored table stays small (a row does not pass on its writing mode).
+_TURNED_ROW = "text-align:left;vertical-align:bottom;white-space:nowrap;"
+_TURNED = "writing-mode:vertical-rl;transform:rotate(180deg)"
+
+
 def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, sz: theme.Sizes,
-                 linked: bool = False) -> list[str]:
-    """The column axis caption (if any) and the row of column labels, with the row axis caption in its corner."""
+                 linked: bool = False, turned: bool = False) -> list[str]:
+    """The column axis caption (if any) and the row of column labels, with the row axis caption in its corner; the
+    labels turned on their side when ``turned``."""
     esc = _html.escape
     lab = _label_style(sz)
+    label_style = (f"padding:{sz.pad};background:{theme.TABLE_PANEL};{_TURNED}" if turned
+                   else f"{lab}text-align:center")
+    turned_row = f' style="{_TURNED_ROW}color:{_LABEL_FG};font-weight:600"' if turned else ""
     rows = []
     if col_axis:
         span = len(cols) + (1 if extra_header is not None else 0)
@@ -662,12 +708,14 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     # empty-table-header). The class keeps it apart from the matrix's own cells.
     corner_tag = "th" if row_axis else 'td class="matrix-corner"'
     corner = math_html(row_axis) if row_axis else ""
-    head = [f'<tr><{corner_tag} style="{lab}text-align:left;white-space:nowrap;font-weight:400;font-style:italic;'
-            f'color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
+    head = [f'<tr{turned_row}><{corner_tag} style="{lab}text-align:left;white-space:nowrap;'
+            f'font-weight:400;font-style:italic;color:{_MUTED_FG}">{corner}</{corner_tag.split()[0]}>']
     col_marks = [f' data-col="{j}"' if linked else "" for j in range(len(cols))]
-    head.extend(f'<th{col_marks[j]} style="{lab}text-align:center">{esc(c)}</th>' for j, c in enumerate(cols))
+    tips = [f' title="{esc(c)}"' if turned else "" for c in cols]
+    head.extend(f'<th{col_marks[j]}{tips[j]} style="{label_style}">{esc(c)}</th>' for j, c in enumerate(cols))
     if extra_header is not None:
-        head.append(f'<th style="{lab}text-align:center;border-left:2px solid {theme.BORDER}">'
+        tip = f' title="{esc(extra_header)}"' if turned else ""
+        head.append(f'<th{tip} style="{label_style};border-left:2px solid {theme.BORDER}">'
                     f'{esc(extra_header)}</th>')
     head.append("</tr>")
     rows.append("".join(head))

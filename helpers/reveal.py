@@ -39,6 +39,7 @@ from helpers.exercises.predictions import Prediction, prediction
 from helpers.exercises.progress import Result, progress, subscribe
 from helpers.layout import course_box, course_button, wrap_row
 from helpers.live import LiveWidget, text_form
+from helpers.mathtext import math_html
 from helpers.snapshot import SNAPSHOT_CLASS, outputs_html
 
 __all__ = ["FOLDED", "PICTURE_STYLE", "PredictionFold", "after_prediction", "fold_summary"]
@@ -138,7 +139,7 @@ class PredictionFold(LiveWidget, widgets.VBox):
         sz = theme.sizes(large)
         self.reason_html = widgets.HTML(
             f'<div style="color:{theme.PANEL_FG};font-size:{sz.font};line-height:1.4">'
-            f"<b>{_html.escape(FOLDED)}:</b> {_html.escape(_question(self.prediction))}</div>",
+            f"<b>{math_html(FOLDED)}:</b> {math_html(_question(self.prediction))}</div>",
             layout=widgets.Layout(flex="1 1 20em", min_width="0"))
         self.show_button = course_button("Show anyway", "show the result without committing a prediction",
                                          "prediction-fold-show", large)
@@ -193,7 +194,7 @@ class PredictionFold(LiveWidget, widgets.VBox):
         classes = " ".join(dict.fromkeys((SNAPSHOT_CLASS, *self._dom_classes)))
         return (f"<div class='{_html.escape(classes)}' data-prediction='{_html.escape(self.name)}'>"
                 f"{PICTURE_STYLE if style else ''}<details><summary><b>{_html.escape(FOLDED)}:</b> "
-                f"{_html.escape(_question(self.prediction))} <i>(click to show it anyway)</i></summary>"
+                f"{math_html(_question(self.prediction))} <i>(click to show it anyway)</i></summary>"
                 f"{outputs_html(self.output.outputs)}</details></div>")
 
     def _repr_mimebundle_(self, **kwargs):

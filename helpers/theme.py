@@ -32,8 +32,9 @@ from __future__ import annotations
 import html as _html
 import math
 import os
-import re
 from dataclasses import dataclass
+
+from .mathtext import math_html
 
 __all__ = [
     "MONO",
@@ -307,12 +308,12 @@ def goal_html(goal: str, met: bool, message: str, hint: str = "", large: bool = 
     met, its hint folded."""
     sz = sizes(large)
     folded_hint = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer">Hint</summary>'
-                   f"{_html.escape(hint)}</details>") if hint and not met else ""
+                   f"{math_html(hint)}</details>") if hint and not met else ""
     bar = OK_BORDER if met else BORDER
     return (f'<div role="status" style="{panel_style(large)}border-left:4px solid {bar};'
             f'padding:3px 10px;margin:4px 0;line-height:1.4;max-width:60em">'
-            f"<div><b>Goal:</b> {_html.escape(goal)}</div>"
-            f"<div>{'✓' if met else '✗'} {_html.escape(message)}</div>{note}{folded_hint}</div>")
+            f"<div><b>Goal:</b> {math_html(goal)}</div>"
+            f"<div>{'✓' if met else '✗'} {math_html(message)}</div>{note}{folded_hint}</div>")
 
 def error_html(message: str, large: bool = False, note: str | None = None) -> str:
     """An error box: ``message`` (one line per ``\\n``) and an optional quieter ``note`` under it.
@@ -338,12 +339,11 @@ def heading_html(text: str, large: bool = False) -> str:
             f"{_html.escape(str(text))}</div>")
 
 
-_SUP = re.compile(r"\^([A-Za-z0-9]+)")
 
 
 def title_html(title) -> str:
     """A title as HTML: escaped, with ``^X`` raised as a superscript (``W^Q``, ``K^T``)."""
-    return _SUP.sub(r"<sup>\1</sup>", _html.escape(str(title)))
+    return math_html(title)
 
 
 def table_html(header, rows, large: bool = False, align=None, caption: str | None = None) -> str:
@@ -372,7 +372,7 @@ def table_html(header, rows, large: bool = False, align=None, caption: str | Non
             tip = f' title="{_html.escape(str(tooltip[0]))}"' if tooltip else ""
         a = align[k] if k < len(align) else "right"
         # Headings are titles (W^Q raised); cells are data, shown as given.
-        text = title_html(value) if tag == "th" else _html.escape(str(value))
+        text = title_html(value) if tag == "th" else math_html(str(value))
         return f'<{tag} style="{td}text-align:{a};{style}"{tip}>{text}</{tag}>'
 
     parts = [f'<table style="border-collapse:collapse;margin:4px 0;font-size:{sz.font};color:{PANEL_FG};'
@@ -432,7 +432,7 @@ def verdict_html(message: str, correct: bool, large: bool = False, code: str = "
         return ""
 
     def divs(text: str) -> str:
-        return "".join(f"<div>{_html.escape(line)}</div>" for line in text.split("\n")) if text else ""
+        return "".join(f"<div>{math_html(line)}</div>" for line in text.split("\n")) if text else ""
 
     before, found, after = str(message).partition(code) if code else (str(message), "", "")
     if found:  # the lines around the block, without the line breaks that set it apart in the text form

@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from . import explain, theme
 from .layout import SharedLooks
+from .mathtext import math_html
 from .snapshot import OMIT_CLASS
 
 __all__ = ["TraceStep", "trace_steps", "trace_text", "trace_html", "trace_fold", "CURRENT_STYLE"]
@@ -138,15 +139,15 @@ def _line_html(text: str, terms, current: bool, indent: int) -> str:
     terms. A line that is not a sum (prose, one equation) wraps at any space, like the rest of the page."""
     parts = text.split(_PLUS)
     if len(parts) == 1:
-        body = _html.escape(text)
+        body = math_html(text)
     else:
         lead, eq, first = parts[0].rpartition(" = ")
         last, eq_last, tail = parts[-1].partition(" = ")
         # A term ("0.0234·v(cat)", "2·(−1)") has no space and no place a browser breaks a line: only the marked one
         # needs an element (a stored notebook keeps every element of the trace).
-        spans = [f'<span class="trace-term trace-current" style="{_TERM};{CURRENT_STYLE}">{_html.escape(part)}</span>'
-                 if k in terms else _html.escape(part) for k, part in enumerate([first, *parts[1:-1], last])]
-        body = _html.escape(lead + eq) + _PLUS.join(spans) + _html.escape(eq_last + tail)
+        spans = [f'<span class="trace-term trace-current" style="{_TERM};{CURRENT_STYLE}">{math_html(part)}</span>'
+                 if k in terms else math_html(part) for k, part in enumerate([first, *parts[1:-1], last])]
+        body = math_html(lead + eq) + _PLUS.join(spans) + math_html(eq_last + tail)
     if current:
         body = f'<span class="trace-current" style="{CURRENT_STYLE}">{body}</span>'
     pad = 1.2 * (indent + 1)
@@ -163,9 +164,9 @@ def trace_html(steps: list[TraceStep], q_tokens, k_tokens, i: int, j: int, large
     for s in steps:
         lines = "".join(_line_html(*line) for line in s.lines)
         items.append(f'<li class="trace-step" style="{_STEP}"><div class="trace-step-title" style="{_TITLE}">'
-                     f'{_html.escape(s.title)}</div>{lines}</li>')
+                     f'{math_html(s.title)}</div>{lines}</li>')
     heading = (f'<div class="trace-heading" style="margin-bottom:4px">'
-               f'{_html.escape(_heading(q_tokens, k_tokens, i, j))}'
+               f'{math_html(_heading(q_tokens, k_tokens, i, j))}'
                f' <span style="font-size:{sz.small}">(the parts of key '
                f'<span class="trace-current" style="{CURRENT_STYLE}">{_html.escape(str(k_tokens[j]))}</span> '
                'highlighted)</span></div>')

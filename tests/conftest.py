@@ -341,6 +341,14 @@ def html_text(widget_or_html) -> str:
     return _SPACE.sub(" ", html.unescape(text)).strip()
 
 
+def as_shown(text) -> str:
+    """The words a widget shows for a plain ``text`` with math in it ("W^Q" typeset as W<sup>Q</sup>:
+    :mod:`helpers.mathtext`), as :func:`html_text` reads them ("W Q")."""
+    from helpers.mathtext import math_html
+
+    return html_text(math_html(text))
+
+
 # How visible_state reads each widget class: (what it shows: "value", "image", "output" or None, has children).
 # Worked out once per class: the sweep reads every widget of a view thousands of times.
 _SHOWN_AS: dict[type, tuple[str | None, bool]] = {}

@@ -17,7 +17,7 @@ from helpers.exercises.bugs import ONE_LINE
 from helpers.exercises.code_tasks import MISTAKES, SOLUTIONS, TASKS
 from helpers.hints import hints
 
-from conftest import NOTEBOOKS, run_notebook
+from conftest import NOTEBOOKS, as_shown, html_text, run_notebook
 from test_code_check import _fill, solution_source
 
 ALL = bugs()
@@ -192,7 +192,7 @@ def test_the_hint_ladder_names_the_mistake_and_the_next_check_names_it_too(name)
     assert_first_stage(check_fix(name, namespace[fn_name]), name)
     ladder.next_hint()  # the mistake
     assert ladder.steps_shown == ("idea", "example", "mistake")
-    assert MISTAKES[ALL[name].mistake].title in ladder.steps_box.children[-1].value
+    assert as_shown(MISTAKES[ALL[name].mistake].title) in html_text(ladder.steps_box.children[-1])
     assert_named(check_fix(name, namespace[fn_name]), name)
 
 

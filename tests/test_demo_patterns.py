@@ -1,7 +1,6 @@
 """The pattern builder of notebook 07: each pattern really comes out of softmax(QKᵀ/√d_k)."""
 
 import html
-import re
 
 import numpy as np
 import pytest
@@ -17,6 +16,8 @@ from helpers.patterns import (
     pattern_weights,
     token_features,
 )
+
+from conftest import as_shown, html_text
 
 N = len(TOKENS)
 
@@ -218,7 +219,7 @@ def test_bank_attention_is_the_notebooks_computation():
 
 
 def goal_line(b) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", " ", b.goal_html.value))
+    return html_text(b.goal_html)
 
 
 @pytest.mark.parametrize("goal", ["07-phrase-blocks", "07-previous-token"])
@@ -246,7 +247,7 @@ def test_builder_with_a_goal_starts_from_the_task_and_judges_every_edit(goal, tm
     b.pattern = "diagonal"  # loaded to compare; a width other than the task's is said plainly
     assert not b.goal_met
     if task.start["W_q"].shape[1] != N:
-        assert f"Not yet: this pattern has d_k = {N}" in goal_line(b)
+        assert as_shown(f"Not yet: this pattern has d_k = {N}") in goal_line(b)
     b.pattern = "start"
     assert not b.goal_met and b.strength_box.disabled
     np.testing.assert_array_equal(b.editors["W_k"].value, task.start["W_k"])

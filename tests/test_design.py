@@ -17,7 +17,7 @@ from helpers.exercises.design.goals import attends_most
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer
 
 import junk
-from conftest import NOTEBOOKS, html_text
+from conftest import NOTEBOOKS, as_shown, html_text
 
 TASKS = design_tasks()
 NAMES = sorted(TASKS)
@@ -149,12 +149,12 @@ def test_the_goal_line_follows_every_valid_change(name):
     ex = _explorer(name)
     assert "attn-goal" in ex.goal_html._dom_classes and ex.goal is task
     line = html_text(ex.goal_html)
-    assert line.startswith(f"Goal: {task.goal} ✗ Not yet: ") and not ex.goal_met
+    assert line.startswith(f"Goal: {as_shown(task.goal)} ✗ Not yet: ") and not ex.goal_met
     assert ex.goal_feedback.message == check_design(name).message
     with ex.hold_trait_notifications():
         for key, value in task.solution.items():
             ex.editors[key].value = value
-    assert ex.goal_met and html_text(ex.goal_html).startswith(f"Goal: {task.goal} ✓ Goal met: ")
+    assert ex.goal_met and html_text(ex.goal_html).startswith(f"Goal: {as_shown(task.goal)} ✓ Goal met: ")
     assert name in progress().designs
     before = ex.goal_html.value
     ex.editors[task.changeable[0]].set_text(0, 0, "abc")  # junk: the last valid matrix stays, so does the verdict
@@ -172,10 +172,10 @@ def test_the_goal_line_names_a_setting_the_goal_does_not_assume():
 def test_the_goal_line_says_what_is_wrong_when_the_explorer_changes_the_fixed_arrays_or_their_shapes():
     ex = _explorer("01-sat-attends-cat")
     ex.editors["W_k"].set_text(0, 0, "2")
-    assert "✗ W_k is fixed in this task" in html_text(ex.goal_html) and not ex.goal_met
+    assert as_shown("✗ W_k is fixed in this task") in html_text(ex.goal_html) and not ex.goal_met
     ex.editors["W_k"].set_text(0, 0, "1")
     ex._dk_box.value = 3
-    assert "✗ W_q must have shape (4, 4) (d_model × d_k); got (4, 3)" in html_text(ex.goal_html)
+    assert as_shown("✗ W_q must have shape (4, 4) (d_model × d_k); got (4, 3)") in html_text(ex.goal_html)
 
 
 def test_an_explorer_without_a_goal_has_no_goal_line_and_a_goal_needs_the_explorers_arrays():

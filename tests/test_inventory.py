@@ -442,7 +442,7 @@ from helpers.demos.inventory import InventoryTest, inventory_results, inventory_
 from helpers.exercises.progress import progress_json  # noqa: E402
 from helpers.live import RUN_TO_SHOW  # noqa: E402
 
-from conftest import html_text, walk  # noqa: E402
+from conftest import as_shown, html_text, walk  # noqa: E402
 
 MISCONCEPTIONS = [text for item in ITEMS.values() for text in item.misconceptions.values()]
 
@@ -541,8 +541,8 @@ def test_submit_records_every_item_locks_and_shows_the_results(progress_file, wh
         if name in right:
             assert words == "✓ Right."
             continue
-        assert words.startswith("✗ Not this one.") and item.misconceptions[picked[name]] in words
-        assert (item.answer in words) == (when == "post"), "only the post-test gives the right answer"
+        assert words.startswith("✗ Not this one.") and as_shown(item.misconceptions[picked[name]]) in words
+        assert (as_shown(item.answer) in words) == (when == "post"), "only the post-test gives the right answer"
         assert item.notebook in words
         assert (section_href(item.notebook, item.section) in verdict_html.value) == (when == "post")
     test.submit_button.click()                               # a second click (the button is hidden) does nothing
@@ -637,7 +637,7 @@ def test_inventory_results_per_objective_and_the_items_missed(progress_file):
     assert links == [section_href(ITEMS[n].notebook, ITEMS[n].section).replace('"', "&quot;") for n in missed_names]
     words = html_text(view.missed_html)
     for name in missed_names:
-        assert ITEMS[name].question in words and ITEMS[name].section in words
+        assert as_shown(ITEMS[name].question) in words and as_shown(ITEMS[name].section) in words
     assert not re.search(r"\d", repr(view)) and view.last_unexpected is None
     shown = picture(view)
     assert "%" not in shown and "no room" not in shown and "Missed" not in shown

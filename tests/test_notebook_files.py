@@ -95,3 +95,34 @@ def test_a_re_run_of_an_unchanged_notebook_gives_the_same_bytes(tmp_path):
         pytest.fail(f"{RERUN.name} changes when re-run (first at line {first + 1}): "
                     f"{old[first][:100] if first < len(old) else '<end>'!r} -> "
                     f"{new[first][:100] if first < len(new) else '<end>'!r}; run `make notebooks` and commit")
+
+
+# Math in the short form of code ("W^Q", "W^Q_1", "x_cat", "d_k", "e^(s_i)") where a learner reads it: widgets set it
+# as the prose does (helpers.mathtext). Code and the text a learner edits keep it as written.
+SHORT_MATH = re.compile(r"\b[A-Za-z]\^[A-Za-z0-9(]|(?<![A-Za-z0-9_.])[A-Za-zΣ]_[A-Za-z0-9]+\b")
+NOT_READ_AS_MATH = re.compile(r"<(code|pre|textarea|style|script)\b.*?</\1\s*>", re.S | re.I)
+TAG = re.compile(r"<[^>]*>")
+
+
+def shown_html(w) -> list[str]:
+    """The HTML a widget shows as text: an HTML view's value, a matrix editor's title."""
+    import ipywidgets as widgets
+
+    if isinstance(w, (widgets.HTML, widgets.HTMLMath)):
+        return [w.value]
+    return [getattr(w, "title_html", "")]
+
+
+@pytest.mark.parametrize("notebook_run", NOTEBOOKS, indirect=True, ids=lambda p: p.stem)
+def test_widgets_typeset_their_math(notebook_run):
+    """No widget text a notebook shows writes math as "W^Q" or "x_cat": W<sup>Q</sup>, x<sub>cat</sub>."""
+    from conftest import walk, widget_roots
+
+    found = set()
+    for root in widget_roots(notebook_run):
+        for w in walk(root):
+            for markup in shown_html(w):
+                text = TAG.sub(" ", NOT_READ_AS_MATH.sub(" ", markup or ""))
+                found.update(f"{type(w).__name__}: …{text[max(0, m.start() - 30):m.end() + 10]}…"
+                             for m in SHORT_MATH.finditer(text))
+    assert not found, f"{notebook_run.path.name}: math as code in widget text:\n" + "\n".join(sorted(found))

@@ -17,7 +17,7 @@ from helpers.predict import PredictionWidget, predict
 from helpers.predict_vote import VOTE_COLOURS
 
 import junk
-from conftest import html_text, walk
+from conftest import as_shown, html_text, walk
 from test_predictions import MADE_UP, _cell, _choice, _number
 from test_sweep import Sweep
 
@@ -214,4 +214,4 @@ def test_every_prediction_of_the_course_takes_a_vote():
         rows = bar_rows(w)
         marked = [r for r in rows if r[0].startswith("✓ ")]
         assert len(marked) == 1 and marked[0][1] == ["2 (100%)" if p.form == "number" else "3 (100%)"], name
-        assert judge(name, truth).truth in marked[0][0]
+        assert as_shown(judge(name, truth).truth) in marked[0][0]

@@ -26,7 +26,7 @@ from helpers.live import RUN_TO_SHOW
 from helpers.predict import PredictionWidget, predict
 
 import junk
-from conftest import NOTEBOOK_DIR, NOTEBOOKS, html_text, walk
+from conftest import NOTEBOOK_DIR, NOTEBOOKS, as_shown, html_text, walk
 from test_sweep import Sweep
 
 ALL = predictions()
@@ -313,7 +313,7 @@ def test_a_mental_estimate_is_right():
 def test_every_number_predictions_box_says_how_precise_to_be(name):
     p = ALL[name]
     shown = html_text(predict(name).question_html)
-    assert p.question in shown
+    assert as_shown(p.question) in shown
     low, high = p.bounds
     if p.tolerance:
         assert f"to within ±{p.tolerance:g}" in shown
@@ -364,7 +364,7 @@ def test_commit_locks_records_and_reveals_the_truth_beside_the_prediction():
     assert name_recorded(p.name)
     j = w.judgement
     shown = html_text(w.reveal_html)
-    assert j.answer in shown and j.truth in shown and p.why in shown and j.thought in shown
+    assert all(as_shown(t) in shown for t in (j.answer, j.truth, p.why, j.thought))
     # Not an error: neutral colours, no alert box.
     assert 'role="alert"' not in w.reveal_html.value and theme.ERROR_BORDER not in w.reveal_html.value
     assert "var(--jp-" in w.reveal_html.value
@@ -432,8 +432,8 @@ def test_after_a_restart_the_box_shows_the_first_answer_and_its_verdict(form):
     assert again.input.disabled and again.commit_button.disabled
     assert again.try_again_button.layout.display != "none" and again.reveal_button.layout.display == "none"
     shown = html_text(again.reveal_html)
-    assert j.answer in shown and j.truth in shown and p.why in shown and "Not quite" in shown
-    assert "first of your 2 tries" in shown and (not j.thought or j.thought in shown)
+    assert all(as_shown(t) in shown for t in (j.answer, j.truth, p.why)) and "Not quite" in shown
+    assert "first of your 2 tries" in shown and (not j.thought or as_shown(j.thought) in shown)
     if form == "number":
         assert again.input.value == j.answer
     elif form == "cell":

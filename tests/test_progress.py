@@ -21,7 +21,7 @@ from helpers.exercises.progress import ENV_VAR, KINDS, progress_path, read_progr
 from helpers.live import RUN_TO_SHOW
 from helpers.snapshot import snapshot_html
 
-from conftest import NOTEBOOK_DIR, ROOT, html_text
+from conftest import NOTEBOOK_DIR, ROOT, as_shown, html_text
 
 
 @pytest.fixture
@@ -315,7 +315,7 @@ def test_each_notebook_says_what_is_done_and_what_is_left(progress_file):
     assert line_of(view, "12 · Real model")[0] == f"12 · Real model : 0 of {real_model} predictions"
     nine, questions = line_of(view, "09 · Practice")
     assert nine.endswith("0 of 8 lesson questions") and questions[:2] == ["Q1 Shapes with batch and heads",
-                                                                           "Q2 The per-head dimension d_k"]
+                                                                           as_shown("Q2 The per-head dimension d_k")]
     efficiency = [re.search(r'predict\("([^"]+)"\)', src)[1] for src in cells_tagged("14_efficiency", "predict-commit")]
     record("your-turn", "online_softmax", correct=True)
     for name in efficiency:
@@ -388,7 +388,7 @@ def test_the_review_list_holds_the_predictions_missed_and_the_tasks_of_several_t
     record("your-turn", "a-task-no-longer-in-the-course", correct=False)
     view.refresh_button.click()
     assert shown_items(view.review_html) == [
-        "02 · Projections : predict: What shape is the output softmax(QKᵀ/√d_k)V? (you predicted (10, 64))",
+        as_shown("02 · Projections : predict: What shape is the output softmax(QKᵀ/√d_k)V? (you predicted (10, 64))"),
         "02 · Projections : find the bug: softmax over queries (not right yet after 2 tries)",
         "04 · Masking : write my_padding_causal_mask (right on try 3)",
         "09 · Practice : Q3 Why the decoder is causal (not right yet after 1 try)",

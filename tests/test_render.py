@@ -197,6 +197,24 @@ def test_attention_weights_html_adds_row_sums_and_axis_captions():
     assert style_value(cells(html)[0][0], "background") != theme.WEIGHT_HUE
 
 
+def test_a_wide_table_narrows_its_columns_and_turns_long_labels_whole():
+    """Ten tokens do not fit a notebook 573 px wide at the usual column width: the columns become as wide as the
+    widest number, the labels are turned on their side, whole, each with its text as a tooltip, and the numbers keep
+    their size."""
+    tokens = "[CLS] i went to the bank to deposit money [SEP]".split()
+    W = np.full((10, 10), 0.1)
+    wide = attention_weights_html(W, tokens, tokens)
+    assert 'style="width:4ch"' in wide  # "0.10": four characters
+    for label in [*tokens, "row sum"]:
+        assert re.search(rf'<th[^>]* title="{re.escape(label)}" style="[^"]*rotate\(180deg\)[^"]*">'
+                         rf"{re.escape(label)}</th>", wide), label
+    assert f"font-size:{theme.sizes().font}" in wide
+    # Three tokens fit as they are: the usual columns, labels level.
+    narrow = attention_weights_html(W[:3, :3], tokens[:3], tokens[:3])
+    assert "writing-mode" not in narrow and "title=" not in narrow
+    assert f"width:{theme.sizes().cell_width}" in narrow
+
+
 def test_show_matrix_wraps_html_for_display():
     out = show_matrix(np.eye(2), title="I")
     assert out.data == matrix_html(np.eye(2), title="I")

@@ -8,6 +8,7 @@ accessible names, nothing hidden, nothing executable, and the same bytes for the
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 
@@ -18,6 +19,7 @@ import pytest
 from helpers.demos.practice import PracticeQuestion, question_text
 from helpers.exercises import QUESTIONS
 from helpers.live import RUN_TO_SHOW
+from helpers.mathtext import math_html
 from helpers.parsing import parse_number
 from helpers.predict import predict
 from helpers.snapshot import OMIT_CLASS, PARTIAL_NOTE, SNAPSHOT_CLASS, STATIC_NOTE, snapshot_html
@@ -329,7 +331,9 @@ def test_a_practice_questions_picture_shows_the_question_and_its_options(qid):
     root = parsed(PracticeQuestion(qid))
     assert "practice-question" in root.find("practice-question").classes
     text = root.text()
-    assert root.find("practice-question-text").text() == " ".join(question_text(q).split())
+    # Its math typeset ("d_k" as d<sub>k</sub>), read as the text of the picture's nodes.
+    typeset = html.unescape(re.sub(r"<[^>]+>", "", math_html(question_text(q))))
+    assert root.find("practice-question-text").text() == " ".join(typeset.split())
     for choice in q.choices:
         assert choice.key in text
     folds = [n.find(tag="summary").text() for n in root.find_all(tag="details") if "cs-fold" in n.classes]

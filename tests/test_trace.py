@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+from helpers.mathtext import math_html
 from helpers.widgets import AttentionExplorer
 
 from conftest import html_text
@@ -46,16 +47,18 @@ def test_the_trace_is_prose_that_wraps_between_words_not_a_monospace_block(monke
     # Wraps at spaces only: nothing lets the browser cut a word ("overfl ow") or a number.
     assert "white-space:normal" in html and "overflow-wrap:normal" in html and "word-break:normal" in html
     assert "break-all" not in html and "anywhere" not in html and "pre-wrap" not in html
-    # The words of the text form, all of them, in the picture.
-    words = html_text(re.sub(r"<style>.*?</style>", "", html))
-    assert html_text(ex.trace_text) == re.sub(r" \(the parts of key \w+ highlighted\)", "", words)
+    # The words of the text form, all of them, in the picture (its math typeset: "√d_k" is √d<sub>k</sub>).
+    def words(markup):
+        return html_text(re.sub(r"</?su[bp]>", "", re.sub(r"<style>.*?</style>", "", markup)))
+
+    assert words(math_html(ex.trace_text)) == re.sub(r" \(the parts of key \w+ highlighted\)", "", words(html))
 
 
 def test_the_trace_is_three_numbered_steps_with_the_traced_key_highlighted(monkeypatch):
     ex = explorer(monkeypatch, lecture=False)
     below(ex, "attn-trace-query").value, below(ex, "attn-trace-key").value = 2, 1
     html = ex.views["trace"].value
-    steps = re.findall(r'<li class="trace-step"[^>]*><div class="trace-step-title"[^>]*>([^<]*)</div>', html)
+    steps = re.findall(r'<li class="trace-step"[^>]*><div class="trace-step-title"[^>]*>(.*?)</div>', html)
     assert len(steps) == 3
     assert [s.split()[0] for s in steps] == ["④⑤", "⑦", "⑧"]
     current = [html_text(m) for m in re.findall(r'<span class="trace-term trace-current"[^>]*>(.*?)</span>', html)]

@@ -1407,6 +1407,17 @@ def test_math_is_written_typeset():
     assert math_html("x_cat") == "x<sub>cat</sub>"
     assert math_html("X_dec (decoder tokens × d_model)") == "X<sub>dec</sub> (decoder tokens × d<sub>model</sub>)"
     assert math_html("row_sum <b>") == "row_sum &lt;b&gt;"  # a name with an underscore stays; markup stays text
+    assert math_html("e^(x_i + C) / Σ_j e^C") == "e<sup>x<sub>i</sub> + C</sup> / Σ<sub>j</sub> e<sup>C</sup>"
+    assert math_html("time ∝ n^1.93. W^Q.") == "time ∝ n<sup>1.93</sup>. W<sup>Q</sup>."
+
+
+def test_an_editor_cell_is_named_in_words_a_screen_reader_says():
+    from helpers.mathtext import math_words
+
+    assert [math_words(t) for t in ("W^Q", "W^Q_1", "X_dec", "row_sum")] == ["W Q", "W Q 1", "X dec", "row_sum"]
+    names = [MatrixEditor(np.eye(2), title=t, row_labels=["a", "b"], col_labels=["c", "d"]).cell(1, 0).description
+             for t in ("W^Q", "W^K", "X_dec")]
+    assert names == ["W Q, row b, column c", "W K, row b, column c", "X dec, row b, column c"]
 
 
 def _shown_text(markup: str) -> str:

@@ -6,8 +6,6 @@ show come from :mod:`helpers.efficiency` (the math); these classes only draw the
 
 from __future__ import annotations
 
-import html as _html
-
 import ipywidgets as widgets
 import numpy as np
 
@@ -27,6 +25,7 @@ from helpers.efficiency import (
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import previous_token_share
 from helpers.live import LiveWidget
+from helpers.mathtext import math_html
 from helpers.render import attention_weights_html, figure_img_html, number_format
 from helpers.snapshot import OMIT_CLASS
 
@@ -81,10 +80,10 @@ class TimingPanel(LiveWidget, widgets.VBox):
             ax = fig.add_subplot()
             for key, marker in (("projections", "s"), ("attention", "o")):
                 ax.loglog(r["n"], [1000 * t for t in r[key]], marker=marker,
-                          label=f"{key}: time ∝ n^{exps[key]:.2f}")
+                          label=f"{key}: time ∝ $n^{{{exps[key]:.2f}}}$")
             ax.set_xlabel("sequence length n")
             ax.set_ylabel("milliseconds per call (best of 3)")
-            ax.set_title(f"one head, d_model = d_k = {self.d_model}")
+            ax.set_title(f"one head, $d_{{model}} = d_k$ = {self.d_model}")
             ax.legend()
         cross = next((n for n, p, a in zip(r["n"], r["projections"], r["attention"]) if a > p), None)
         alt = (f"Log-log plot of time against n: projections grow like n^{exps['projections']:.2f}, "
@@ -95,7 +94,8 @@ class TimingPanel(LiveWidget, widgets.VBox):
         where = (f"Attention takes longer than the projections from n = {cross} on." if cross is not None
                  else "The projections took longer at every n measured.")
         text = (f"<div style='max-width:50em'>Fitted slopes on this machine, now: projections "
-                f"n^{exps['projections']:.2f}, attention n^{exps['attention']:.2f}. {where}</div>")
+                f"n<sup>{exps['projections']:.2f}</sup>, attention n<sup>{exps['attention']:.2f}</sup>. "
+                f"{math_html(where)}</div>")
         self.view.value = f"<div>{figure_img_html(fig, alt)}{text}{table}</div>"
 
 
@@ -221,7 +221,7 @@ class FlashStepper(LiveWidget, widgets.VBox):
             resc = ", ".join(f"q{i} × {s.rescale[i]:.3f}" for i in grew) if grew else "none"
             where = (f"Tile {s.tile} of {self.n_steps}: keys {s.keys.start}–{s.keys.stop - 1}. "
                      f"Queries whose running max grew, old l and o rescaled by exp(m_old − m_new): {resc}.")
-        self.views["where"].value = f"<div style='max-width:50em;margin:4px 0'>{_html.escape(where)}</div>"
+        self.views["where"].value = f"<div style='max-width:50em;margin:4px 0'>{math_html(where)}</div>"
         # The scores read so far: this tile highlighted, later tiles not computed yet.
         seen = {}
         for step in self._trace[1:self._step + 1]:

@@ -50,6 +50,7 @@ from helpers.exercises.inventory import (
 from helpers.exercises.progress import progress, record
 from helpers.layout import LinkedHTML, choice_list, course_box, course_button, wrap_row
 from helpers.live import LiveWidget
+from helpers.mathtext import math_html
 from helpers.numbers import number_text
 from helpers.snapshot import OMIT_CLASS
 
@@ -270,7 +271,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
             tail = ("Notebook 00 compares this with your first try, objective by objective, and lists the items "
                     "missed with the sections that teach them.")
         return (f'<div role="status" style="{theme.panel_style(self._large)}padding:6px 10px;margin:6px 0;'
-                f'max-width:50em"><b>{_html.escape(head)}</b> {_html.escape(tail)}</div>')
+                f'max-width:50em"><b>{math_html(head)}</b> {math_html(tail)}</div>')
 
     def _update(self) -> None:  # nothing recomputes: the test changes only on Submit
         pass
@@ -387,7 +388,7 @@ class InventoryResults(LiveWidget, widgets.VBox):
         if not self.missed:
             return (f'<div style="font-size:{sz.font};color:{theme.PANEL_FG}">Nothing missed in the post-test.'
                     "</div>")
-        entries = "".join(f"<li>{_html.escape(inventory_item(name).question)} Taught in "
+        entries = "".join(f"<li>{math_html(inventory_item(name).question)} Taught in "
                           f"{_where_html(inventory_item(name))}.</li>" for name in self.missed)
         return (f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:60em;line-height:1.4">'
                 f"<b>Missed in the post-test</b>, and where the course teaches each:<ul>{entries}</ul></div>")

@@ -10,14 +10,13 @@ The shapes, the stages and the cost are computed in :mod:`helpers.multihead`; th
 
 from __future__ import annotations
 
-import html as _html
-
 import ipywidgets as widgets
 
 from helpers import highlight, theme
 from helpers.explain import shape_text
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
+from helpers.mathtext import math_html
 from helpers.matrix_editor import MatrixEditor
 from helpers.multihead import (
     MAX_SIZE,
@@ -230,8 +229,9 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         size = theme.sizes(large).font
         self.explain.value = (
             f"<div style='max-width:50em;font-size:{size}'><b>{h} head{'s' if h > 1 else ''} of width "
-            f"d_k = {d_model} / {h} = {d_k}.</b> {self._columns_sentence(h, d_k)} Each head computes "
-            f"softmax(Q_i K_iᵀ / √{d_k}) V_i on its own columns; each row of its weights sums to 1. "
+            f"d<sub>k</sub> = {d_model} / {h} = {d_k}.</b> {self._columns_sentence(h, d_k)} Each head computes "
+            f"softmax(Q<sub>i</sub> K<sub>i</sub>ᵀ / √{d_k}) V<sub>i</sub> on its own columns; each row of its "
+            "weights sums to 1. "
             "Edit X and leave the cell: every view follows.</div>")
         self.head_views = []
         for i, title in enumerate(self._head_titles(h, d_k)):
@@ -293,7 +293,7 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
                                  align=["left", "left", "right"], caption=f"Cost with h = {h}")
         note = ("h · d_k = d_model, so splitting into heads changes how the work is grouped, not how much "
                 "there is.")
-        return f'{table}<div style="font-size:{theme.sizes(self._live_large).small}">{_html.escape(note)}</div>'
+        return f'{table}<div style="font-size:{theme.sizes(self._live_large).small}">{math_html(note)}</div>'
 
     def __repr__(self) -> str:
         return f"MultiHeadExplorer(tokens={len(self.tokens)}, d_model={len(self._dims)}, h={self.h})"

@@ -297,7 +297,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.explain.value = (
             f"<div style='max-width:900px;font-size:{theme.sizes().font}'><b>{name}</b>"
             f"{' (weights edited)' if edited else ''}. "
-            f"d_model = {r.X.shape[1]}, d_k = {d_k}: weights = softmax(Q K<sup>T</sup> / √{d_k}). "
+            f"d<sub>model</sub> = {r.X.shape[1]}, d<sub>k</sub> = {d_k}: weights = softmax(Q K<sup>T</sup> / √{d_k}). "
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> above and leave the cell: the views follow. "
             f"{reload}</div>"
         )

@@ -22,6 +22,7 @@ from helpers.attention import softmax
 from helpers.explain import fmt
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
+from helpers.mathtext import math_html
 from helpers.pitfalls import MAX_D_K, check_d_k, naive_softmax, parse_scores, saturation
 from helpers.render import colour_for, fixed_decimals
 
@@ -64,7 +65,11 @@ class SaturationDemo(LiveWidget, widgets.VBox):
         self.n_keys = n_keys
         self.seed = seed
         self.d_k_box = number_box("d_k", d_k, 1, MAX_D_K, 1, integer=True, label_width="3em", width="10em")
-        self.scale_box = widgets.Checkbox(value=scale, description="divide scores by √d_k")
+        # The labels' d_k typeset, as in the prose (their words for a screen reader: "dk").
+        self.d_k_box.description = math_html(self.d_k_box.description)
+        self.d_k_box.description_allow_html = True
+        self.scale_box = widgets.Checkbox(value=scale, description=math_html("divide scores by √d_k"),
+                                          description_allow_html=True)
         self.view = view_html()
         super().__init__([wrap_row([self.d_k_box, self.scale_box]), self.status_html, self.view])
         course_box(self)  # normal line height for wrapped text

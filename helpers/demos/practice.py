@@ -48,6 +48,7 @@ from helpers.exercises import (
 from helpers.exercises.course_work import problem_name, read_problem_name
 from helpers.layout import choice_list, course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
+from helpers.mathtext import math_html
 from helpers.parsing import ParseError, parse_count, quote
 from helpers.recent import Recent
 from helpers.render import figure_img_html, heatmap, matrix_html
@@ -158,7 +159,7 @@ def _given_html(given, large: bool) -> str:
 def _prose_html(text: str, large: bool) -> str:
     """Line breaks kept (lists, arithmetic), in the text font: solutions are read, not run."""
     return (f'<div style="white-space:pre-wrap;line-height:1.5;margin:4px 0;font-size:{theme.sizes(large).font}">'
-            f"{_html.escape(text)}</div>")
+            f"{math_html(text)}</div>")
 
 
 def _trace_html(text: str, large: bool) -> str:
@@ -171,14 +172,14 @@ def _solution_html(q, large: bool) -> str:
     parts = [_prose_html(q.solution, large)]
     if q.choices:
         items = "".join(
-            f"<li><b>{c.key})</b> {'✓ right' if c.correct else '✗ wrong'}: {_html.escape(c.explanation)}</li>"
+            f"<li><b>{c.key})</b> {'✓ right' if c.correct else '✗ wrong'}: {math_html(c.explanation)}</li>"
             for c in q.choices
         )
         parts.append(f"<p style='margin:4px 0'><b>Every option:</b></p><ul style='margin:0'>{items}</ul>")
     if q.lesson_note:
         parts.append(
             f'<div style="border-left:4px solid {theme.MUTED_FG};padding:2px 8px;margin-top:6px">'
-            f"<b>About the lesson's printed answer.</b> {_html.escape(q.lesson_note)}</div>"
+            f"<b>About the lesson's printed answer.</b> {math_html(q.lesson_note)}</div>"
         )
     return "".join(parts)
 
@@ -333,7 +334,7 @@ class ProgressTracker:
 
     def _html(self) -> str:
         return (f'<div style="padding:4px 0;font-size:{theme.sizes(self._large).font}"><b>Progress:</b> '
-                f"{_html.escape(self.summary)}</div>")
+                f"{math_html(self.summary)}</div>")
 
     def record_question(self, qid: str, correct: bool, answer=None) -> None:
         self._record(qid, correct, answer)
@@ -383,7 +384,7 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
         sz = theme.sizes(large)
         # The question once: its number and title are the notebook's heading just above, so the widget
         # states only the question itself.
-        header = widgets.HTML(f'<div style="margin:4px 0;font-size:{sz.font}">{_html.escape(question_text(q))}</div>')
+        header = widgets.HTML(f'<div style="margin:4px 0;font-size:{sz.font}">{math_html(question_text(q))}</div>')
         given = widgets.HTML(_given_html(q.given, large))
         answer_box = widgets.VBox()
         self.check_button = _button("Check", large, button_style="primary", tooltip="check your answer",
@@ -599,7 +600,7 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
     def _show_problem(self) -> None:
         p, large = self.problem, self._live_large
         self.prompt_html.value = (f'<div style="margin:4px 0;font-size:{theme.sizes(large).font}">'
-                                  f"<b>{_html.escape(p.title)}.</b> {_html.escape(p.instruction)}</div>")
+                                  f"<b>{math_html(p.title)}.</b> {math_html(p.instruction)}</div>")
         self.inputs_html.value = self._given_html_of(p, large)
         self._build_answer(p, self.answer_box)
         self.feedback_html.value = ""

@@ -36,6 +36,7 @@ from helpers.exercises.course_work import count_words, course_work, describe, re
 from helpers.exercises.hand_in import hand_in
 from helpers.layout import course_box, course_button, wrap_row
 from helpers.live import LiveWidget
+from helpers.mathtext import math_html
 from helpers.snapshot import OMIT_CLASS
 
 __all__ = ["ROWS", "NOTHING_TO_REVIEW", "course_totals", "ProgressView", "progress_view"]
@@ -185,11 +186,11 @@ class ProgressView(LiveWidget, widgets.VBox):
                 if left:  # folded: fourteen notebooks' lists in full would bury the review list
                     tail = (f'<details style="font-size:{sz.small}"><summary style="cursor:pointer;color:'
                             f'{theme.MUTED_FG}">left: {len(left)}</summary><ul style="margin:0;padding-left:1.4em">'
-                            + "".join(f"<li>{_html.escape(item)}</li>" for item in left) + "</ul></details>")
+                            + "".join(f"<li>{math_html(item)}</li>" for item in left) + "</ul></details>")
                 else:
                     tail = "" if counts == _WITHOUT_WORK else " ✓ all done"
-                items.append(f'<li class="progress-notebook">{_link(notebook)}: {_html.escape(counts)}{tail}</li>')
-            parts.append(f'<div style="font-weight:700;margin-top:6px">{_html.escape(title)}</div>'
+                items.append(f'<li class="progress-notebook">{_link(notebook)}: {math_html(counts)}{tail}</li>')
+            parts.append(f'<div style="font-weight:700;margin-top:6px">{math_html(title)}</div>'
                          f'<ul style="margin:2px 0;padding-left:1.4em">{"".join(items)}</ul>')
         return f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:60em">{"".join(parts)}</div>'
 
@@ -200,7 +201,7 @@ class ProgressView(LiveWidget, widgets.VBox):
             body = f'<p style="margin:2px 0">{_html.escape(NOTHING_TO_REVIEW)}</p>'
         else:
             body = '<ul style="margin:2px 0;padding-left:1.4em">' + "".join(
-                f"<li>{_link(r.notebook)}: {_html.escape(r.what)} ({_html.escape(r.why)})</li>"
+                f"<li>{_link(r.notebook)}: {math_html(r.what)} ({math_html(r.why)})</li>"
                 for r in self.reviews) + "</ul>"
         return f'<div style="font-size:{sz.font};color:{theme.PANEL_FG};max-width:60em">{head}{body}</div>'
 

@@ -98,7 +98,7 @@ def test_the_keyboard_moves_between_cells(lab, path):
     grid = lab.notebook.locator(".attn-explorer .attn-editor-W_q .matrix-editor-grid").first
     rows = [r.strip() for r in grid.locator("tbody th").all_inner_texts()]
     cols = [c.strip() for c in grid.locator("thead th").all_inner_texts()]
-    name = lambda i, j: f"W^Q, row {rows[i]}, column {cols[j]}"  # noqa: E731
+    name = lambda i, j: f"W Q, row {rows[i]}, column {cols[j]}"  # noqa: E731
     first = grid.locator("input").first
     first.click()
     first.press("End")

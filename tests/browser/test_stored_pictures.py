@@ -11,7 +11,9 @@ Screenshots go to $COURSE_SCREENSHOTS when it is set: stored-NN-light.png, store
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,10 +77,15 @@ def screenshot(lab, locator, name: str) -> None:
 
 
 def question_texts() -> dict[str, str]:
+    """Each practice question's words as a page shows them: its math typeset ("d_k" reads "dk")."""
     from helpers.demos.practice import question_text
     from helpers.exercises import QUESTIONS
+    from helpers.mathtext import math_html
 
-    return {qid: " ".join(question_text(q).split()) for qid, q in QUESTIONS.items()}
+    def shown(text: str) -> str:
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", "", math_html(text))).split())
+
+    return {qid: shown(question_text(q)) for qid, q in QUESTIONS.items()}
 
 
 def shown_weights(view) -> tuple[list[str], np.ndarray]:
