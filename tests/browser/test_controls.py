@@ -36,7 +36,8 @@ JS_TRACE = """
           r.setEnd(node, i + 1);
           const t = r.getBoundingClientRect().top;
           if (top !== null && t > top + 2) {
-            const ok = before.endsWith(' ') && (!sum || /[+=]$/.test(before.trimEnd()) || c === '=');
+            // A sum breaks only between its terms: after an operator or before one, never inside a term.
+            const ok = before.endsWith(' ') && (!sum || /[+=]$/.test(before.trimEnd()) || c === '=' || c === '+');
             if (!ok) cuts.push(before.slice(-20) + '|' + node.data.slice(i, i + 10));
           }
           top = t;

@@ -185,7 +185,7 @@ def test_a_cell_message_sits_beside_its_editor_and_covers_no_button(lab, path):
     expect(message.locator("[role=alert]")).to_contain_text("two")
     try:
         found = overlaps_everywhere(lab, lambda tag: keep(lab, f"cell-message-{path.stem}-{tag}", x_editor))
-        # In the flow: the buttons above the grid, the message under it (in the line kept for it), over neither.
+        # In the flow: the buttons above the grid, the message beside it (in the room kept for it), over neither.
         grid = x_editor.locator(".matrix-editor-grid").bounding_box()
         alert = message.locator("[role=alert]").bounding_box()
         buttons = x_editor.locator(".matrix-editor-buttons").bounding_box()
@@ -193,7 +193,7 @@ def test_a_cell_message_sits_beside_its_editor_and_covers_no_button(lab, path):
         type_into_cell(x_editor, 0, 0, old)
         expect(message).to_have_text("")
     assert not found, "with a cell message shown:\n" + "\n".join(found[:40])
-    assert grid["y"] + grid["height"] <= alert["y"] + 1, (grid, alert)
+    assert grid["x"] + grid["width"] <= alert["x"] + 1, (grid, alert)
     if buttons and buttons["height"] > 0:
         assert buttons["y"] + buttons["height"] <= grid["y"] + 1, (buttons, grid)
 
