@@ -208,17 +208,19 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
                             style=looks.style(widgets.ButtonStyle, **({"font_size": size} if size else {})))
     button.add_class("attn-trace-toggle")
 
+    box = widgets.VBox([button], layout=looks.layout(max_width="100%"))
+
     def show(shown: bool) -> None:
         button.description = "▾ hide the calculation" if shown else "▸ show the calculation"
         button.tooltip = "hide the calculation" if shown else "show the calculation, step by step"
-        view.layout.display = None if shown else "none"
+        # Folded: the view leaves the box (its layout may be shared with other views, which stay shown).
+        box.children = (button, view) if shown else (button,)
 
     def on_click(_button) -> None:
-        show(view.layout.display == "none")
+        show(view not in box.children)
 
     show(not folded)
     button.on_click(on_click)
-    box = widgets.VBox([button, view], layout=looks.layout(max_width="100%"))
     box.add_class("attn-trace-fold")
     # The picture a stored notebook shows leaves the calculation out (its note says the live widget shows more): it
     # is the longest part of an explorer's picture and what a reader without a kernel needs least, and a notebook

@@ -36,8 +36,11 @@ def explorer(monkeypatch, lecture: bool) -> AttentionExplorer:
     return AttentionExplorer(TOKENS, X0, WQ, WK, WV)
 
 
-def shown(w) -> bool:
-    return w.layout.display != "none"
+def shown(w, ex) -> bool:
+    """What a person sees: ``w`` is on the page (in the explorer's tree of children) and not hidden."""
+    def holds(box) -> bool:
+        return any(c is w or holds(c) for c in getattr(box, "children", ()))
+    return holds(ex) and w.layout.display != "none"
 
 
 def test_the_trace_is_prose_that_wraps_between_words_not_a_monospace_block(monkeypatch):
@@ -84,10 +87,13 @@ def test_every_number_of_the_trace_has_the_true_minus_sign(monkeypatch):
 def test_the_trace_is_folded_in_the_lecture_mode_only_and_a_redraw_keeps_the_fold(monkeypatch, lecture):
     ex = explorer(monkeypatch, lecture)
     toggle = below(ex, "attn-trace-toggle")
-    assert shown(ex.views["trace"]) is (not lecture)
+    assert shown(ex.views["trace"], ex) is (not lecture)
     assert ("show the calculation" in toggle.description) is lecture
     toggle.click()
-    assert shown(ex.views["trace"]) is lecture
+    assert shown(ex.views["trace"], ex) is lecture
     ex.editors["X"].set_text(0, 0, "2")  # the trace is drawn again: the fold stays as the button left it
-    assert shown(ex.views["trace"]) is lecture
+    assert shown(ex.views["trace"], ex) is lecture
     assert ("hide the calculation" in toggle.description) is lecture
+    # Folding the calculation hides it alone: the weights and the output stay in view.
+    toggle.click()
+    assert shown(ex.views["weights"], ex) and shown(ex.views["output"], ex)
