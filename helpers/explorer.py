@@ -814,7 +814,7 @@ class Explorer(LiveWidget, widgets.VBox):
         of several sizes). A cross-attention explorer's rows are two boxes already (see _layout)."""
         gap = 10
         # Room under the goal line for its folded hint's text, which the browser counts in the goal's extent.
-        rules = (".attn-explorer{container-type:inline-size}.attn-goal{margin-bottom:20px}"
+        rules = (".attn-explorer{container-type:inline-size}.attn-goal{margin-bottom:24px}"
                  f".attn-inputs{{column-gap:{gap - 2}px}}"
                  ".attn-inputs>.matrix-editor{margin:2px 2px 2px 0;flex:1 1 auto;max-width:max-content}")
         if kind != "cross":

@@ -164,8 +164,9 @@ _LABEL_SLACK = 1
 _CH_EM = 0.62  # the width of a character of the cells' font, in em (digits are narrower, letters about this)
 
 
-def _cell_chars(texts, cols, rotated: bool) -> int:
-    widest = max((len(t) for row in texts for t in row), default=1)
+def _cell_chars(texts, cols, rotated: bool) -> float:
+    # The true minus is wider than a digit: half a character more.
+    widest = max((len(t) + 0.5 * t.count(MINUS) for row in texts for t in row), default=1)
     chars = min(max(widest, 2), 9)
     if not rotated:
         chars = max(chars, max((len(c) for c in cols), default=1))
