@@ -164,10 +164,10 @@ _LABEL_SLACK = 1
 _CH_EM = 0.62  # the width of a character of the cells' font, in em (digits are narrower, letters about this)
 
 
-def _cell_chars(texts, cols, rotated: bool) -> float:
+def _cell_chars(texts, cols, rotated: bool, least: int = 2) -> float:
     # The true minus is wider than a digit: half a character more.
     widest = max((len(t) + 0.5 * t.count(MINUS) for row in texts for t in row), default=1)
-    chars = min(max(widest, 2), 9)
+    chars = min(max(widest, least), 9)
     if not rotated:
         chars = max(chars, max((len(c) for c in cols), default=1))
     return chars
@@ -491,9 +491,12 @@ class MatrixEditor(LiveWidget, anywidget.AnyWidget):
         cols = self.col_labels
         texts = [[cell_text(v) for v in row] for row in self._cells_val]
         longest = max((len(c) for c in cols), default=1)
-        chars = _cell_chars(texts, cols, rotated=True)
+        # Compact (the lecture mode): a column of one-digit numbers (a one-hot X) is one digit wide, so that two such
+        # matrices sit side by side on a projector; elsewhere a cell has room for a typed "-1".
+        least = 1 if self._compact else 2
+        chars = _cell_chars(texts, cols, rotated=True, least=least)
         self.rotated = bool(cols) and longest > chars + _LABEL_SLACK
-        chars = _cell_chars(texts, cols, self.rotated)
+        chars = _cell_chars(texts, cols, self.rotated, least)
         self.cell_em = round(_CH_EM * chars + 0.5, 2)
 
     def _show_cells(self) -> None:
