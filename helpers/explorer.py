@@ -91,14 +91,15 @@ class SideSpec:
     names_class: str    # CSS class of the names box
     seed_offset: int    # new rows of this side are seeded with _SEED + seed_offset + n
     count_width: str = "8.5em"
+    narrow: bool = False  # cells as narrow as their numbers (one digit for a one-hot X), as in the lecture mode
 
 
 SELF_SIDE = SideSpec("X", "tokens", "n", "X (tokens × d_model)", "tokens", "names", "attn-tokens",
                      "attn-token-names", 0)
 DECODER_SIDE = SideSpec("X_dec", "query_tokens", "n_q", "X_dec (decoder tokens × d_model)", "decoder tokens",
-                        "decoder", "attn-decoder-tokens", "attn-decoder-names", 100, "12em")
+                        "decoder", "attn-decoder-tokens", "attn-decoder-names", 100, "12em", narrow=True)
 ENCODER_SIDE = SideSpec("X_enc", "key_tokens", "n_k", "X_enc (encoder tokens × d_model)", "encoder tokens",
-                        "encoder", "attn-encoder-tokens", "attn-encoder-names", 200, "12em")
+                        "encoder", "attn-encoder-tokens", "attn-encoder-names", 200, "12em", narrow=True)
 
 
 def check_tokens(tokens, name: str) -> list[str]:
@@ -149,7 +150,9 @@ class TokenSide:
         self.spec = spec
         dims = [f"d{k + 1}" for k in range(X.shape[1])]
         looks = explorer._looks
-        self.editor = MatrixEditor(X, tokens, dims, title=spec.title, large=large, compact=compact,
+        # Cross-attention's one-hot X_dec and X_enc have cells one digit wide, so that the two sit side by side above
+        # the weights they feed.
+        self.editor = MatrixEditor(X, tokens, dims, title=spec.title, large=large, compact=compact or spec.narrow,
                                    buttons=not compact, dense=True, message_beside=explorer._message_beside,
                                    layout=explorer._editor_layout)
         self.count_box = widgets.BoundedIntText(value=len(tokens), min=1, max=MAX_TOKENS,
