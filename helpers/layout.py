@@ -124,11 +124,17 @@ def choice_list(description: str, options, value=None) -> widgets.RadioButtons:
 
 
 
-def course_button(description: str, tooltip: str, css_class: str, large: bool = False) -> widgets.Button:
-    """A button as wide as its label, in the theme's button size (normal or projector), with a stable CSS class."""
-    button = widgets.Button(description=description, tooltip=tooltip, layout=widgets.Layout(width="auto"))
-    if theme.sizes(large).button:
-        button.style.font_size = theme.sizes(large).button
+def course_button(description: str, tooltip: str, css_class: str, large: bool = False,
+                  looks: SharedLooks | None = None, **layout) -> widgets.Button:
+    """A button as wide as its label, in the theme's button size (normal or projector), with a stable CSS class.
+
+    ``looks`` (:class:`SharedLooks`) gives it the layout and style of the widget it is part of (fewer models for the
+    page to build); ``layout`` adds layout settings (``align_self="flex-start"``).
+    """
+    looks = looks or SharedLooks()
+    size = theme.sizes(large).button
+    button = widgets.Button(description=description, tooltip=tooltip, layout=looks.layout(width="auto", **layout),
+                            style=looks.style(widgets.ButtonStyle, **({"font_size": size} if size else {})))
     button.add_class(css_class)
     return button
 

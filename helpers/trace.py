@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 
 from . import explain, theme
-from .layout import SharedLooks
+from .layout import SharedLooks, course_button
 from .mathtext import math_html
 from .snapshot import OMIT_CLASS
 
@@ -201,12 +201,9 @@ def trace_fold(view: widgets.Widget, large: bool = False, folded: bool | None = 
     """
     folded = theme.lecture_mode() if folded is None else bool(folded)
     looks = looks or SharedLooks()
-    size = theme.sizes(large).button
     # As wide as its words, not a bar across the page.
-    button = widgets.Button(tooltip="show or hide the calculation of the traced pair",
-                            layout=looks.layout(width="auto", align_self="flex-start"),
-                            style=looks.style(widgets.ButtonStyle, **({"font_size": size} if size else {})))
-    button.add_class("attn-trace-toggle")
+    button = course_button("", "show or hide the calculation of the traced pair", "attn-trace-toggle", large,
+                           looks=looks, align_self="flex-start")
 
     box = widgets.VBox([button], layout=looks.layout(max_width="100%"))
 
