@@ -33,6 +33,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from . import attention as att, explain, highlight, render, theme, trace
 from .arrays import whole_number
+from .colour_easing import ColourEasing
 from .exercises.design import check_design, design_task
 from .feedback import Feedback
 from .layout import TEXT_CSS, SharedLooks
@@ -362,6 +363,7 @@ class Explorer(LiveWidget, widgets.VBox):
         looks = SharedLooks()
         super().__init__(layout=looks.layout())
         self._looks = looks
+        self._easing = ColourEasing()  # the colour each live view showed last
         self._large = bool(large)
         self._compact = lecture_mode() if compact is None else bool(compact)
         self._shown: _Shown | None = None
@@ -642,12 +644,13 @@ class Explorer(LiveWidget, widgets.VBox):
             v["weights"].value = linked_matrix_html(
                 res.weights, qt, kt, title=weights_title, row_axis="Queries ↓",
                 col_axis="Keys →", large=large, scale=render.WEIGHTS, highlight=hl, legend=False, focusable=True,
-                extra_column=("row sum", res.weights.sum(axis=1)), mask=res.mask)
+                extra_column=("row sum", res.weights.sum(axis=1)), mask=res.mask, easing=self._easing)
         else:
             v["weights"].value = linked_weights_html(res.weights, qt, kt, title=weights_title, large=large,
-                                                     highlight=hl, focusable=True, mask=res.mask)
+                                                     highlight=hl, focusable=True, mask=res.mask, easing=self._easing)
         v["output"].value = linked_matrix_html(res.output, qt, s.v_cols, title=f"{STEP['output']} output = weights·V",
-                                               col_axis="d_v →", row_axis="Queries ↓", large=large)
+                                               col_axis="d_v →", row_axis="Queries ↓", large=large,
+                                               easing=self._easing)
         self._links.value = (self._page_css + "<style>"
                              + highlight.link_css("attn-explorer", self._link_parts(), max(len(qt), len(kt)))
                              + "</style>")
@@ -661,7 +664,8 @@ class Explorer(LiveWidget, widgets.VBox):
         hl = self._traced()
         qsrc, ksrc = self._query_side.spec.editor, self._key_side.spec.editor
         v = self.views.built
-        queries, keys = dict(row_axis="Queries ↓", large=large), dict(row_axis="Keys ↓", large=large)
+        queries = dict(row_axis="Queries ↓", large=large, easing=self._easing)
+        keys = dict(row_axis="Keys ↓", large=large, easing=self._easing)
         v["Q"].value = linked_matrix_html(res.Q, qt, s.q_cols, title=f"{STEP['Q']} Q = {qsrc}·W^Q",
                                           col_axis="d_k →", **queries)
         v["K"].value = linked_matrix_html(res.K, kt, s.k_cols, title=f"{STEP['K']} K = {ksrc}·W^K", col_axis="d_k →",

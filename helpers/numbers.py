@@ -8,17 +8,18 @@ as ``−∞`` does, never the hyphen-minus of code: the hyphen is shorter and si
 as two different signs. Text a learner copies into code (a numpy literal, a failing example written as nested lists)
 asks for ``minus="-"``; :func:`helpers.parsing.parse_number` reads both signs back.
 
-The wrappers that views call (:func:`helpers.render.format_number`, :func:`helpers.render.number_format`,
-:func:`helpers.explain.fmt`) choose only the decimals and whether trailing zeros stay. An editor's cell
-(:func:`helpers.matrix_editor.cell_text`) holds what a learner types and edits, so it keeps the sign a keyboard
-types.
+A view that shows many numbers (a table, a figure) writes them all one way: :func:`number_format` chooses that way
+from all of them. :func:`helpers.explain.fmt` writes a number in a sentence, with up to four decimals. An editor's
+cell (:func:`helpers.matrix_editor.cell_text`) shows the same signs, ``∞`` and ``nan`` as every other view.
 """
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["EXPONENT_FROM", "MINUS", "number_text", "significant"]
+import numpy as np
+
+__all__ = ["EXPONENT_FROM", "MINUS", "number_format", "number_text", "significant"]
 
 # From this magnitude up, significant digits and an exponent: 99999 still reads at a glance, 100000 in a narrow
 # table cell already does not.
@@ -86,3 +87,40 @@ def _ascii_number_text(x, decimals: int, trim: bool, sig: int | None, mark_tiny:
     if short == "0" and mark_tiny:
         return text  # "0.00": not zero, too small to show
     return short
+
+
+def number_format(values, digits: int = 2, fixed: bool | None = None):
+    """The one number format of a view (a table, a figure), as a function from a number to its text.
+
+    Every number of one view is written the same way, so that a column of numbers lines up
+    and "0.5" never stands next to "0.25":
+
+    - whole numbers (``2``, ``−3``, ``0``) when every finite value is a whole number and
+      ``fixed`` is not True (an input matrix of small integers stays easy to read);
+    - otherwise exactly ``digits`` decimals for every number (``0.50``, ``1.00``, ``−1.25``).
+
+    A value that rounds to zero is written without a sign (never ``−0.00``); ``±∞`` as
+    ``∞`` / ``−∞``; magnitudes from 10⁵ up with significant digits and an exponent (``1e+200``), so a cell stays narrow.
+
+    Parameters
+    ----------
+    values : array_like
+        Every number the view shows (the format is chosen from all of them).
+    digits : int
+        Decimals of the decimal format.
+    fixed : bool, optional
+        True: always ``digits`` decimals (attention weights: ``1.00`` next to ``0.25``).
+
+    Returns
+    -------
+    callable : ``fmt(x) -> str``
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    finite = v[np.isfinite(v)]
+    whole = not fixed and bool(np.all(finite == np.round(finite)))
+    places = 0 if whole else int(digits)
+
+    def fmt(x) -> str:
+        return number_text(float(x), places, trim=False)
+
+    return fmt

@@ -660,13 +660,16 @@ def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypat
 
 
 def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_off(monkeypatch):
+    from helpers.colour_easing import ColourEasing
     from helpers.render import linked_weights_html
+
+    easing = ColourEasing()  # the colour memory a widget holds for its live views
 
     before, after = np.array([[0.5, 0.5], [0.1, 0.9]]), np.array([[0.9, 0.1], [0.1, 0.9]])
     monkeypatch.setenv("COURSE_ANIMATION", "on")
-    first = linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
+    first = linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased", easing=easing)
     assert "--from-bg" not in first  # nothing to ease from
-    second = linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased")
+    second = linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased", easing=easing)
     marked = [style for style, _ in cells(second) if "--from-bg" in style]
     # The two weights that changed start from their old colours; the two that stayed do not move.
     half = theme.scale_fill(theme.WEIGHT_HUE, 128, theme.TABLE_PANEL)
@@ -676,5 +679,5 @@ def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_
     # A table shown once (not a live view) never eases; COURSE_ANIMATION=off: no live view does.
     assert "--from-bg" not in attention_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
     monkeypatch.setenv("COURSE_ANIMATION", "off")
-    assert "--from-bg" not in linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased")
-    assert "<style>" not in linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased")
+    assert "--from-bg" not in linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased", easing=easing)
+    assert "<style>" not in linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased", easing=easing)

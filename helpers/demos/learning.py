@@ -18,8 +18,9 @@ from helpers.arrays import whole_number
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import attention_weights, copy_task, encode, init_weights, previous_token_share, train
 from helpers.live import LiveWidget, TextForm, animations_on
+from helpers.numbers import number_text
 from helpers.parsing import parse_count, parse_number
-from helpers.render import attention_weights_html, described_figure, figure_img_html, format_number, heatmap
+from helpers.render import attention_weights_html, described_figure, figure_img_html, heatmap
 from helpers.save_buttons import SaveButtons
 
 __all__ = ["loss_curve", "TrainingMonitor", "MAX_STEPS", "LabRun", "TrainingLab"]
@@ -52,9 +53,10 @@ def loss_curve(losses, title: str = "Training loss", baseline: float | None = No
         ax.set_title(title)
         ax.grid(True, which="major", alpha=0.3)
     marks = sorted({0, L.size // 10, L.size // 3, L.size - 1})
-    dashed = "" if baseline is None else f" Dashed line: {baseline_label}, {format_number(float(baseline), 3)}."
+    dashed = ("" if baseline is None
+              else f" Dashed line: {baseline_label}, {number_text(float(baseline), 3, mark_tiny=True)}.")
     fig.alt = (f"{title}: a line of the loss over {L.size} steps, log scale. "
-               + "; ".join(f"step {k + 1}: {format_number(L[k], 3)}" for k in marks) + "." + dashed)
+               + "; ".join(f"step {k + 1}: {number_text(L[k], 3, mark_tiny=True)}" for k in marks) + "." + dashed)
     return fig
 
 
@@ -128,7 +130,7 @@ class TrainingMonitor(TextForm, widgets.VBox):
     def _draw(self) -> None:
         with self.hold_sync():
             self.progress.value = self.step
-            loss = "not yet" if self.loss is None else format_number(self.loss, 3)
+            loss = "not yet" if self.loss is None else number_text(self.loss, 3, mark_tiny=True)
             self.status.value = (f"<span style='font-size:{theme.sizes().font};color:{theme.PANEL_FG}'>"
                                  f"step {self.step} of {self.steps} · loss {loss}</span>")
             self.view.value = attention_weights_html(self.weights, self.labels, self.labels,
@@ -166,7 +168,7 @@ _WEIGHTS_TITLE = "After training"  # the lab's weights view, and the figure save
 
 def _settings(lr: float, steps: int, seed: int) -> str:
     """A run's settings as the lab's summary line says them: "learning rate 1, 300 steps, seed 0"."""
-    return f"learning rate {format_number(lr, 4)}, {steps} steps, seed {seed}"
+    return f"learning rate {number_text(lr, 4, mark_tiny=True)}, {steps} steps, seed {seed}"
 
 
 class TrainingLab(LiveWidget, widgets.VBox):
@@ -290,8 +292,9 @@ class TrainingLab(LiveWidget, widgets.VBox):
         font = theme.sizes().font
         summary = (
             f"<div style='font-size:{font};color:{theme.PANEL_FG}'>{_settings(lr, steps, seed)}: "
-            f"final loss <b>{format_number(run.losses[-1], 4)}</b> · "
+            f"final loss <b>{number_text(run.losses[-1], 4, mark_tiny=True)}</b> · "
             f"weight on the previous token in 500 unseen sequences <b>{share:.3f}</b></div>")
         table = attention_weights_html(weights, self.labels, self.labels, title=_WEIGHTS_TITLE)
-        curve = figure_img_html(loss_curve(run.losses, title=f"Loss, learning rate {format_number(lr, 4)}"))
+        lr_text = number_text(lr, 4, mark_tiny=True)
+        curve = figure_img_html(loss_curve(run.losses, title=f"Loss, learning rate {lr_text}"))
         return result, summary, table, curve

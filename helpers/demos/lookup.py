@@ -13,7 +13,8 @@ from helpers.arrays import as_matrix
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.lookup import KEY_FEATURES, KEYS, TITLES, VALUE_FEATURES, VALUES, check_temperature, lookup
-from helpers.render import colour_for, format_number, labels_or_default, matrix_html
+from helpers.numbers import number_text
+from helpers.render import colour_for, labels_or_default, matrix_html
 
 __all__ = ["LookupDemo"]
 
@@ -119,7 +120,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
             raise ValueError(f"query must have shape ({self._keys.shape[1]},) like a key; got shape {q.shape}")
         lo, hi = self._range
         if not np.isfinite(q).all() or (q < lo).any() or (q > hi).any():
-            span = f"[{format_number(lo)}, {format_number(hi)}]"
+            span = f"[{number_text(lo, mark_tiny=True)}, {number_text(hi, mark_tiny=True)}]"
             raise ValueError(f"every query entry must lie in {span}; got {q.tolist()}")
         return q
 
@@ -146,7 +147,8 @@ class LookupDemo(LiveWidget, widgets.VBox):
         t = check_temperature(value)
         lo, hi = self.temperature_box.min, self.temperature_box.max
         if not lo <= t <= hi:
-            raise ValueError(f"temperature must lie in [{format_number(lo)}, {format_number(hi)}]; got {value!r}")
+            span = f"[{number_text(lo, mark_tiny=True)}, {number_text(hi, mark_tiny=True)}]"
+            raise ValueError(f"temperature must lie in {span}; got {value!r}")
         self.temperature_box.value = t
 
     @property
@@ -177,7 +179,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
     def _table_html(self) -> str:
         q = self.query
         best = int(np.argmax(self.weights))
-        rule = "argmax(score)" if self.hard else f"softmax(score / {format_number(self.temperature)})"
+        rule = "argmax(score)" if self.hard else f"softmax(score / {number_text(self.temperature, mark_tiny=True)})"
         # Each heading on two lines: what the column is, then how it is made.
         head = "white-space:pre-line;text-align:center;vertical-align:bottom;"
         header = [
@@ -195,18 +197,18 @@ class LookupDemo(LiveWidget, widgets.VBox):
             rows.append([
                 (title, "font-weight:700;" if j == best else ""),
                 f"[{_vec(k)}]",
-                (format_number(self.scores[j], 2), "", terms),  # hover: the dot product written out
-                (format_number(w, 3), theme.bar_style(w, colour_for(w)[0])),
+                (number_text(self.scores[j], 2, mark_tiny=True), "", terms),  # hover: the dot product written out
+                (number_text(w, 3, mark_tiny=True), theme.bar_style(w, colour_for(w)[0])),
                 f"[{_vec(self._values[j])}]",
             ])
-        rows.append(["sum of weights", "", "", format_number(self.weights.sum(), 3), ""])
+        rows.append(["sum of weights", "", "", number_text(self.weights.sum(), 3, mark_tiny=True), ""])
         table = theme.table_html(header, rows, large=self._large,
                                  align=["left", "right", "right", "left", "right"])
         return f'<div style="{theme.MONO}white-space:nowrap">{table}</div>'
 
     def _summary_html(self) -> str:
         blend = " + ".join(
-            f"{format_number(w, 2)}·{t}" for w, t in zip(self.weights, self._titles) if w >= 0.005
+            f"{number_text(w, 2, mark_tiny=True)}·{t}" for w, t in zip(self.weights, self._titles) if w >= 0.005
         )
         return matrix_html(
             self.retrieved,
@@ -221,16 +223,17 @@ class LookupDemo(LiveWidget, widgets.VBox):
 
     def retrieved_text(self) -> str:
         """The retrieved value as text: ``cat 1.46, dog 0.54, ...``."""
-        return ", ".join(f"{f} {format_number(v, 2)}" for f, v in zip(self._value_features, self.retrieved))
+        return ", ".join(f"{f} {number_text(v, 2, mark_tiny=True)}"
+                         for f, v in zip(self._value_features, self.retrieved))
 
     def __repr__(self) -> str:
         return f"LookupDemo(documents={len(self._titles)}, d_k={self._keys.shape[1]}, d_v={self._values.shape[1]})"
 
 
 def _paren(x) -> str:
-    text = format_number(x, 2)
+    text = number_text(x, 2, mark_tiny=True)
     return f"({text})" if float(x) < 0 else text
 
 
 def _vec(v) -> str:
-    return ", ".join(format_number(x, 2) for x in v)
+    return ", ".join(number_text(x, 2, mark_tiny=True) for x in v)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from helpers import highlight, theme
+from helpers.colour_easing import ColourEasing
 from helpers.explain import shape_text
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.live import LiveWidget
@@ -172,6 +173,7 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         heads_row = wrap_row([])
         heads_row.add_class("mh-view-heads")
         self.views = {"heads": heads_row, "concat": view_html(), "output": view_html(), "cost": widgets.HTML()}
+        self._easing = ColourEasing()  # the colour each live view showed last
         for name in ("concat", "output", "cost"):
             self.views[name].add_class(f"mh-view-{name}")
         for name in ("concat", "output"):
@@ -239,15 +241,18 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
             # Narrow columns and no row-sum column: two heads fit side by side under X at 1024 px with the
             # file browser open, so an edit of X and every head's weights are on one screen.
             view.value = linked_weights_html(weights[i], self.tokens, self.tokens, large=large, title=title,
-                                             row_sums=False, cell_width=None if large else "2.7em", focusable=True)
+                                             row_sums=False, cell_width=None if large else "2.7em", focusable=True,
+                                             easing=self._easing)
             self.head_views.append(view)
         self.views["heads"].children = tuple(self.head_views)
         head_cols = [f"h{i + 1}·{c + 1}" for i in range(h) for c in range(d_k)]
         n = X.shape[0]
         self.views["concat"].value = linked_matrix_html(concat, self.tokens, head_cols, large=large,
-                                                 title=f"Concat(head 1 … head {h})  (n × h·d_k = {n} × {d_model})")
+                                                 title=f"Concat(head 1 … head {h})  (n × h·d_k = {n} × {d_model})",
+                                                 easing=self._easing)
         self.views["output"].value = linked_matrix_html(output, self.tokens, self._dims, large=large,
-                                                 title=f"output = Concat · W^O  ({X.shape[0]} × {d_model})")
+                                                 title=f"output = Concat · W^O  ({X.shape[0]} × {d_model})",
+                                                 easing=self._easing)
         self.views["cost"].value = self._cost_html(X.shape[0], d_model, h, cost)
         self._links.value = highlight.link_style_html("mh-explorer", _LINKS, n)
 

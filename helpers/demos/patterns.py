@@ -12,6 +12,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from helpers import highlight, theme
+from helpers.colour_easing import ColourEasing
 from helpers.exercises.design import check_design, design_task
 from helpers.feedback import Feedback
 from helpers.layout import course_box, number_box, view_html, wrap_row
@@ -113,6 +114,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.goal_html.add_class("attn-goal")
         self.goal_html.layout.display = None if task is not None else "none"
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
+        self._easing = ColourEasing()  # the colour each live view showed last
         for name in ("Q", "K", "X"):
             # The picture a stored notebook shows (helpers.snapshot) leaves the stages out: the weights and the
             # editors are what the builder is about, and notebook 07 stays small (it shows X above the builder).
@@ -301,13 +303,14 @@ class PatternBuilder(LiveWidget, widgets.VBox):
             "Edit a weight in W<sup>Q</sup> or W<sup>K</sup> above and leave the cell: the views follow. "
             f"{reload}</div>"
         )
-        self.views["weights"].value = linked_weights_html(r.weights, self.tokens, self.tokens, focusable=True)
+        self.views["weights"].value = linked_weights_html(r.weights, self.tokens, self.tokens, focusable=True,
+                                                          easing=self._easing)
         self.views["Q"].value = linked_matrix_html(r.Q, row_labels=self.tokens, col_labels=cols, title="Q = X W^Q",
-                                            row_axis="Queries ↓")
+                                            row_axis="Queries ↓", easing=self._easing)
         self.views["K"].value = linked_matrix_html(r.K, row_labels=self.tokens, col_labels=cols, title="K = X W^K",
-                                            row_axis="Keys ↓")
+                                            row_axis="Keys ↓", easing=self._easing)
         self.views["X"].value = linked_matrix_html(
-            r.X, row_labels=self.tokens, col_labels=self._features, title="X: token features (n × d_model)", digits=0
-        )
+            r.X, row_labels=self.tokens, col_labels=self._features, title="X: token features (n × d_model)", digits=0,
+            easing=self._easing)
         if self.goal is not None:
             self._judge_goal()

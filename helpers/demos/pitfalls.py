@@ -23,8 +23,9 @@ from helpers.explain import fmt
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget
 from helpers.mathtext import math_html
+from helpers.numbers import number_text
 from helpers.pitfalls import MAX_D_K, check_d_k, naive_softmax, parse_scores, saturation
-from helpers.render import colour_for, fixed_decimals
+from helpers.render import colour_for
 
 __all__ = ["bar_chart_html", "SaturationDemo", "OverflowDemo"]
 
@@ -41,7 +42,7 @@ def bar_chart_html(values, labels, title: str = "", digits: int = 3) -> str:
         raise ValueError(f"labels has {len(labels)} entries but values has {values.size}")
     rows = [
         [(lab, theme.MONO),
-         (fixed_decimals(v, digits),
+         (number_text(v, digits, trim=False),
           theme.MONO + theme.bar_style(v, colour_for(v)[0] if math.isfinite(v) else theme.BAR_TRACK, width="260px"))]
         for lab, v in zip(labels, values)
     ]
@@ -105,11 +106,11 @@ class SaturationDemo(LiveWidget, widgets.VBox):
         labels = [f"key {j}" for j in range(self.n_keys)]
         how = f"q·k / √{self.d_k}" if self.scale else "q·k (not scaled)"
         stats = theme.table_html(None, [
-            ["score spread (std)", (fixed_decimals(float(r.scores.std()), 2), theme.MONO)],
-            ["largest weight", (fixed_decimals(r.max_weight, 3), theme.MONO)],
-            [f"entropy (uniform = {fixed_decimals(math.log(self.n_keys), 2)})",
-             (fixed_decimals(r.entropy, 3), theme.MONO)],
-            ["softmax gradient size ‖diag(p) − ppᵀ‖", (fixed_decimals(r.grad_norm, 4), theme.MONO)],
+            ["score spread (std)", (number_text(float(r.scores.std()), 2, trim=False), theme.MONO)],
+            ["largest weight", (number_text(r.max_weight, 3, trim=False), theme.MONO)],
+            [f"entropy (uniform = {number_text(math.log(self.n_keys), 2, trim=False)})",
+             (number_text(r.entropy, 3, trim=False), theme.MONO)],
+            ["softmax gradient size ‖diag(p) − ppᵀ‖", (number_text(r.grad_norm, 4, trim=False), theme.MONO)],
         ], align=["left", "right"])
         bars = bar_chart_html(r.weights, labels, title=f"weights of one query, scores = {how}")
         self.view.value = f"<div style='display:flex;align-items:flex-start;gap:16px'>{bars}{stats}</div>"
@@ -170,7 +171,7 @@ class OverflowDemo(LiveWidget, widgets.VBox):
             # Every exp is 0, so the naive softmax divides 0 by 0.
             top_text = "0 (underflow: every exp is 0)"
         else:
-            top_text = fixed_decimals(top, 4)
+            top_text = number_text(top, 4, trim=False)
         naive_note = f"exp of the largest score = {top_text}"
         self.view.value = (
             "<div style='display:flex;gap:24px;align-items:flex-start;flex-wrap:wrap'>"
@@ -178,6 +179,6 @@ class OverflowDemo(LiveWidget, widgets.VBox):
             + bar_chart_html(self.stable, labels, title=f"stable: exp({shifted}) / Σ exp({shifted})")
             + "</div>"
             + f"<div style='margin-top:4px;font-size:{theme.sizes().font}'>{html.escape(naive_note)}; "
-            f"naive sum = {fixed_decimals(float(np.sum(self.naive)), 4)}, "
-            f"stable sum = {fixed_decimals(float(np.sum(self.stable)), 4)}</div>"
+            f"naive sum = {number_text(float(np.sum(self.naive)), 4, trim=False)}, "
+            f"stable sum = {number_text(float(np.sum(self.stable)), 4, trim=False)}</div>"
         )
