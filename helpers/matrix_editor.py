@@ -19,6 +19,7 @@ a button. So a 6 × 4 matrix is one widget model, not a model per cell, label an
 from __future__ import annotations
 
 import html as _html
+import math
 import re
 import zlib
 from importlib.resources import files
@@ -30,7 +31,7 @@ import traitlets
 from . import explain, render, theme
 from .live import LiveWidget, Matrix, RefusedValue
 from .mathtext import math_words
-from .numbers import MINUS, significant
+from .numbers import MINUS, number_text, significant
 from .parsing import ParseError, parse_number
 
 __all__ = ["MatrixEditor", "Cell", "Labels", "cell_text", "small_values", "EDITOR_CSS"]
@@ -40,9 +41,12 @@ def cell_text(v: float) -> str:
     """The text a cell shows for a number: short, and read back by :func:`parse_number`.
 
     The shorter of the whole number and six significant digits: ``3``, ``0.5``, ``123456``, ``1e+15``
-    (never 16 digits in a cell a few characters wide); a negative one with the true minus, ``−2``.
+    (never 16 digits in a cell a few characters wide); a negative one with the true minus, ``−2``. Infinity and
+    NaN as every view of the course writes them (:func:`helpers.numbers.number_text`): ``∞``, ``−∞``, ``nan``.
     """
     v = float(v)
+    if not math.isfinite(v):
+        return number_text(v)
     short = significant(v, 6)
     if v == int(v):
         whole = str(int(v))

@@ -42,6 +42,13 @@ def test_a_cell_shows_a_short_text_that_reads_back_as_the_number(x):
         assert parse_number(text) == pytest.approx(x, rel=1e-5)
 
 
+@pytest.mark.parametrize("x", [np.inf, -np.inf, np.nan])
+def test_a_cell_shows_infinity_and_nan_as_every_view_does(x):
+    # An editor given a value that is not finite shows it (no error) in the words of the tables and traces.
+    assert cell_text(x) == number_text(x) == render.format_number(x)
+    assert cell_text(x) == {np.inf: "∞", -np.inf: "−∞"}.get(x, "nan")
+
+
 def test_no_formatter_writes_a_run_of_digits():
     for x in [1e15 + 1, 1e100, 1e300, 123456789012.5]:
         for text in (explain.fmt(x), render.format_number(x), render.fixed_decimals(x, 2), cell_text(x),
