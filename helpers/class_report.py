@@ -48,6 +48,7 @@ from helpers.exercises.hand_in import FILE_PREFIX
 from helpers.exercises.inventory import OBJECTIVES, TEST_KINDS, items, normalized_gain, objective_scores
 from helpers.exercises.predictions import predictions
 from helpers.exercises.progress import KINDS, Progress, Result, parse_progress
+from helpers.numbers import number_text
 
 __all__ = ["REPORT_CSV", "GAIN_CSV", "REPORT_HTML", "REPORT_COLUMNS", "GAIN_COLUMNS", "SUBMITTED",
            "Gain", "PredictionSummary", "learner_of", "read_class", "report_rows", "class_gain", "prediction_summaries",
@@ -270,7 +271,7 @@ def _esc(text) -> str:
 def _bar(percent: float | None, css_class: str) -> str:
     """A table cell with a bar of ``percent`` (0 to 100; None: an empty bar and "—") and the number."""
     width = 0.0 if percent is None else max(0.0, min(100.0, percent))
-    label = "—" if percent is None else f"{percent:.0f} %"
+    label = "—" if percent is None else number_text(percent, 0, unit=" %")
     return (f'<td class="b"><span class="bar {css_class}" role="img" aria-label="{label}"><span '
             f'style="width:{width:.1f}%"></span></span>{label}</td>')
 
@@ -291,7 +292,7 @@ def report_html(learners: dict[str, Progress]) -> str:
     for g in gains:
         parts.append(f"<tr><td>{g.objective}. {_esc(OBJECTIVES.get(g.objective, ''))}</td>"
                      f"{_bar(g.pre, 'pre')}{_bar(g.post, 'post')}"
-                     f'<td class="n">{"" if g.gain is None else f"{g.gain:.2f}"}</td>'
+                     f'<td class="n">{"" if g.gain is None else number_text(g.gain, 2, trim=False)}</td>'
                      f'<td class="n">{g.learners}</td></tr>')
     parts.append("</table>")
     parts += ["<h2>Predictions</h2>",

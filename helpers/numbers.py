@@ -34,15 +34,17 @@ def significant(x: float, digits: int) -> str:
     return f"{float(x):.{max(int(digits), 1)}g}"
 
 
-def number_text(x, decimals: int = 2, *, trim: bool = True, sig: int | None = None,
-                mark_tiny: bool = False, minus: str = MINUS) -> str:
+def number_text(x, decimals: int | None = 2, *, trim: bool = True, sig: int | None = None,
+                mark_tiny: bool = False, minus: str = MINUS, unit: str = "") -> str:
     """A number as the course writes it.
 
     Parameters
     ----------
     x : float
-    decimals : int
-        Decimals below :data:`EXPONENT_FROM`.
+    decimals : int or None
+        Decimals below :data:`EXPONENT_FROM`. None: ``sig`` significant digits at every magnitude, with an exponent
+        where Python's ``g`` format puts one (``1.3e-09``, ``2.5e+06``, ``0.25``): a number whose size is the point
+        (a difference that should be 0, a score beyond a limit).
     trim : bool
         Drop trailing zeros (``0.5``, ``2``); False keeps exactly ``decimals`` (``0.50``, ``2.00``), so that a
         column of numbers lines up.
@@ -53,12 +55,16 @@ def number_text(x, decimals: int = 2, *, trim: bool = True, sig: int | None = No
         ``0``, so that it is not mistaken for an exact zero; with ``trim`` only.
     minus : str
         The sign of a negative number (and of a negative exponent): :data:`MINUS`, or ``"-"`` for text that is code.
+    unit : str
+        Written right after the number, with the space the view puts before it, if any: ``" %"`` gives ``12.5 %``,
+        ``"%"`` gives ``40%`` (a count's share in a narrow cell), ``" ms"`` gives ``3.25 ms``.
 
     Returns
     -------
     str
     """
-    return _signed(_ascii_number_text(x, decimals, trim, sig, mark_tiny), minus)
+    text = _signed(_ascii_number_text(x, decimals, trim, sig, mark_tiny), minus)
+    return text + unit
 
 
 def _signed(text: str, minus: str) -> str:
@@ -66,13 +72,15 @@ def _signed(text: str, minus: str) -> str:
     return text if minus == "-" else text.replace("-", minus)
 
 
-def _ascii_number_text(x, decimals: int, trim: bool, sig: int | None, mark_tiny: bool) -> str:
+def _ascii_number_text(x, decimals: int | None, trim: bool, sig: int | None, mark_tiny: bool) -> str:
     """:func:`number_text` with the hyphen-minus that Python writes."""
     x = float(x)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "∞" if x > 0 else "−∞"  # not code in any case: written as the lesson writes it
+    if decimals is None:
+        return "0" if x == 0 else significant(x, sig if sig is not None else 2)
     if abs(x) >= EXPONENT_FROM:
         return significant(x, sig if sig is not None else max(decimals + 1, 2))
     if x == 0:

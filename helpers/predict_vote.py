@@ -21,6 +21,7 @@ from helpers.exercises.predictions import Prediction
 from helpers.exercises.predictions.vote import ROUNDS, Tally, read_count, read_guesses, tally, vote_keys
 from helpers.layout import course_button, wrap_row
 from helpers.live import LiveWidget
+from helpers.numbers import number_text
 
 __all__ = ["VotePanel", "VOTE_COLOURS"]
 
@@ -300,7 +301,8 @@ class VotePanel(LiveWidget, widgets.VBox):
                       else "border-left:4px solid transparent;")]
             for v, colour in zip(range(len(t.counts)), VOTE_COLOURS):
                 share = t.shares(v)[r]
-                cells.append((f"{t.counts[v][r]} ({round(100 * share)}%)", theme.bar_style(share, colour, "6em")))
+                cells.append((f"{t.counts[v][r]} ({number_text(100 * share, 0, unit='%')})",
+                              theme.bar_style(share, colour, "6em")))
             rows.append(cells)
         table = theme.table_html(header, rows, self._large, align=["left"] + ["left"] * len(t.counts),
                                  caption="The room's votes")

@@ -4,6 +4,7 @@ what a learner may type, which keeps everything computed from it finite."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -80,3 +81,49 @@ def test_an_editor_refuses_1e200_naming_the_limit_and_keeps_its_value():
     np.testing.assert_array_equal(ed.value, np.eye(2))
     ed.set_text(0, 1, "1e15")
     assert ed.message == "" and ed.value[0, 1] == 1e15
+
+
+# A format spec on a number in the source of helpers/ (`{x:.2f}`, `%.2f`, `format(x, ".2f")`, `{round(x, 2)}`): a
+# number shown that way escapes the one formatter (its minus sign, its ∞, its exponent for large magnitudes).
+AD_HOC_FORMAT = re.compile(r"\{[^}]*:[-+ ]?[0-9]*\.[0-9]+[fge%]\}|%\.[0-9]f|format\([^)]*\.[0-9]f|\{round\(")
+# What is not a number the course shows, each with why.
+NOT_SHOWN_NUMBERS = {
+    ("theme.py", "SCALE_STEPS:.1f}%"): "a CSS colour-mix percentage",
+    ("theme.py", "{pct:.1f}%"): "a CSS gradient stop",
+    ("class_report.py", "width:{width:.1f}%"): "a CSS width of a bar",
+    ("class_report.py", "{value:.1f}"): "a CSV cell for a spreadsheet, which reads the hyphen-minus",
+    ("class_report.py", "{g.gain:.3f}"): "a CSV cell for a spreadsheet, which reads the hyphen-minus",
+    ("trace.py", "{pad:.1f}em"): "a CSS indent",
+    ("figure_output.py", "zoom:.0f}px"): "an SVG's size in CSS pixels",
+    ("figure_output.py", "{round(pixels * zoom / density)}"): "an image's width attribute in pixels",
+    ("layout.py", "{label_em:.1f}em"): "a CSS width",
+    ("layout.py", "field_em:.1f}em"): "a CSS width",
+}
+
+
+def test_every_number_the_course_shows_goes_through_the_one_formatter():
+    root = Path(__file__).resolve().parent.parent / "helpers"
+    found, allowed = [], set()
+    for path in sorted(root.rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not AD_HOC_FORMAT.search(line):
+                continue
+            reason = [key for key in NOT_SHOWN_NUMBERS if key[0] == path.name and key[1] in line]
+            if reason:
+                allowed.update(reason)
+            else:
+                found.append(f"{path.relative_to(root.parent)}:{n}: {line.strip()}")
+    assert not found, "write these with helpers.numbers.number_text:\n" + "\n".join(found)
+    assert allowed == set(NOT_SHOWN_NUMBERS), f"allowed but gone: {set(NOT_SHOWN_NUMBERS) - allowed}"
+
+
+@pytest.mark.parametrize(("x", "kwargs", "text"), [
+    (12.345, dict(decimals=1, trim=False, unit=" %"), "12.3 %"),
+    (40.0, dict(decimals=0, unit="%"), "40%"),
+    (3.25, dict(unit=" ms"), "3.25 ms"),
+    (1.3e-9, dict(decimals=None), "1.3e−09"),
+    (-2.5e6, dict(decimals=None, sig=2), "−2.5e+06"),
+    (0.0, dict(decimals=None), "0"),
+])
+def test_the_formatter_writes_units_and_significant_digits(x, kwargs, text):
+    assert number_text(x, **kwargs) == text

@@ -26,6 +26,7 @@ from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import previous_token_share
 from helpers.live import LiveWidget
 from helpers.mathtext import math_html
+from helpers.numbers import number_text
 from helpers.render import attention_weights_html, figure_img_html, number_format
 from helpers.snapshot import OMIT_CLASS
 
@@ -75,26 +76,27 @@ class TimingPanel(LiveWidget, widgets.VBox):
         r = time_attention(self.ns, self.d_model)
         exps = {k: fit_exponent(r["n"], r[k]) for k in ("projections", "attention")}
         self.result, self.exponents = r, exps
+        slope = {k: number_text(e, 2, trim=False) for k, e in exps.items()}
         with theme.figure_style():
             fig = theme.new_figure(figsize=(5.2, 3.4), layout="constrained")
             ax = fig.add_subplot()
             for key, marker in (("projections", "s"), ("attention", "o")):
                 ax.loglog(r["n"], [1000 * t for t in r[key]], marker=marker,
-                          label=f"{key}: time ∝ $n^{{{exps[key]:.2f}}}$")
+                          label=f"{key}: time ∝ $n^{{{slope[key]}}}$")
             ax.set_xlabel("sequence length n")
             ax.set_ylabel("milliseconds per call (best of 3)")
             ax.set_title(f"one head, $d_{{model}} = d_k$ = {self.d_model}")
             ax.legend()
         cross = next((n for n, p, a in zip(r["n"], r["projections"], r["attention"]) if a > p), None)
-        alt = (f"Log-log plot of time against n: projections grow like n^{exps['projections']:.2f}, "
-               f"attention like n^{exps['attention']:.2f}.")
-        rows = [[str(n), f"{1000 * p:.2f}", f"{1000 * a:.2f}"]
+        alt = (f"Log-log plot of time against n: projections grow like n^{slope['projections']}, "
+               f"attention like n^{slope['attention']}.")
+        rows = [[str(n), number_text(1000 * p, 2, trim=False), number_text(1000 * a, 2, trim=False)]
                 for n, p, a in zip(r["n"], r["projections"], r["attention"])]
         table = theme.table_html(["n", "projections ms", "attention ms"], rows)
         where = (f"Attention takes longer than the projections from n = {cross} on." if cross is not None
                  else "The projections took longer at every n measured.")
         text = (f"<div style='max-width:50em'>Fitted slopes on this machine, now: projections "
-                f"n<sup>{exps['projections']:.2f}</sup>, attention n<sup>{exps['attention']:.2f}</sup>. "
+                f"n<sup>{slope['projections']}</sup>, attention n<sup>{slope['attention']}</sup>. "
                 f"{math_html(where)}</div>")
         self.view.value = f"<div>{figure_img_html(fig, alt)}{text}{table}</div>"
 
@@ -218,7 +220,7 @@ class FlashStepper(LiveWidget, widgets.VBox):
                      "query's largest score in it, l and o are sums over these keys only.")
         else:
             grew = [i for i in range(n_q) if s.rescale[i] < 1]
-            resc = ", ".join(f"q{i} × {s.rescale[i]:.3f}" for i in grew) if grew else "none"
+            resc = ", ".join(f"q{i} × {number_text(s.rescale[i], 3, trim=False)}" for i in grew) if grew else "none"
             where = (f"Tile {s.tile} of {self.n_steps}: keys {s.keys.start}–{s.keys.stop - 1}. "
                      f"Queries whose running max grew, old l and o rescaled by exp(m_old − m_new): {resc}.")
         self.views["where"].value = f"<div style='max-width:50em;margin:4px 0'>{math_html(where)}</div>"
@@ -257,7 +259,8 @@ class FlashStepper(LiveWidget, widgets.VBox):
             diff = float(np.max(np.abs(out - self.plain)))
             verdict = ("o / l equals plain softmax(QKᵀ/√d_k)V" if self.matches_plain else "o / l differs from plain")
             self.views["check"].value = theme.verdict_html(
-                f"All {self.n_steps} tiles read. {verdict}: largest difference {diff:.1e}.", self.matches_plain)
+                f"All {self.n_steps} tiles read. {verdict}: largest difference {number_text(diff, None, sig=2)}.",
+                self.matches_plain)
         else:
             self.views["check"].value = ""
 
@@ -333,15 +336,16 @@ class LoraDemo(LiveWidget, widgets.VBox):
         d = self.example.W_q.shape[0]
         toy = 2 * lora_parameters(d, d, r)
         big = 2 * lora_parameters(768, 768, r)
-        rows = [[f"this head, d = {d}", f"{2 * d * d:,}", f"{toy:,}", f"{100 * toy / (2 * d * d):.1f} %"],
+        rows = [[f"this head, d = {d}", f"{2 * d * d:,}", f"{toy:,}",
+                 number_text(100 * toy / (2 * d * d), 1, trim=False, unit=" %")],
                 ["one layer of BERT-base, d_model = 768", f"{2 * 768 * 768:,}", f"{big:,}",
-                 f"{100 * big / (2 * 768 * 768):.1f} %"]]
+                 number_text(100 * big / (2 * 768 * 768), 1, trim=False, unit=" %")]]
         self.views["params"].value = theme.table_html(
             ["matrices W^Q and W^V", "frozen numbers", f"trained numbers at r = {r}", "share"], rows,
             caption=f"ΔW = B A for W^Q and W^V: B is d × {r}, A is {r} × d")
         tokens = self.example.tokens
         self.views["adapted"].value = attention_weights_html(
             self.weights, tokens, tokens, title=f"adapted head (r = {r})", **_SIDE_BY_SIDE,
-            note=f"mean weight on the previous token: {self.previous_token_weight:.2f} "
-                 f"(frozen: {previous_token_share(self.frozen_weights):.2f})")
+            note=f"mean weight on the previous token: {number_text(self.previous_token_weight, 2, trim=False)} "
+                 f"(frozen: {number_text(previous_token_share(self.frozen_weights), 2, trim=False)})")
 

@@ -293,7 +293,7 @@ class TrainingLab(LiveWidget, widgets.VBox):
         summary = (
             f"<div style='font-size:{font};color:{theme.PANEL_FG}'>{_settings(lr, steps, seed)}: "
             f"final loss <b>{number_text(run.losses[-1], 4, mark_tiny=True)}</b> · "
-            f"weight on the previous token in 500 unseen sequences <b>{share:.3f}</b></div>")
+            f"weight on the previous token in 500 unseen sequences <b>{number_text(share, 3, trim=False)}</b></div>")
         table = attention_weights_html(weights, self.labels, self.labels, title=_WEIGHTS_TITLE)
         lr_text = number_text(lr, 4, mark_tiny=True)
         curve = figure_img_html(loss_curve(run.losses, title=f"Loss, learning rate {lr_text}"))

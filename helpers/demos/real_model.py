@@ -19,6 +19,7 @@ from helpers import theme
 from helpers.head_analysis import check_layer_head, token_index
 from helpers.layout import choice_buttons, course_box, picker_group, view_html, wrap_row
 from helpers.live import LiveWidget
+from helpers.numbers import number_text
 from helpers.parsing import quote
 from helpers.pretrained import MiniLMOutput
 from helpers.recent import Recent
@@ -418,7 +419,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
             note="Each row is one query token's attention over the keys; rows sum to 1.",
         )
         order = np.argsort(-W[i], kind="stable")[:3]
-        parts = " · ".join(f"{_html.escape(out.tokens[k])} {W[i, k]:.2f}" for k in order)
+        parts = " · ".join(f"{_html.escape(out.tokens[k])} {number_text(W[i, k], 2, trim=False)}" for k in order)
         self.trace_html.value = (
             f"<div style='font-size:{theme.sizes().font}'>Row <b>{_html.escape(out.tokens[i])}</b> "
             f"(layer {l}, head {h}) attends most to: {parts}</div>"

@@ -17,6 +17,7 @@ from helpers.exercises.code_tasks.engine import is_unfilled
 from helpers.feedback import NOT_WRITTEN, Feedback
 from helpers.head_analysis import cosine
 from helpers.learner_calls import TimeUp, call_limited, describe
+from helpers.numbers import number_text
 from helpers.pretrained import ModelUnavailableError, single_threaded_blas
 
 __all__ = ["bank_from_your_code", "WORD"]
@@ -63,9 +64,10 @@ def bank_from_your_code(encoder, sublayer) -> Feedback:
     (mine, theirs) = zip(*runs)
     entering = cosine(mine[0][0], mine[1][0])
     leaving, model_leaving = cosine(mine[0][-1], mine[1][-1]), cosine(theirs[0][-1], theirs[1][-1])
+    entering, leaving, model_leaving = (number_text(c, 2, trim=False) for c in (entering, leaving, model_leaving))
     return Feedback(True, f"{NAME}: from your code, '{WORD}' enters the two sentences with cosine similarity "
-                          f"{entering:.2f} and leaves the {model.n_layers} layers with {leaving:.2f} (the model's own "
-                          f"run: {model_leaving:.2f}).\nYour attention sublayer and your stack of layers ran both "
+                          f"{entering} and leaves the {model.n_layers} layers with {leaving} (the model's own "
+                          f"run: {model_leaving}).\nYour attention sublayer and your stack of layers ran both "
                           f"sentences: {'; '.join(lbl.repr_text(t) for t in lbl.BANK_SENTENCES)}.")
 
 

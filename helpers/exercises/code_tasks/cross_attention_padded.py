@@ -28,6 +28,7 @@ from helpers.exercises.code_tasks.masked_attention import MASK_ADDED, MASK_AFTER
 from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
 from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
 from helpers.exercises.code_tasks.softmax import NO_MAX
+from helpers.numbers import number_text
 from helpers.translation import toy_translation
 
 __all__ = ["TASK", "my_cross_attention_padded", "SOURCE_PADDING_IGNORED", "SOURCE_PADDING_OFF_BY_ONE",
@@ -123,7 +124,8 @@ def _exact_zeros(args, results) -> str:
     if not pad.any():
         return ""
     i, j = (int(k) for k in np.argwhere(pad != 0)[0])
-    return (f"weights entry ({i}, {j + enc_length}) is {float(pad[i, j]):.2g}, not exactly 0: key {j + enc_length} is "
+    weight = number_text(float(pad[i, j]), None, sig=2)
+    return (f"weights entry ({i}, {j + enc_length}) is {weight}, not exactly 0: key {j + enc_length} is "
             f"padding (enc_length = {enc_length}), and a pad key must get weight exactly 0, not just a small one.")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
+from helpers.numbers import number_text
 
 __all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between",
            "LARGEST_SCORE", "multi_head_weights", "attends_previous", "attends_within_groups"]
@@ -58,10 +59,11 @@ def attends_most(weights, query_labels, key_labels, query: str, key: str, at_lea
     others = [(row[k], key_labels[k]) for k in range(len(row)) if k != j]
     best_other, best_name = max(others) if others else (0.0, "")
     met = row[j] > best_other and row[j] >= at_least
-    now = f"'{query}' gives '{key}' {row[j]:.2f} of its attention"
+    now = f"'{query}' gives '{key}' {number_text(row[j], 2, trim=False)} of its attention"
+    other = number_text(best_other, 2, trim=False)
     if met:
-        return True, f"{now}, more than any other key (next: '{best_name}', {best_other:.2f})."
-    return False, (f"{now}, and '{best_name}' {best_other:.2f}; the goal is more than any other key and at least "
+        return True, f"{now}, more than any other key (next: '{best_name}', {other})."
+    return False, (f"{now}, and '{best_name}' {other}; the goal is more than any other key and at least "
                    f"{at_least:g}.")
 
 
@@ -99,12 +101,14 @@ def hides_keys(weights, reference, hidden, query_labels, key_labels, kind: str =
     if on_hidden.size and on_hidden.max() > tolerance:
         i, k = np.unravel_index(int(np.argmax(on_hidden)), on_hidden.shape)
         return False, (f"query '{query_labels[i]}' gives the {kind} key '{key_labels[hidden[k]]}' "
-                       f"{on_hidden[i, k]:.2f} of its attention; no query may give a {kind} key any weight.")
+                       f"{number_text(on_hidden[i, k], 2, trim=False)} of its attention; no query may give a {kind} "
+                       "key any weight.")
     gap = np.abs(weights[:, kept] - reference[:, kept])
     if gap.size and gap.max() > tolerance:
         i, k = np.unravel_index(int(np.argmax(gap)), gap.shape)
-        return False, (f"query '{query_labels[i]}' gives '{key_labels[kept[k]]}' {weights[i, kept[k]]:.2f}, where "
-                       f"sharing its attention over {names} by their scores gives {reference[i, kept[k]]:.2f}: one "
+        given, shared = (number_text(M[i, kept[k]], 2, trim=False) for M in (weights, reference))
+        return False, (f"query '{query_labels[i]}' gives '{key_labels[kept[k]]}' {given}, where "
+                       f"sharing its attention over {names} by their scores gives {shared}: one "
                        "of them is blocked for it.")
     return True, (f"no query gives a {kind} key any weight, and every query shares its attention over {names} by "
                   "their scores.")
@@ -135,10 +139,11 @@ def largest_weight_between(weights, key_labels, low: float, high: float, key: st
     top = int(np.argmax(row))
     shared = int(np.count_nonzero(np.isclose(row, row[top], rtol=0.0, atol=1e-12)))
     goal = f"between {low:g} and {high:g}" + (f", on '{key}'" if key is not None else "")
+    largest = number_text(row[top], 2, trim=False)
     if shared > 1:
-        return False, f"the largest weight, {row[top]:.2f}, is shared by {shared} keys; the goal is {goal}."
+        return False, f"the largest weight, {largest}, is shared by {shared} keys; the goal is {goal}."
     met = low <= row[top] <= high and (key is None or key_labels[top] == key)
-    now = f"the largest weight is {row[top]:.2f}, on '{key_labels[top]}'"
+    now = f"the largest weight is {largest}, on '{key_labels[top]}'"
     if met:
         return True, f"{now}: {goal}, as the goal asks."
     return False, f"{now}; the goal is {goal}."
@@ -164,8 +169,8 @@ def multi_head_weights(arrays: dict, h: int) -> np.ndarray:
     scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
     largest = float(np.max(np.abs(scores)))
     if not largest <= LARGEST_SCORE:
-        raise ArithmeticError(f"a score reaches {largest:.1e}, and at that size float64 cannot tell scores that "
-                              "differ by less than 1e-4 apart")
+        raise ArithmeticError(f"a score reaches {number_text(largest, None, sig=2)}, and at that size float64 cannot "
+                              "tell scores that differ by less than 1e-4 apart")
     return softmax(scores)
 
 
@@ -210,13 +215,14 @@ def attends_previous(weights, labels, at_least: float = 0.5) -> tuple[bool, str]
         rows.append((min(row[i - 1] - best_other, row[i - 1] - at_least), i, row[i - 1], best_other, k))
     met = [w > other and w >= at_least for _m, _i, w, other, _k in rows]
     _margin, i, w, other, k = min(rows)
+    w, other = number_text(w, 2, trim=False), number_text(other, 2, trim=False)
     if all(met):
         return True, (f"every token after the first gives the token before it the most attention; the least is "
-                      f"{_token(labels, i)}, {w:.2f} on {_token(labels, i - 1)} (next: {_other(labels, k, i)}, "
-                      f"{other:.2f}).")
+                      f"{_token(labels, i)}, {w} on {_token(labels, i - 1)} (next: {_other(labels, k, i)}, "
+                      f"{other}).")
     return False, (f"{sum(met)} of {n - 1} tokens after the first do; {_token(labels, i)} gives "
-                   f"{_token(labels, i - 1)} (the token before it) {w:.2f} of its attention, and "
-                   f"{_other(labels, k, i)} {other:.2f}; the goal is, for every token after the first, more than any "
+                   f"{_token(labels, i - 1)} (the token before it) {w} of its attention, and "
+                   f"{_other(labels, k, i)} {other}; the goal is, for every token after the first, more than any "
                    f"other key and at least {at_least:g} on the token before it.")
 
 
@@ -256,8 +262,8 @@ def attends_within_groups(weights, labels, groups, each_at_least: float = 0.2, o
     goal = (f"the goal is at least {each_at_least:g} on each token of its own {word} and under {outside_below:g} on "
             f"{others} in all, for every token")
     margin, i, least, w, outside = min(rows)
-    now = (f"{_token(labels, i)} gives {_other(labels, least, i)} {w:.2f} (the least within its {word}) and {others} "
-           f"{outside:.2f} in all")
+    now = (f"{_token(labels, i)} gives {_other(labels, least, i)} {number_text(w, 2, trim=False)} (the least within "
+           f"its {word}) and {others} {number_text(outside, 2, trim=False)} in all")
     met = all(r[3] >= each_at_least and r[4] < outside_below for r in rows)
     if met:
         return True, f"every token attends within its {word}; the closest to the limits: {now}."

@@ -7,6 +7,7 @@ import numpy as np
 from helpers.exercises.code_tasks.examples import SIX_TOKENS, X6, six_token_weights
 from helpers.exercises.design.goals import attends_most, self_attention
 from helpers.exercises.design.task import DesignTask
+from helpers.numbers import number_text
 
 __all__ = ["TASKS", "LARGEST_SCORE", "changed_entries"]
 
@@ -35,7 +36,8 @@ def _sat_attends_cat_one_entry(arrays) -> tuple[bool, str]:
     scores = (arrays["X"] @ arrays["W_q"]) @ (arrays["X"] @ arrays["W_k"]).T
     largest = float(np.max(np.abs(scores)))
     if not largest <= LARGEST_SCORE:
-        raise ValueError(f"the scores reach {largest:.1e}, and beyond {LARGEST_SCORE:.0e} float64 cannot tell two "
+        raise ValueError(f"the scores reach {number_text(largest, None, sig=2)}, and beyond "
+                         f"{number_text(LARGEST_SCORE, None, sig=1)} float64 cannot tell two "
                          "scores 1 apart")
     weights = self_attention(arrays)[1]
     met, detail = attends_most(weights, SIX_TOKENS, SIX_TOKENS, "sat", "cat", at_least=0.5)

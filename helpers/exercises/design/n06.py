@@ -22,6 +22,7 @@ import numpy as np
 from helpers.attention import softmax
 from helpers.exercises.design.goals import attends_most
 from helpers.exercises.design.task import DesignTask
+from helpers.numbers import number_text
 from helpers.translation import MEANINGS, REFERENCE_ALIGNMENT, input_dim, toy_translation
 
 _TOY = toy_translation()
@@ -43,7 +44,8 @@ def _weights(arrays) -> np.ndarray:
     scores = Q @ K.T
     largest = float(np.max(np.abs(scores)))
     if not largest <= _LARGEST_SCORE:
-        raise ValueError(f"the scores reach {largest:.1e}; this goal is judged on scores up to {_LARGEST_SCORE:.0e}")
+        raise ValueError(f"the scores reach {number_text(largest, None, sig=2)}; this goal is judged on scores up to "
+                         f"{number_text(_LARGEST_SCORE, None, sig=1)}")
     return softmax(scores / np.sqrt(Q.shape[1]))
 
 
@@ -58,13 +60,15 @@ def _every_position_reads_its_word(arrays) -> tuple[bool, str]:
         low = min(REFERENCE_ALIGNMENT, key=lambda q: weights[rows.index(q), source.index(REFERENCE_ALIGNMENT[q])])
         w = weights[rows.index(low), source.index(REFERENCE_ALIGNMENT[low])]
         return True, (f"every decoder position reads the English word behind the word it writes, more than any "
-                      f"other key (the lowest: '{low}' gives '{REFERENCE_ALIGNMENT[low]}' {w:.2f}).")
+                      f"other key (the lowest: '{low}' gives '{REFERENCE_ALIGNMENT[low]}' "
+                      f"{number_text(w, 2, trim=False)}).")
     q = off[0]
     row = weights[rows.index(q)]
     en = REFERENCE_ALIGNMENT[q]
     best = max((k for k in source if k != en), key=lambda k: row[source.index(k)])
     more = f" Also off: {', '.join(repr(o) for o in off[1:])}." if len(off) > 1 else ""
-    return False, (f"'{q}' gives '{en}' {row[source.index(en)]:.2f} and '{best}' {row[source.index(best)]:.2f}; each "
+    on_en, on_best = (number_text(row[source.index(k)], 2, trim=False) for k in (en, best))
+    return False, (f"'{q}' gives '{en}' {on_en} and '{best}' {on_best}; each "
                    f"position should give its English word more than any other key and at least {AT_LEAST:g}.{more}")
 
 

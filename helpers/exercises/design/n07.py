@@ -13,6 +13,7 @@ import numpy as np
 from helpers.attention import scaled_dot_product_attention
 from helpers.exercises.design.goals import attends_previous, attends_within_groups
 from helpers.exercises.design.task import DesignTask
+from helpers.numbers import number_text
 from helpers.patterns import PHRASES, TOKENS, pattern_weights, token_features
 
 _X = token_features(TOKENS, PHRASES)
@@ -43,7 +44,8 @@ def weights(arrays) -> np.ndarray:
     Q, K = X @ arrays["W_q"], X @ arrays["W_k"]
     largest = float(np.max(np.abs(Q @ K.T)))
     if not largest <= _LARGEST_SCORE:
-        raise ValueError(f"the scores reach {largest:.1e}; this goal is judged on scores up to {_LARGEST_SCORE:.0e}")
+        raise ValueError(f"the scores reach {number_text(largest, None, sig=2)}; this goal is judged on scores up to "
+                         f"{number_text(_LARGEST_SCORE, None, sig=1)}")
     return scaled_dot_product_attention(Q, K, X)[1]
 
 

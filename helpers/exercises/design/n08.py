@@ -9,6 +9,7 @@ import numpy as np
 from helpers.attention import softmax
 from helpers.exercises.design.goals import largest_weight_between
 from helpers.exercises.design.task import DesignTask
+from helpers.numbers import number_text
 from helpers.pitfalls import MAX_D_K, saturated_query
 
 _Q, _K = saturated_query(MAX_D_K)  # the saturation demo's query (1, 512) and its 8 keys (8, 512)
@@ -24,7 +25,7 @@ def _unsaturated(arrays) -> tuple[bool, str]:
     if not math.isfinite(spread):
         raise ValueError("the scores are too large for float64 (their spread overflows)")
     met, detail = largest_weight_between(softmax(scores), KEYS, LOW, HIGH, key=TOP)
-    return met, f"the scores spread {spread:.2f} (standard deviation); {detail}"
+    return met, f"the scores spread {number_text(spread, 2, trim=False)} (standard deviation); {detail}"
 
 
 TASKS = [

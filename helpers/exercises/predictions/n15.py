@@ -21,6 +21,7 @@ from helpers.learning import (
     previous_token_share,
     train,
 )
+from helpers.numbers import number_text
 
 _D_K, _STEPS = 4, 300
 _EXAMPLE = "BADCAB"   # the sequence the monitor and the heatmaps show
@@ -141,7 +142,7 @@ def _rates_why() -> str:
     for r in _RATES:
         share = _learned_share(r)
         said.append(f"η = {fmt(r)}: " + ("the loss stops being a finite number within a few steps" if share is None
-                                          else f"weight {share:.2f} on the previous token"))
+                                          else f"weight {number_text(share, 2, trim=False)} on the previous token"))
     return ("A step is η times the gradient: too small barely moves in 300 steps, too large overshoots until the "
             "weight of the right letter rounds to 0. " + "; ".join(said) + ".")
 

@@ -19,6 +19,7 @@ from helpers.exercises.answers import Unreadable, is_blank, read_parts
 from helpers.exercises.fields import Field, Given
 from helpers.exercises.registry import Generated, Kind, Problem
 from helpers.feedback import Feedback
+from helpers.numbers import number_text
 
 __all__ = ["KIND", "HeatmapGiven", "HEATMAP_MARGIN"]
 
@@ -220,7 +221,7 @@ def _table_text(W: np.ndarray, queries, keys) -> str:
     lead = max(len(q) for q in queries)
     lines = [f"{_WORDS['title']} (Queries ↓, Keys →):", " " * (lead + 2) + "".join(k.rjust(width + 1) for k in keys)]
     for q, row in zip(queries, W):
-        lines.append("  " + q.ljust(lead) + "".join(f"{v:.2f}".rjust(width + 1) for v in row))
+        lines.append("  " + q.ljust(lead) + "".join(number_text(v, 2, trim=False).rjust(width + 1) for v in row))
     return "\n".join(lines)
 
 
@@ -324,9 +325,10 @@ def _why_not(field_name: str, chosen: str, inputs: dict) -> str:
         if misfit is None:  # pragma: no cover - generated problems fit one pattern only
             return ""
         i, f = misfit
-        fields = {"row": queries[i], "key": keys[f["key"]], "best": f"{f['best']:.2f}"}
+        fields = {"row": queries[i], "key": keys[f["key"]], "best": number_text(f["best"], 2, trim=False)}
         if "target" in f:
-            fields.update(own=f"{f['own']:.2f}", target=keys[f["target"]] if f["target"] < len(keys) else "")
+            fields.update(own=number_text(f["own"], 2, trim=False),
+                          target=keys[f["target"]] if f["target"] < len(keys) else "")
         if "row2" in f:
             fields.update(row2=queries[f["row2"]], key2=keys[f["key2"]])
         if chosen == "long-range":
@@ -344,11 +346,13 @@ def _why_not(field_name: str, chosen: str, inputs: dict) -> str:
             if queries != keys:
                 return _WORDS["masks_not"]["causal_cross"]
             i, j = (int(v) for v in np.argwhere(np.triu(~zero, 1))[0])
-            return _WORDS["masks_not"]["causal"].format(row=queries[i], key=keys[j], weight=f"{shown[i, j]:.2f}")
+            return _WORDS["masks_not"]["causal"].format(row=queries[i], key=keys[j],
+                                                        weight=number_text(shown[i, j], 2, trim=False))
         # padding: the last column is read by somebody
         j = W.shape[1] - 1
         i = int(np.argmax(W[:, j]))
-        return _WORDS["masks_not"]["padding"].format(row=queries[i], key=keys[j], weight=f"{shown[i, j]:.2f}")
+        return _WORDS["masks_not"]["padding"].format(row=queries[i], key=keys[j],
+                                                     weight=number_text(shown[i, j], 2, trim=False))
     shape = "" if len(queries) == len(keys) else _WORDS["attention_shape"].format(n_q=len(queries), n_k=len(keys))
     return _WORDS["attention_not"][chosen].format(shape=shape)
 
@@ -358,11 +362,11 @@ def _strongest_line(inputs: dict, template: str, chosen: str | None = None) -> s
     shown = np.round(W, 2)
     i = queries.index(inputs["query"])
     order = np.argsort(-shown[i], kind="stable")
-    fields = {"query": queries[i], "key": keys[order[0]], "best": f"{shown[i, order[0]]:.2f}",
-              "key2": keys[order[1]], "second": f"{shown[i, order[1]]:.2f}"}
+    fields = {"query": queries[i], "key": keys[order[0]], "best": number_text(shown[i, order[0]], 2, trim=False),
+              "key2": keys[order[1]], "second": number_text(shown[i, order[1]], 2, trim=False)}
     if chosen is not None:
         j = keys.index(chosen)
-        fields.update(chosen=chosen, chosen_weight=f"{shown[i, j]:.2f}")
+        fields.update(chosen=chosen, chosen_weight=number_text(shown[i, j], 2, trim=False))
     return template.format(**fields)
 
 
@@ -378,7 +382,7 @@ def _solution(inputs: dict, answer: dict) -> str:
     lines = [words["rows"]]
     for i in _real_query_rows(inputs):
         j = int(np.argmax(shown[i]))
-        lines.append(words["row"].format(query=queries[i], key=keys[j], weight=f"{shown[i, j]:.2f}"))
+        lines.append(words["row"].format(query=queries[i], key=keys[j], weight=number_text(shown[i, j], 2, trim=False)))
     lines.append("")
     for name in ("pattern", "mask", "attention"):
         lines.append(words[name].format(what=_how_shown(name, answer[name], inputs), option=answer[name]))
