@@ -681,3 +681,21 @@ def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_
     monkeypatch.setenv("COURSE_ANIMATION", "off")
     assert "--from-bg" not in linked_weights_html(before, ["a", "b"], ["x", "y"], title="eased", easing=easing)
     assert "<style>" not in linked_weights_html(after, ["a", "b"], ["x", "y"], title="eased", easing=easing)
+
+
+def test_each_widget_eases_from_what_it_drew_itself(monkeypatch):
+    # Two explorers with the same titles and tokens keep their own colour memory: an edit in one eases its cells from
+    # its own last colours, and the first drawing of another (nothing of its own to ease from) does not ease at all.
+    from helpers.explorer import AttentionExplorer
+
+    monkeypatch.setenv("COURSE_ANIMATION", "on")
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+
+    def explorer():
+        return AttentionExplorer(["a", "b"], X, np.eye(2), np.eye(2), np.eye(2))
+
+    one = explorer()
+    one.editors["X"].value = np.array([[3.0, 0.0], [0.0, 3.0]])  # sharper weights: the diagonal grows
+    assert "--from-bg" in one.views["weights"].value
+    two = explorer()
+    assert "--from-bg" not in two.views["weights"].value

@@ -154,10 +154,12 @@ def test_a_changed_weight_eases_to_its_new_colour_unless_the_reader_asks_for_les
                                                                                        motion):
     import numpy as np
 
+    from helpers.colour_easing import ColourEasing
     from helpers.render import linked_weights_html
 
     monkeypatch.setenv("COURSE_ANIMATION", "on")
-    views = [linked_weights_html(np.array(w), ["a", "b"], ["x", "y"], title=f"eases {motion}")
+    easing = ColourEasing()  # the colour memory of the widget that draws the view
+    views = [linked_weights_html(np.array(w), ["a", "b"], ["x", "y"], title=f"eases {motion}", easing=easing)
              for w in ([[0.2, 0.8], [0.5, 0.5]], [[0.9, 0.1], [0.5, 0.5]])]
     page = browser.new_page(reduced_motion=motion)
     try:
