@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import html as _html
+from collections.abc import Callable
 
 import numpy as np
 
@@ -211,13 +212,15 @@ def matrix_html(
         f'<colgroup><col><col span="{m}" style="width:{cell_width or sz.cell_width}"></colgroup>'
     )
     linked = linked or focusable
-    parts += _header_rows(cols, row_axis, col_axis, extra_header, sz, linked, turned)
-    hl = tuple(int(v) for v in highlight) if highlight is not None else None
     levels = colour_scale.levels(A)
     view = (str(title), tuple(rows), tuple(cols), colour_scale.palette)
     eased = easing.eased_from(view, levels, blocked) if linked and easing is not None else None
-    parts += _body_rows(A, rows, levels, blocked, colour_scale.palette, fmt, hl, extra_vals, sz,
-                        linked, focusable, eased)
+    grid = _Grid(A, rows, cols, levels, blocked, colour_scale.palette, fmt, sz, row_axis=row_axis, col_axis=col_axis,
+                 extra_header=extra_header, extra_vals=extra_vals,
+                 highlight=tuple(int(v) for v in highlight) if highlight is not None else None,
+                 linked=linked, focusable=focusable, turned=turned, eased=eased)
+    parts += _header_rows(grid)
+    parts += _body_rows(grid)
     parts.append("</table>")
     if eased is not None and eased.any():
         parts.append(f"<style>{theme.COLOUR_EASING_CSS}</style>")
@@ -293,10 +296,40 @@ _TURNED_ROW = "text-align:left;vertical-align:bottom;white-space:nowrap;"
 _TURNED = "writing-mode:vertical-rl;transform:rotate(180deg)"
 
 
-def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, sz: theme.Sizes,
-                 linked: bool = False, turned: bool = False) -> list[str]:
+@dataclasses.dataclass(frozen=True)
+class _Grid:
+    """A table as it is drawn: its numbers and labels, their colour levels and format, and how its cells are marked.
+
+    ``levels``: each entry's colour level; ``blocked``: True where an entry is masked (drawn "—"); ``extra_header`` and
+    ``extra_vals``: the uncoloured column after the last one; ``highlight``: the (i, j) cell outlined; ``linked``: rows
+    marked ``data-row`` and cells ``data-col`` (``focusable``: they take the keyboard focus too); ``turned``: the
+    column labels on their side; ``eased``: the level each cell eases in from (:class:`ColourEasing`), or None.
+    """
+
+    A: np.ndarray
+    rows: list[str]
+    cols: list[str]
+    levels: np.ndarray
+    blocked: np.ndarray
+    palette: str
+    fmt: Callable[[float], str]
+    sz: theme.Sizes
+    row_axis: str | None = None
+    col_axis: str | None = None
+    extra_header: str | None = None
+    extra_vals: list | None = None
+    highlight: tuple[int, int] | None = None
+    linked: bool = False
+    focusable: bool = False
+    turned: bool = False
+    eased: np.ndarray | None = None
+
+
+def _header_rows(g: _Grid) -> list[str]:
     """The column axis caption (if any) and the row of column labels, with the row axis caption in its corner; the
-    labels turned on their side when ``turned``."""
+    labels turned on their side when ``g.turned``."""
+    cols, row_axis, col_axis, extra_header, sz, linked, turned = (
+        g.cols, g.row_axis, g.col_axis, g.extra_header, g.sz, g.linked, g.turned)
     esc = _html.escape
     lab = _label_style(sz)
     label_style = (f"padding:{sz.pad};background:{theme.TABLE_PANEL};{_TURNED}" if turned
@@ -327,12 +360,11 @@ def _header_rows(cols: list[str], row_axis, col_axis, extra_header: str | None, 
     return rows
 
 
-def _body_rows(A: np.ndarray, rows: list[str], idx: np.ndarray, blocked: np.ndarray, palette: str, fmt, highlight,
-               extra_vals, sz: theme.Sizes, linked: bool = False, focusable: bool = False,
-               eased: np.ndarray | None = None) -> list[str]:
-    """One table row per matrix row: its label, each number on its colour (a ``blocked`` entry as a grey hatched
-    masked "—"), the ``highlight`` (i, j) cell outlined, and the uncoloured extra value. When ``linked``, rows are
-    marked ``data-row``, cells ``data-col`` (and ``tabindex`` when ``focusable``)."""
+def _body_rows(g: _Grid) -> list[str]:
+    """One table row per matrix row: its label, each number on its colour (a blocked entry as a grey hatched
+    masked "—"), the highlighted cell outlined, and the uncoloured extra value."""
+    A, rows, idx, blocked, palette, fmt, sz = g.A, g.rows, g.levels, g.blocked, g.palette, g.fmt, g.sz
+    highlight, extra_vals, linked, focusable, eased = g.highlight, g.extra_vals, g.linked, g.focusable, g.eased
     lab = _label_style(sz)
     opening = _td_openings(palette, sz.pad)
     plain_td = (f'<td style="padding:{sz.pad};background:{theme.TABLE_PANEL};color:{theme.PANEL_FG};'
