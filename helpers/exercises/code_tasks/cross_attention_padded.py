@@ -124,7 +124,8 @@ def _exact_zeros(args, results) -> str:
     if not pad.any():
         return ""
     i, j = (int(k) for k in np.argwhere(pad != 0)[0])
-    weight = number_text(float(pad[i, j]), None, sig=2)
+    # As numpy prints it in the learner's own cell (5.9e-15), where they look for it: the hyphen-minus of code.
+    weight = number_text(float(pad[i, j]), None, sig=2, minus="-")
     return (f"weights entry ({i}, {j + enc_length}) is {weight}, not exactly 0: key {j + enc_length} is "
             f"padding (enc_length = {enc_length}), and a pad key must get weight exactly 0, not just a small one.")
 
