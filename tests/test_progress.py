@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
 import os
@@ -243,10 +242,10 @@ def test_notebook_00_shows_the_progress_view():
 
 
 def test_the_notebook_runner_records_into_a_temporary_file():
-    """scripts/run_notebooks.py runs each kernel inside fresh_progress(): a new file, the old setting back after."""
-    spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
-    run_notebooks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run_notebooks)
+    """The notebook runner (course.runner, scripts/run_notebooks.py) runs each kernel inside fresh_progress(): a new
+    file, the old setting back after."""
+    from course import runner as run_notebooks
+
     before = os.environ[ENV_VAR]
     with run_notebooks.fresh_progress():
         inside = Path(os.environ[ENV_VAR])
