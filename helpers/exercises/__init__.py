@@ -9,9 +9,9 @@ Entry points:
 ``generate(kind, seed, difficulty="easy") -> Problem``
     A fresh problem with small, friendly numbers (:mod:`.registry`; the built-in kinds are in
     :mod:`.problems`, one module each). The same ``(kind, seed, difficulty)`` always gives the same
-    problem, so "problem 42" means the same thing to everybody. A new kind is one :func:`register_kind`
-    entry: a generator, its answer fields (matrix grids by default), its given matrices and its checker
-    (entry by entry by default).
+    problem, so "problem 42" means the same thing to everybody. A new kind is one module of :mod:`.problems`
+    defining ``KIND`` (or, from outside, one :func:`register_kind` call): a generator, its answer fields (matrix
+    grids by default), its given matrices and its checker (entry by entry by default).
 
 ``check_code(task, fn) -> Feedback``
     Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
@@ -75,7 +75,6 @@ from helpers.exercises.hints import Ladder, Step, ladder, ladder_names
 from helpers.exercises.inventory import Item, ItemVerdict, items, judge_item
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
-from helpers.exercises.problems import BUILT_IN_KINDS
 from helpers.exercises.problems.heatmap import HEATMAP_MARGIN, HeatmapGiven
 from helpers.exercises.progress import Progress, Result, progress, record, reset_progress
 from helpers.exercises.registry import (
@@ -144,7 +143,4 @@ __all__ = [
     "reset_progress",
 ]
 
-for _kind in BUILT_IN_KINDS:
-    register_kind(_kind)
-
-KINDS = kinds()  # the built-in kinds
+KINDS = kinds()  # the built-in kinds, found in helpers.exercises.problems

@@ -60,27 +60,6 @@ in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"
 from __future__ import annotations
 
 from helpers.exercises import attempts
-from helpers.exercises.code_tasks import (
-    attention,
-    attention_sublayer,
-    causal_mask,
-    cross_attention_padded,
-    encoder,
-    kv_cache_decode,
-    masked_attention,
-    merge_heads,
-    minilm_attention,
-    multi_head_attention,
-    online_softmax,
-    padded_attention,
-    padding_causal_mask,
-    project_qkv,
-    self_attention,
-    sliding_window_mask,
-    softmax,
-    softmax_backward,
-    split_heads,
-)
 from helpers.exercises.code_tasks.engine import (
     MUTATES_INPUT,
     NOT_WRITTEN_YET,
@@ -90,6 +69,7 @@ from helpers.exercises.code_tasks.engine import (
     Verdict,
     judge,
 )
+from helpers.exercises.per_notebook import discover
 from helpers.exercises.progress import record
 from helpers.feedback import NOT_WRITTEN, Feedback
 
@@ -97,10 +77,10 @@ __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS
            "TIME_LIMIT", "Mistake", "CodeTask", "Verdict", "asked_in", "check_code", "check_task", "judge_task",
            "solution_source"]
 
-TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
-    softmax, project_qkv, attention, causal_mask, masked_attention, padding_causal_mask, kv_cache_decode,
-    cross_attention_padded, multi_head_attention, split_heads, merge_heads, sliding_window_mask, online_softmax,
-    softmax_backward, self_attention, padded_attention, minilm_attention, attention_sublayer, encoder)}
+# Every module of this package that defines TASK is a task, in the course's order (its ``order``): a new task is one
+# new module.
+TASKS: dict[str, CodeTask] = {task.name: task for task in sorted(discover(__name__, "TASK"),
+                                                                  key=lambda task: (task.order, task.name))}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
 YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
 # Which notebook's "Your turn" cells ask for which tasks, in the order of the cells (tests/test_code_check.py reads the
