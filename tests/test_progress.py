@@ -167,6 +167,17 @@ def test_a_your_turn_is_done_when_right_and_every_judged_check_is_a_try(progress
     assert progress().result("your-turn", "self_attention") is None
 
 
+def test_checking_code_writes_nothing_and_the_cells_check_records_its_verdict(progress_file):
+    """Checking returns a verdict (code_tasks.check_task, whatever the function); the Your turn cell's check_code is
+    the caller that records it."""
+    for fn in (SKELETON_LIKE, lambda x: x, SOLUTIONS["softmax"], None, "junk", lambda x: 1 / 0):
+        assert check_task("softmax", fn).correct is (fn is SOLUTIONS["softmax"])
+    assert not progress_file.exists()
+    feedback = check_code("softmax", SOLUTIONS["softmax"])
+    assert feedback.correct and progress_file.exists()
+    assert progress().result("your-turn", "softmax").correct is True
+
+
 def SKELETON_LIKE(x):
     """A Your turn skeleton: the body is ``...``."""
     ...

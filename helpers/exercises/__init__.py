@@ -15,7 +15,8 @@ Entry points:
 
 ``check_code(task, fn) -> Feedback``
     Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
-    mistakes (:mod:`.code_tasks`, one module per task). The hint ladder a notebook shows after the check,
+    mistakes (:mod:`.code_tasks`, one module per task, whose ``check_task`` is the verdict alone) and records the
+    verdict in the learner's progress (:mod:`.your_turn`). The hint ladder a notebook shows after the check,
     ending with the folded solution, is a widget, :func:`helpers.hints.hints`.
 
 Beyond transcription, three ways to think, each with its data in one module per notebook (``n01.py``, ...):
@@ -68,7 +69,7 @@ from __future__ import annotations
 from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
 from helpers.exercises.attempts import reset_attempts
 from helpers.exercises.bugs import Bug, bugs, check_fix
-from helpers.exercises.code_tasks import check_code, solution_source
+from helpers.exercises.code_tasks import solution_source
 from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.hints import Ladder, Step, ladder, ladder_names
@@ -87,6 +88,7 @@ from helpers.exercises.registry import (
     register_kind,
     unregister_kind,
 )
+from helpers.exercises.your_turn import check_code
 from helpers.feedback import Feedback
 
 __all__ = [
