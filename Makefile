@@ -20,7 +20,7 @@ help:
 	@echo "                accessibility, interactions (a few minutes; needs Chromium)"
 	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it;"
 	@echo "                and grade the student edition with nbgrader"
-	@echo "make lint       ruff over helpers, tests, scripts, bench and site, and the layers of helpers/ (pyproject.toml)"
+	@echo "make lint       ruff over helpers, course, tests, scripts, bench and site, and the layers of helpers/ (pyproject.toml)"
 	@echo "make lock       after changing the dependencies in pyproject.toml: requirements.txt and binder/requirements.txt"
 	@echo "make notebooks  re-run every notebook fresh, top to bottom, in place (after editing one)"
 	@echo "make student    the student edition in student/: the notebooks without solutions, graded with nbgrader"
@@ -61,7 +61,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/00_index.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 # ruff, then the layers of helpers/ (import-linter; both configured in pyproject.toml).
-LINT := $(VENV)/bin/ruff check helpers tests scripts bench site && $(VENV)/bin/lint-imports --no-cache
+LINT := $(VENV)/bin/ruff check helpers course tests scripts bench site && $(VENV)/bin/lint-imports --no-cache
 # Two pytest-xdist workers (TEST_WORKERS=auto: one per CPU). Tests that share costly state (one notebook's nbval
 # cells, the modules that run the notebooks in this process, one test module) carry one pytest-xdist group
 # (tests/conftest.py marks them) and run on one worker, the longest groups first.
@@ -104,12 +104,12 @@ present: $(STAMP)
 	$(PY) scripts/present.py $(NOTEBOOK) --port=$(PORT)
 
 # The student edition (student/, not committed): every notebook of course.toml without its solutions, with nbgrader's
-# metadata on the graded cells (scripts/build_student.py; README: "A student edition, graded with nbgrader").
+# metadata on the graded cells (course/student.py; README: "A student edition, graded with nbgrader").
 student: $(STAMP)
 	$(PY) scripts/build_student.py
 
 # The stored notebooks as they are (run `make notebooks` first after editing one): Sphinx, myst-nb and
-# sphinx-book-theme, configured in site/ (scripts/build_site.py says how).
+# sphinx-book-theme, configured in site/ (course/site.py says how).
 site: $(STAMP)
 	$(PY) scripts/build_site.py
 

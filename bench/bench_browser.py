@@ -24,10 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
-
-from browser.jupyter_servers import (  # noqa: E402  (the tests' own set-up, found through sys.path)
+from course.browser import (
     CHROMIUM_FLAGS,
     JS_KERNEL_STATUS,
     find_chromium,
@@ -35,7 +32,7 @@ from browser.jupyter_servers import (  # noqa: E402  (the tests' own set-up, fou
     open_lab,
     start_lab,
 )
-from browser.widget_pages import (  # noqa: E402
+from course.widget_pages import (
     attention_weights,
     editor,
     explorer,

@@ -1,4 +1,4 @@
-"""Kernel time of the capstone notebook (15_capstone): as stored, and with its three Your turns solved.
+"""Kernel time of the capstone notebook (NN_capstone in course.toml): as stored, and with its three Your turns solved.
 
 Run: .venv/bin/python bench/bench_capstone.py   (or `make bench`)
 
@@ -11,19 +11,16 @@ run the model with the learner's code in every layer and the last cell computes 
 from __future__ import annotations
 
 import json
-import sys
 import time
-from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from course.plan import course_notebooks
+from helpers.exercises.code_tasks import SKELETONS, solution_source
 
-from helpers.exercises.code_tasks import SKELETONS, solution_source  # noqa: E402
-
-NOTEBOOK = ROOT / "notebooks" / "15_capstone.ipynb"
+# Found by name, so a renumbering in course.toml does not leave the benchmark behind.
+NOTEBOOK = next(path for path in course_notebooks() if path.stem.endswith("_capstone"))
 GOAL = 5.0
 KERNEL_TIME = """
 import json, resource

@@ -102,15 +102,14 @@ def main() -> None:
 
 
 KERNEL_CODE = """
-import statistics, sys, time
-sys.path.insert(0, {bench_dir!r})
+import statistics, time
 from bench_explorer import build, time_edits
 for n, d in ((6, 4), (16, 8)):
     ex = build(n, d, True)
     ex.views  # the explorer is not displayed: its models still serialize and send every change
     time_edits(ex, "X", repeats=20)
     t = time_edits(ex, "X", repeats=100)
-    print(f"{{n}} {{d}} {{statistics.median(t):.2f}} {{sorted(t)[90]:.2f}}")
+    print(f"{n} {d} {statistics.median(t):.2f} {sorted(t)[90]:.2f}")
 """
 
 
@@ -121,9 +120,11 @@ def in_kernel() -> None:
 
     from jupyter_client.manager import start_new_kernel
 
-    km, kc = start_new_kernel(kernel_name="python3", stderr=subprocess.DEVNULL)
+    # Started in bench/, the kernel imports this file by its name (IPython puts its working folder on the path).
+    km, kc = start_new_kernel(kernel_name="python3", stderr=subprocess.DEVNULL,
+                              cwd=os.path.dirname(os.path.abspath(__file__)))
     try:
-        code = KERNEL_CODE.format(bench_dir=os.path.dirname(os.path.abspath(__file__)))
+        code = KERNEL_CODE
         lines = []
 
         def collect(msg):

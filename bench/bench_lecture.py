@@ -31,10 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
-
-from browser.jupyter_servers import (  # noqa: E402  (the tests' own set-up, found through sys.path)
+from course.browser import (
     CHROMIUM_FLAGS,
     find_chromium,
     make_jupyter_home,
@@ -43,7 +40,7 @@ from browser.jupyter_servers import (  # noqa: E402  (the tests' own set-up, fou
 )
 
 NOTEBOOKS = ["02_projections.ipynb", "07_patterns.ipynb", "09_practice.ipynb", "12_real_model.ipynb"]
-# Voila refills a notebook's pool 10 s after a page takes its kernel (scripts/present.py), then runs the notebook.
+# Voila refills a notebook's pool 10 s after a page takes its kernel (course/present.py), then runs the notebook.
 REFILLED_S = 45.0
 JS_CELLS = """() => { const r = document.querySelector('#rendered_cells');
   return r !== null && r.style.display !== 'none'; }"""

@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 SENTENCE = "The old man fed the cat and it ran."  # 12 tokens with [CLS] and [SEP]
 RUNS = 5

@@ -13,8 +13,9 @@ verdict in this kernel, or already when the cell runs if the learner predicted i
 kernel). Inside the block, show a table or a figure with ``display(...)``: a ``with`` block has no last expression
 that the notebook would show.
 
-Nothing is written into an ``Output`` while the cell runs (nbval would record it as an extra output, DESIGN §4): the
-block's prints and displays are captured, in order, and handed to the fold's ``Output`` as its ``outputs``.
+Nothing is written into an ``Output`` while the cell runs (nbval would record it as an extra output; README, "For
+authors"): the block's prints and displays are captured, in order, and handed to the fold's ``Output`` as its
+``outputs``.
 
 A page that cannot run the widget (a stored notebook, the course's web site, the student edition) shows its picture,
 a closed ``<details>`` whose summary says why it is closed; a click on it opens it, as Show anyway does. Its text form

@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from browser.jupyter_servers import course_notebooks
+from course.plan import course_notebooks
 
 # Nobody watches a test run: widgets that animate while a cell runs (a training monitor) show each frame at once,
 # here, in the kernels nbval starts and in the servers of the browser tests (they inherit this process's environment).
@@ -136,16 +136,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(xdist_group(item.nodeid)))
     if hasattr(config, "workerinput"):
         items.sort(key=lambda item: group_rank(xdist_group(item.nodeid)))  # stable: the rest keep their order
-
-
-def pytest_terminal_summary(terminalreporter):
-    """Repeat at the end why the browser tests were skipped, if Chromium was missing: a skip is easy to miss in
-    "-q" output. Read from the test reports, so it works under pytest-xdist too (the workers skip, this prints)."""
-    from browser.jupyter_servers import NO_CHROMIUM
-
-    if any(NO_CHROMIUM in str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])):
-        terminalreporter.write_sep("!", "browser tests SKIPPED", yellow=True, bold=True)
-        terminalreporter.write_line(NO_CHROMIUM, yellow=True, bold=True)
 
 # -- running a notebook in this process
 

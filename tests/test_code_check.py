@@ -829,7 +829,8 @@ def test_the_catalogue_is_large_and_covers_many_mistakes():
     assert len(WRONG) >= 20 and len({k for _, k, _ in WRONG}) >= 20
 
 
-# The bugs DESIGN §8 has the learner find, each with the tasks whose checks must name it: (mistake key, tasks).
+# The realistic bugs the learner is asked to find (softmax over queries, the mask after the softmax, the scale by
+# d_model, K not transposed, ...), each with the tasks whose checks must name it: (mistake key, tasks).
 FIND_THE_BUG_MISTAKES = [
     ("softmax_over_queries", {"attention", "masked_attention", "multi_head_attention", "self_attention"}),
     ("mask_after_softmax", {"masked_attention", "padded_attention"}),

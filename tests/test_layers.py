@@ -1,4 +1,4 @@
-"""The layers of ``helpers`` (DESIGN §2) as a contributor meets them.
+"""The layers of ``helpers`` (README, "For authors": the table of layers) as a contributor meets them.
 
 ``make lint`` checks the imports themselves (import-linter, contracts in pyproject.toml): each layer imports only from
 the ones below it, the math, data and checking import no widget library, and no package has an import cycle. Here:

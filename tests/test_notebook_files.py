@@ -6,7 +6,6 @@ notebook opened before its cells run must still say what each widget is and show
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -83,9 +82,8 @@ def test_every_stored_widget_output_carries_a_picture_with_the_widgets_css_class
 
 def test_a_re_run_of_an_unchanged_notebook_gives_the_same_bytes(tmp_path):
     # `make notebooks`' own runner, in this process (a new Python would spend seconds importing nbformat again).
-    spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
-    run_notebooks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run_notebooks)
+    from course import runner as run_notebooks
+
     run_notebooks.run(RERUN, tmp_path / RERUN.name)
     again = (tmp_path / RERUN.name).read_bytes()
     stored = RERUN.read_bytes()

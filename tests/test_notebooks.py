@@ -4,13 +4,14 @@ nbval (``pytest --nbval``) re-runs every cell and compares outputs; these tests 
 does not: how the notebooks were stored and whether the course, taken together, teaches the lesson.
 """
 
-import importlib.util
 import json
 import re
 
 import pytest
 
-from browser.jupyter_servers import course_plan
+from course import navigation as build_navigation
+from course.plan import course_plan
+
 from conftest import NOTEBOOKS, ROOT
 
 LESSON = ROOT / "lesson" / "self-attention-qkv.txt"  # the source lesson, kept with the course
@@ -59,9 +60,6 @@ def test_notebook_opens_with_a_title_and_objectives_and_ends_with_a_summary(path
 
 def test_navigation_and_course_map_are_fresh(capsys):
     # `build_navigation.py --check`, run in this process: a new Python would spend a second importing nbformat.
-    spec = importlib.util.spec_from_file_location("build_navigation", ROOT / "scripts" / "build_navigation.py")
-    build_navigation = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_navigation)
     assert build_navigation.main(["--check"]) == 0, capsys.readouterr().out
 
 

@@ -17,6 +17,7 @@ from helpers.exercises import (
     generate,
     given_matrix,
     progress,
+    record,
     register_kind,
     unregister_kind,
 )
@@ -230,6 +231,19 @@ def test_answers_are_recorded_and_a_new_session_counts_them(sess):
                                                                           "'c'). Check again any time.") == 1
     assert later.question("q4").feedback_html.value == "", "a question not right yet starts afresh"
     assert later.question("q1").feedback_html.value == ""
+
+
+def test_the_progress_line_follows_the_courses_one_progress_record(sess):
+    """09's progress line reads the learner's progress, whoever records there: a check recorded by another widget (or
+    another session in this kernel) shows in it at once."""
+    assert sess.progress.summary.startswith("Solved 0 of 8 lesson questions")
+    record("question", "q2", correct=True, answer="(32, 64)")
+    assert "Solved 1 of 8 lesson questions, 0 generated problems. Done: Q2." in html_text(sess.progress.widget)
+    other = PracticeSession()
+    _answer_right(other.question("q5"))
+    other.question("q5").check()
+    assert sess.progress.summary.startswith("Solved 2 of 8 lesson questions") and sess.progress.attempts == 2
+    assert progress().result("question", "q5").correct is True
 
 
 def test_progress_summary_singular(sess):

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import json
 import os
@@ -168,6 +167,17 @@ def test_a_your_turn_is_done_when_right_and_every_judged_check_is_a_try(progress
     assert progress().result("your-turn", "self_attention") is None
 
 
+def test_checking_code_writes_nothing_and_the_cells_check_records_its_verdict(progress_file):
+    """Checking returns a verdict (code_tasks.check_task, whatever the function); the Your turn cell's check_code is
+    the caller that records it."""
+    for fn in (SKELETON_LIKE, lambda x: x, SOLUTIONS["softmax"], None, "junk", lambda x: 1 / 0):
+        assert check_task("softmax", fn).correct is (fn is SOLUTIONS["softmax"])
+    assert not progress_file.exists()
+    feedback = check_code("softmax", SOLUTIONS["softmax"])
+    assert feedback.correct and progress_file.exists()
+    assert progress().result("your-turn", "softmax").correct is True
+
+
 def SKELETON_LIKE(x):
     """A Your turn skeleton: the body is ``...``."""
     ...
@@ -243,10 +253,10 @@ def test_notebook_00_shows_the_progress_view():
 
 
 def test_the_notebook_runner_records_into_a_temporary_file():
-    """scripts/run_notebooks.py runs each kernel inside fresh_progress(): a new file, the old setting back after."""
-    spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "scripts" / "run_notebooks.py")
-    run_notebooks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(run_notebooks)
+    """The notebook runner (course.runner, scripts/run_notebooks.py) runs each kernel inside fresh_progress(): a new
+    file, the old setting back after."""
+    from course import runner as run_notebooks
+
     before = os.environ[ENV_VAR]
     with run_notebooks.fresh_progress():
         inside = Path(os.environ[ENV_VAR])

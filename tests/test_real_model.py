@@ -1,4 +1,4 @@
-"""Head measurements and the HeadExplorer widget of notebook 09.
+"""Head measurements and the HeadExplorer widget of notebook 12.
 
 The measurements are first checked on hand-made attention matrices (where the right
 answer is known by construction), then on the real model for the claims notebook 12 makes.

@@ -1,10 +1,9 @@
-"""The site's launch links (``make site``; site/conf.py, site/_templates/launch-links.html, scripts/build_site.py):
+"""The site's launch links (``make site``; course/site_conf.py, site/_templates/launch-links.html, course/site.py):
 none until site/site.toml names the course's repository, and the build says so once. (tests/browser/test_site.py
 builds the whole site and looks at its pages.)"""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import jinja2
@@ -16,21 +15,18 @@ PLACEHOLDER = {"title": "t", "owner": "OWNER", "repo": "attention-course", "bran
 NAMED = {**PLACEHOLDER, "owner": "ada"}
 
 
-def load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def conf():
-    return load("course_site_conf_under_test", ROOT / "site" / "conf.py")
+    from course import site_conf
+
+    return site_conf
 
 
 @pytest.fixture(scope="module")
 def build_site():
-    return load("build_site_under_test", ROOT / "scripts" / "build_site.py")
+    from course import site
+
+    return site
 
 
 def launch_html(conf, site: dict, monkeypatch, pagename: str = "02_projections") -> str:

@@ -2,8 +2,8 @@
 
 A notebook stored without widget state shows each widget's ``text/html`` picture until its cell runs: on GitHub,
 nbviewer, the course's web site and in JupyterLab before "Run All". These tests parse the picture as HTML and check
-what a reader of that page gets: the matrices' numbers, the weights table, the CSS classes of DESIGN §3, the controls'
-accessible names, nothing hidden, nothing executable, and the same bytes for the same widget.
+what a reader of that page gets: the matrices' numbers, the weights table, the stable CSS classes (README, "For
+authors"), the controls' accessible names, nothing hidden, nothing executable, and the same bytes for the same widget.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The student edition (``make student``, ``scripts/build_student.py``): every notebook of course.toml, no solution
+"""The student edition (``make student``, ``course/student.py``): every notebook of course.toml, no solution
 left in it, every graded cell there with nbgrader's metadata, the same bytes from the same notebooks, and nbgrader's
 own autograde giving full points to the reference solutions and none to the skeletons.
 
@@ -22,6 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from course import student as build_student
 from helpers.exercises import solution_source
 from helpers.exercises.bugs import bug as find_bug
 from helpers.exercises.code_tasks import MISTAKES, TASKS, YOUR_TURN_TASKS
@@ -32,17 +33,6 @@ from test_code_check import _fill
 GRADED_TAGS = {"your-turn": "check_code", "find-the-bug": "check_fix"}
 CHECK_LINE = re.compile(r'^(check_code|check_fix)\("([\w-]+)", ([A-Za-z_]\w*)\)$')
 ASSIGNMENT = "attention"
-
-
-def load_build_student():
-    spec = importlib.util.spec_from_file_location("build_student", ROOT / "scripts" / "build_student.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-build_student = load_build_student()
 
 
 @pytest.fixture(scope="module")

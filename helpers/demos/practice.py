@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import html as _html
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ from helpers.exercises import (
     record,
 )
 from helpers.exercises.course_work import problem_name, read_problem_name
+from helpers.exercises.progress import subscribe
 from helpers.layout import choice_list, course_box, wrap_row
 from helpers.live import LiveWidget, TextForm, close_tree
 from helpers.mathtext import math_html
@@ -219,7 +221,9 @@ class _AnswerPanel(LiveWidget):
     """What the question and the generator share: answer fields, the Check button, the verdict.
 
     Subclasses set ``self.tracker``, ``self.feedback_html`` and ``self.check_button`` and
-    implement :meth:`_item` (the Question or Problem on screen) and :meth:`_record`.
+    implement :meth:`_item` (the Question or Problem on screen) and :meth:`_progress_name` (its name in the learner's
+    progress). A panel of a session (one with a tracker) records each verdict in the learner's progress, the course's
+    one record of what was done (:mod:`helpers.exercises.progress`); the session's progress line follows it.
     """
 
     def _build_answer(self, item, box: widgets.Box) -> None:
@@ -270,7 +274,7 @@ class _AnswerPanel(LiveWidget):
         self.last_feedback = fb
         self.feedback_html.value = theme.verdict_html(str(fb), fb.correct, self._live_large)
         if self.tracker is not None:
-            self._record(fb.correct, self.answer())
+            record("question", self._progress_name(), correct=bool(fb.correct), answer=self.answer())
         return fb
 
     def _update(self) -> None:  # nothing is recomputed while typing: answers are judged on Check
@@ -292,10 +296,11 @@ class _ProgressHTML(TextForm, widgets.HTML):
 
 
 class ProgressTracker:
-    """What has been solved, here and in earlier sittings: every check is recorded in the learner's progress file
-    (:mod:`helpers.exercises.progress`, kind ``"question"``: ``"q1"`` ... ``"q8"``, and a generated problem under
-    :func:`~helpers.exercises.course_work.problem_name`, ``"attention-42-easy"``), and the counts are read from it, so
-    they are right after a restart.
+    """What has been solved, here and in earlier sittings, read from the course's one progress model: the practice
+    panels record every check there (:mod:`helpers.exercises.progress`, kind ``"question"``: ``"q1"`` ... ``"q8"``,
+    and a generated problem under :func:`~helpers.exercises.course_work.problem_name`, ``"attention-42-easy"``). The
+    counts are read from it, so they are right after a restart, and the line is drawn again after every record of a
+    question (:func:`~helpers.exercises.progress.subscribe`), whichever widget made it.
 
     Attributes
     ----------
@@ -304,7 +309,7 @@ class ProgressTracker:
     solved_problems : set of tuple
         ``(kind, seed, difficulty)`` of generated problems answered correctly.
     attempts : int
-        Every press of a Check button in this sitting.
+        Every question or problem checked in this kernel since the tracker was made.
     widget : ipywidgets.HTML
         The summary, kept up to date.
     """
@@ -314,6 +319,21 @@ class ProgressTracker:
         self._large = large
         self.widget = _ProgressHTML(self, value=self._html())
         self.widget.add_class("practice-progress")
+        # Followed through a weak reference: a tracker nobody holds any more stops listening, and is not kept alive.
+        tracker = weakref.ref(self)
+
+        def follow(result) -> None:
+            if tracker() is None:
+                unsubscribe()
+            else:
+                tracker()._recorded(result)
+        unsubscribe = subscribe(follow)
+
+    def _recorded(self, result) -> None:
+        """After every record in this kernel: a question's or a problem's counts, and the line drawn again."""
+        if result.kind == "question":
+            self.attempts += 1
+            self.widget.value = self._html()
 
     @property
     def solved(self) -> set[str]:
@@ -335,17 +355,6 @@ class ProgressTracker:
     def _html(self) -> str:
         return (f'<div style="padding:4px 0;font-size:{theme.sizes(self._large).font}"><b>Progress:</b> '
                 f"{math_html(self.summary)}</div>")
-
-    def record_question(self, qid: str, correct: bool, answer=None) -> None:
-        self._record(qid, correct, answer)
-
-    def record_problem(self, problem: Problem, correct: bool, answer=None) -> None:
-        self._record(problem_name(problem.kind, problem.seed, problem.difficulty), correct, answer)
-
-    def _record(self, name: str, correct: bool, answer) -> None:
-        self.attempts += 1
-        record("question", name, correct=bool(correct), answer=answer)
-        self.widget.value = self._html()
 
     def earlier(self, qid: str) -> str:
         """What the learner's progress says of lesson question ``qid`` from before: '' if it was never right."""
@@ -417,8 +426,8 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
     def _item(self):
         return self.question
 
-    def _record(self, correct: bool, answer) -> None:
-        self.tracker.record_question(self.qid, correct, answer)
+    def _progress_name(self) -> str:
+        return self.qid
 
     # -- hint and solution
 
@@ -527,8 +536,8 @@ class GeneratedPractice(_AnswerPanel, widgets.VBox):
     def _item(self):
         return self.problem
 
-    def _record(self, correct: bool, answer) -> None:
-        self.tracker.record_problem(self.problem, correct, answer)
+    def _progress_name(self) -> str:
+        return problem_name(self.problem.kind, self.problem.seed, self.problem.difficulty)
 
     # -- choosing the problem
 

@@ -9,13 +9,14 @@ Entry points:
 ``generate(kind, seed, difficulty="easy") -> Problem``
     A fresh problem with small, friendly numbers (:mod:`.registry`; the built-in kinds are in
     :mod:`.problems`, one module each). The same ``(kind, seed, difficulty)`` always gives the same
-    problem, so "problem 42" means the same thing to everybody. A new kind is one :func:`register_kind`
-    entry: a generator, its answer fields (matrix grids by default), its given matrices and its checker
-    (entry by entry by default).
+    problem, so "problem 42" means the same thing to everybody. A new kind is one module of :mod:`.problems`
+    defining ``KIND`` (or, from outside, one :func:`register_kind` call): a generator, its answer fields (matrix
+    grids by default), its given matrices and its checker (entry by entry by default).
 
 ``check_code(task, fn) -> Feedback``
     Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
-    mistakes (:mod:`.code_tasks`, one module per task). The hint ladder a notebook shows after the check,
+    mistakes (:mod:`.code_tasks`, one module per task, whose ``check_task`` is the verdict alone) and records the
+    verdict in the learner's progress (:mod:`.your_turn`). The hint ladder a notebook shows after the check,
     ending with the folded solution, is a widget, :func:`helpers.hints.hints`.
 
 Beyond transcription, three ways to think, each with its data in one module per notebook (``n01.py``, ...):
@@ -68,14 +69,13 @@ from __future__ import annotations
 from helpers.exercises.answers import EXACT_TOL, ROUNDED_TOL, check_entries
 from helpers.exercises.attempts import reset_attempts
 from helpers.exercises.bugs import Bug, bugs, check_fix
-from helpers.exercises.code_tasks import check_code, solution_source
+from helpers.exercises.code_tasks import solution_source
 from helpers.exercises.design import DesignTask, check_design, design_tasks
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.hints import Ladder, Step, ladder, ladder_names
 from helpers.exercises.inventory import Item, ItemVerdict, items, judge_item
 from helpers.exercises.lesson import FORMS, QUESTIONS, AnswerForm, Choice, Question, check
 from helpers.exercises.predictions import Judgement, Prediction, judge, predictions
-from helpers.exercises.problems import BUILT_IN_KINDS
 from helpers.exercises.problems.heatmap import HEATMAP_MARGIN, HeatmapGiven
 from helpers.exercises.progress import Progress, Result, progress, record, reset_progress
 from helpers.exercises.registry import (
@@ -88,6 +88,7 @@ from helpers.exercises.registry import (
     register_kind,
     unregister_kind,
 )
+from helpers.exercises.your_turn import check_code
 from helpers.feedback import Feedback
 
 __all__ = [
@@ -144,7 +145,4 @@ __all__ = [
     "reset_progress",
 ]
 
-for _kind in BUILT_IN_KINDS:
-    register_kind(_kind)
-
-KINDS = kinds()  # the built-in kinds
+KINDS = kinds()  # the built-in kinds, found in helpers.exercises.problems

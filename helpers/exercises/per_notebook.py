@@ -1,4 +1,9 @@
-"""Data kept in one module per notebook, found without a shared list: predictions, design tasks, bugs.
+"""Entries found by their modules, never listed: predictions, design tasks, bugs, code tasks, problem kinds.
+
+Every kind of entry the course registers is found one way, :func:`discover`: a package's modules are imported
+(``pkgutil``) and each one that defines the package's attribute (``TASK``, ``KIND``, ``PREDICTIONS``, ...) gives its
+entries. A new entry is one new module (or an edited one) and nothing else.
+
 
 A package such as :mod:`helpers.exercises.predictions` holds ``n01.py``, ``n02.py``, ... (the notebook's number),
 each with one list of entries (``PREDICTIONS``, ``TASKS``, ``BUGS``). :func:`collect` imports every such module it
@@ -17,7 +22,7 @@ import pkgutil
 import re
 from functools import cache
 
-__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "collect", "check_names", "find", "find_entry"]
+__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "discover", "collect", "check_names", "find", "find_entry"]
 
 MODULE_NAME = re.compile(r"n\d\d")            # n01 ... n13: the module of one notebook
 NAME = re.compile(r"\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")  # "01-pasta-weight": the notebook's number, then words
@@ -33,6 +38,19 @@ def check_names(name, notebook, what: str) -> None:
         raise ValueError(f"{what} {name!r}: notebook must be a notebook's name like '01_intuition'; got {notebook!r}")
     if name[:2] != notebook[:2]:
         raise ValueError(f"{what} {name!r} belongs to notebook {notebook!r}: its name starts with {notebook[:2]}-")
+
+
+def _module_names(package: str) -> list[str]:
+    """The names of the modules (not subpackages) of ``package`` (dotted), sorted."""
+    parent = importlib.import_module(package)
+    return sorted(m.name for m in pkgutil.iter_modules(parent.__path__) if not m.ispkg)
+
+
+def discover(package: str, attribute: str) -> list:
+    """The ``attribute`` (``"TASK"``) of every module of ``package`` (``"helpers.exercises.code_tasks"``) that
+    defines it, in the order of the modules' names; the package's other modules (shared code) define no such name."""
+    modules = (importlib.import_module(f"{package}.{name}") for name in _module_names(package))
+    return [getattr(module, attribute) for module in modules if hasattr(module, attribute)]
 
 
 def collect(package: str, attribute: str) -> dict:
@@ -52,9 +70,7 @@ def collect(package: str, attribute: str) -> dict:
         only), or two entries share a name.
     """
     found: dict = {}
-    parent = importlib.import_module(package)
-    names = sorted(m.name for m in pkgutil.iter_modules(parent.__path__) if MODULE_NAME.fullmatch(m.name))
-    for module_name in names:
+    for module_name in (name for name in _module_names(package) if MODULE_NAME.fullmatch(name)):
         for name, entry in _module_entries(package, attribute, module_name).items():
             if name in found:
                 raise ValueError(f"two entries of {package} are named {name!r}")

@@ -2,8 +2,9 @@
 
 A kind is one :class:`Kind` entry: a generator, its checker and its answer fields (matrix grids and an
 entry-by-entry check by default). :func:`generate` and the practice widget know nothing else about a
-kind, so a new kind of problem is one :func:`register_kind` call, never a new branch here. The built-in
-kinds live in :mod:`helpers.exercises.problems`, one module each.
+kind, so a new kind of problem is one module in :mod:`helpers.exercises.problems` that defines ``KIND``, found there
+as every entry of the course is (:func:`helpers.exercises.per_notebook.discover`), never a new branch here.
+:func:`register_kind` adds a kind from outside the package (a notebook's own), after the built-in ones.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from helpers import questions as text
 from helpers.arrays import whole_number
 from helpers.exercises.answers import check_entries, safe_check
 from helpers.exercises.fields import Field, grid_fields
+from helpers.exercises.per_notebook import discover
 from helpers.feedback import Feedback
 
 __all__ = ["DIFFICULTIES", "Generated", "Kind", "Problem", "register_kind", "unregister_kind", "kinds", "generate"]
@@ -58,12 +60,15 @@ class Kind:
         Default: :func:`~helpers.exercises.answers.check_entries` against ``problem.answer``.
     fields : callable(problem) -> tuple of Field
         Default: one matrix grid per part of ``problem.answer`` (:func:`~helpers.exercises.fields.grid_fields`).
+    order : int
+        Where a built-in kind comes in :func:`kinds` and the practice widget's list: lower first (then by name).
     """
 
     name: str
     generate: Callable
     check: Callable = lambda problem, answer: check_entries(answer, problem.answer)
     fields: Callable = lambda problem: grid_fields(problem.answer)
+    order: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,7 +143,18 @@ class Problem:
         return hash((self.kind, self.seed, self.difficulty))
 
 
+# The package whose modules define the built-in kinds (each a ``KIND``).
+BUILT_IN = "helpers.exercises.problems"
 _KINDS: dict[str, Kind] = {}
+
+
+def _kinds() -> dict[str, Kind]:
+    """Every kind by name: the built-in ones, found in :data:`BUILT_IN` when first asked for, then those added by
+    :func:`register_kind`."""
+    if not _KINDS:
+        found = sorted(discover(BUILT_IN, "KIND"), key=lambda kind: (kind.order, kind.name))
+        _KINDS.update((kind.name, kind) for kind in found)
+    return _KINDS
 
 
 def register_kind(kind: Kind) -> None:
@@ -151,19 +167,19 @@ def register_kind(kind: Kind) -> None:
     """
     if not isinstance(kind, Kind):
         raise ValueError(f"kind must be a Kind; got {type(kind).__name__}")
-    if kind.name in _KINDS:
+    if kind.name in _kinds():
         raise ValueError(f"a kind named {kind.name!r} is registered already")
     _KINDS[kind.name] = kind
 
 
 def unregister_kind(name: str) -> None:
     """Remove a kind added by :func:`register_kind` (KeyError if there is none of that name)."""
-    del _KINDS[name]
+    del _kinds()[name]
 
 
 def kinds() -> tuple[str, ...]:
     """The names of every registered kind, the built-in ones (:data:`helpers.exercises.KINDS`) first."""
-    return tuple(_KINDS)
+    return tuple(_kinds())
 
 
 def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
@@ -188,7 +204,7 @@ def generate(kind: str, seed: int, difficulty: str = "easy") -> Problem:
     ValueError
         For an unknown kind or difficulty, or a seed that is not a non-negative integer.
     """
-    if kind not in _KINDS:
+    if kind not in _kinds():
         raise ValueError(f"kind must be one of {', '.join(_KINDS)}; got {kind!r}")
     if difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}; got {difficulty!r}")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from .jupyter_servers import (
+from course.browser import (
     CHROMIUM_FLAGS,
     LECTURE_VIEWPORT,
     NO_CHROMIUM,
@@ -50,6 +50,14 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "browser: drives JupyterLab or Voila in headless Chromium (deselect with -m 'not browser')"
     )
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Repeat at the end why the browser tests were skipped, if Chromium was missing: a skip is easy to miss in
+    "-q" output. Read from the test reports, so it works under pytest-xdist too (the workers skip, this prints)."""
+    if any(NO_CHROMIUM in str(report.longrepr) for report in terminalreporter.stats.get("skipped", [])):
+        terminalreporter.write_sep("!", "browser tests SKIPPED", yellow=True, bold=True)
+        terminalreporter.write_line(NO_CHROMIUM, yellow=True, bold=True)
 
 
 def notebook_of(item) -> str:

@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from .jupyter_servers import notebook_paths
-from .widget_pages import projections_notebook
+from course.browser import notebook_paths
+from course.widget_pages import projections_notebook
 
 axe_module = pytest.importorskip(
     "axe_playwright_python.base", reason="axe-playwright-python is not installed (it is pinned in requirements.txt)"

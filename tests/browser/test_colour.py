@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from .jupyter_servers import notebook_paths
+from course.browser import notebook_paths
+from course.widget_pages import explorer, show_folded
+
 from .test_dark import DARK, LIGHT, luminance, parse_colour, screenshot, set_theme
-from .widget_pages import explorer, show_folded
 
 MASKING = [p.name for p in notebook_paths() if p.stem.endswith("_masking")]
 

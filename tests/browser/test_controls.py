@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from course.widget_pages import explorer, first_notebook_calling, projections_notebook
+
 from .test_dark import DARK, LIGHT, parse_colour, screenshot, set_theme
-from .widget_pages import explorer, first_notebook_calling, projections_notebook
 
 # A marked term (.trace-term) is one unbreakable piece: one line box when drawn. No line of the trace breaks inside a
 # term of a sum: every line box of a wrapped sum starts after " + " or " = ", or with the " = " of its result. The

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .jupyter_servers import notebook_paths
-from .widget_pages import (
+from course.browser import notebook_paths
+from course.widget_pages import (
     editor,
     editor_cells,
     editor_message,

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import PATIENCE
-from .widget_pages import (
+from course.browser import PATIENCE
+from course.widget_pages import (
     SHOWN_ATOL,
     attention_weights,
     editor,

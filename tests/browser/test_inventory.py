@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import notebook_paths
+from course.browser import notebook_paths
+
 from .test_dark import DARK, LIGHT, screenshot, seen, set_theme
 from .test_layout import JS_TOO_WIDE, SIZES, run
 

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import notebook_paths
-from .widget_pages import (
+from course.browser import notebook_paths
+from course.widget_pages import (
     editor,
     editor_cells,
     editor_message,

@@ -11,8 +11,8 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import LECTURE_VIEWPORT, notebook_paths
-from .widget_pages import notebooks_calling
+from course.browser import LECTURE_VIEWPORT, notebook_paths
+from course.widget_pages import notebooks_calling
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep screenshots in, when set
 MAX_MEASURE_EM = 50

@@ -10,10 +10,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from course.widget_pages import first_notebook_calling
+
 from .conftest import open_lecture_page, screenshot_on_failure
 from .test_a11y import BLOCKING, axe_violations, describe
 from .test_dark import screenshot, seen
-from .widget_pages import first_notebook_calling
 
 FIRST, SECOND = (6, 3, 1), (9, 1, 0)  # hands per option in the first and the second vote
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from course.widget_pages import explorer, first_notebook_calling, projections_notebook, show_folded
+
 from .test_layout import run
-from .widget_pages import explorer, first_notebook_calling, projections_notebook, show_folded
 
 # The outline style of every cell of row ``row`` in the view ``view`` (a CSS class) of ``root``.
 JS_ROW_OUTLINES = """

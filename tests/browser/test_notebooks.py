@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .jupyter_servers import notebook_paths, stored_widget_outputs
+from course.browser import notebook_paths, stored_widget_outputs
 
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)

@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .jupyter_servers import notebook_paths
+from course.browser import notebook_paths
+from course.widget_pages import editor, editor_cells, editor_message, explorer, projections_notebook, type_into_cell
+
 from .test_dark import DARK, LIGHT, set_theme
-from .widget_pages import editor, editor_cells, editor_message, explorer, projections_notebook, type_into_cell
 
 SIZES = {"1400x900": (1400, 900), "1024x768": (1024, 768)}
 THEMES = {"light": LIGHT, "dark": DARK}

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from course.widget_pages import first_notebook_calling
 from helpers.exercises import predictions
 from helpers.reveal import FOLDED, fold_summary
 
 from .test_dark import DARK, LIGHT, SHOTS, assert_dark_panel, screenshot, set_theme
 from .test_interactions import run_notebook
 from .test_stored_pictures import open_stored
-from .widget_pages import first_notebook_calling
 
 
 def folded_choice(path) -> tuple[str, str]:

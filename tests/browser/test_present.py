@@ -1,4 +1,4 @@
-"""The lecture mode (``make present``, scripts/present.py): Voila shows each notebook with its code hidden, its
+"""The lecture mode (``make present``, course/present.py): Voila shows each notebook with its code hidden, its
 text enlarged for a projector, and its widgets live."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, expect
 
-from .jupyter_servers import notebook_paths, stored_widget_outputs
-from .widget_pages import (
+from course.browser import notebook_paths, stored_widget_outputs
+from course.widget_pages import (
     SHOWN_ATOL,
     attention_weights,
     editor,
@@ -25,7 +25,7 @@ from .widget_pages import (
     weights_shown,
 )
 
-LECTURE_ZOOM = 1.5  # scripts/present.py's default
+LECTURE_ZOOM = 1.5  # course/present.py's default
 
 JS_LECTURE_REPORT = """
 () => ({

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from course.browser import notebook_paths
 from helpers.exercises.progress import ENV_VAR, read_progress_file, record
 
-from .jupyter_servers import notebook_paths
 from .test_dark import DARK, LIGHT, assert_dark_panel, screenshot, set_theme
 
 INDEX = [p for p in notebook_paths() if p.stem == "00_index"]

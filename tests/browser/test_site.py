@@ -1,4 +1,4 @@
-"""The course as a static web site (``make site``, scripts/build_site.py): built once into a temporary folder, served on
+"""The course as a static web site (``make site``, course/site.py): built once into a temporary folder, served on
 this machine, and every page opened in headless Chromium with every request for anything outside this machine
 refused and recorded.
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import html.parser
 import http.server
-import importlib.util
 import json
 import os
 import re
@@ -31,8 +30,11 @@ from urllib.parse import quote, urldefrag, urljoin, urlsplit
 
 import pytest
 
+from course import site as build_site
+from course.browser import PATIENCE_MS, REPO
+from course.plan import course_plan
+
 from .conftest import screenshot_on_failure
-from .jupyter_servers import PATIENCE_MS, REPO, course_plan
 from .test_a11y import BLOCKING, axe_violations, describe
 
 SHOTS = os.environ.get("COURSE_SCREENSHOTS")  # a folder to keep a screenshot of each page in, when set
@@ -137,13 +139,6 @@ def fetch(url: str) -> tuple[int, frozenset[str]]:
     return status, frozenset(anchors.ids)
 
 
-def _load_build_site():
-    spec = importlib.util.spec_from_file_location("build_site", REPO / "scripts" / "build_site.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def site_dir(tmp_path_factory) -> Path:
     """The site built from the notebooks on disk now, once, into a temporary folder."""
@@ -151,7 +146,7 @@ def site_dir(tmp_path_factory) -> Path:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # the theme's and MyST's use of Sphinx's old API
         warnings.simplefilter("ignore", PendingDeprecationWarning)
-        _load_build_site().build(out=folder / "html", work=folder / "work")
+        build_site.build(out=folder / "html", work=folder / "work")
     return folder / "html"
 
 

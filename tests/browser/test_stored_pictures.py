@@ -21,10 +21,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .jupyter_servers import notebook_paths
+from course.browser import notebook_paths
+from course.widget_pages import SHOWN_ATOL, editor, editor_values
+
 from .test_a11y import BLOCKING, axe_violations, describe
 from .test_dark import DARK, LIGHT, SHOTS, seen, set_theme
-from .widget_pages import SHOWN_ATOL, editor, editor_values
 
 PICTURE = ".course-snapshot"
 PRACTICE, PROJECTIONS = "09_practice", "02_projections"

@@ -1,6 +1,7 @@
-"""Checking code a learner writes in a "Your turn" cell: :func:`check_code` and the tasks it knows.
+"""Checking code a learner writes in a "Your turn" cell: the tasks, and :func:`check_task`, their verdict.
 
-In a "Your turn" cell the learner fills in a function and checks it::
+In a "Your turn" cell the learner fills in a function and checks it (:func:`helpers.exercises.check_code`, which
+takes this package's verdict and records it)::
 
     def my_softmax(x):
         \"\"\"Softmax along the last axis. ...\"\"\"
@@ -8,7 +9,7 @@ In a "Your turn" cell the learner fills in a function and checks it::
 
     check_code("softmax", my_softmax)
 
-:func:`check_code` runs the function on the course's own small examples and on probes built so that the
+:func:`check_task` runs the function on the course's own small examples and on probes built so that the
 classic mistakes give results of their own (a softmax along the wrong axis, no max subtraction, no 1/√d_k,
 the mask applied after the softmax, ...), and returns a :class:`~helpers.feedback.Feedback`: correct, or what
 went wrong on which example and, when the wrong results are exactly those of a known mistake, the
@@ -53,34 +54,13 @@ its reference solution as real code (its skeleton is that solution's signature a
 The last three are checked against the real model, layer by layer (:mod:`.layer_by_layer`): the first layer and head
 where the learner's run differs from the model's own are named.
 
-:data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. Every judged check of one of them is recorded
-in the learner's progress (:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
+:data:`YOUR_TURN_TASKS` names the tasks that "Your turn" cells ask for. Checking here records nothing:
+:func:`helpers.exercises.check_code` records every judged check of one of them in the learner's progress
+(:mod:`helpers.exercises.progress`, kind ``"your-turn"``).
 """
 
 from __future__ import annotations
 
-from helpers.exercises import attempts
-from helpers.exercises.code_tasks import (
-    attention,
-    attention_sublayer,
-    causal_mask,
-    cross_attention_padded,
-    encoder,
-    kv_cache_decode,
-    masked_attention,
-    merge_heads,
-    minilm_attention,
-    multi_head_attention,
-    online_softmax,
-    padded_attention,
-    padding_causal_mask,
-    project_qkv,
-    self_attention,
-    sliding_window_mask,
-    softmax,
-    softmax_backward,
-    split_heads,
-)
 from helpers.exercises.code_tasks.engine import (
     MUTATES_INPUT,
     NOT_WRITTEN_YET,
@@ -90,17 +70,17 @@ from helpers.exercises.code_tasks.engine import (
     Verdict,
     judge,
 )
-from helpers.exercises.progress import record
+from helpers.exercises.per_notebook import discover
 from helpers.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN",
-           "TIME_LIMIT", "Mistake", "CodeTask", "Verdict", "asked_in", "check_code", "check_task", "judge_task",
+           "TIME_LIMIT", "Mistake", "CodeTask", "Verdict", "asked_in", "check_task", "judge_task",
            "solution_source"]
 
-TASKS: dict[str, CodeTask] = {module.TASK.name: module.TASK for module in (
-    softmax, project_qkv, attention, causal_mask, masked_attention, padding_causal_mask, kv_cache_decode,
-    cross_attention_padded, multi_head_attention, split_heads, merge_heads, sliding_window_mask, online_softmax,
-    softmax_backward, self_attention, padded_attention, minilm_attention, attention_sublayer, encoder)}
+# Every module of this package that defines TASK is a task, in the course's order (its ``order``): a new task is one
+# new module.
+TASKS: dict[str, CodeTask] = {task.name: task for task in sorted(discover(__name__, "TASK"),
+                                                                  key=lambda task: (task.order, task.name))}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).
 YOUR_TURN_TASKS: tuple[str, ...] = tuple(name for name, task in TASKS.items() if task.your_turn)
 # Which notebook's "Your turn" cells ask for which tasks, in the order of the cells (tests/test_code_check.py reads the
@@ -151,8 +131,31 @@ def solution_source(task: str) -> str:
     return _task(task).solution_source
 
 
-def check_code(task: str, fn) -> Feedback:
-    """Check a learner's function for ``task`` on the course's examples and on probes for classic mistakes.
+def asked_in(task: str) -> str:
+    """The notebook whose "Your turn" cell first asks for ``task`` (``"01_intuition"``); '' for a task no "Your turn"
+    asks for. A check of the task names a mistake's places in later notebooks as still to come."""
+    return next((notebook for notebook, tasks in YOUR_TURN_CELLS.items() if task in tasks), "")
+
+
+def judge_task(task: str, fn, notebook: str | None = None) -> Verdict:
+    """:func:`check_task`'s verdict in parts (the header, the failing example, the mistake and what is said about
+    it), recording nothing: for checkers built on a code task that word their message their own way, such as
+    :func:`helpers.exercises.bugs.check_fix`.
+
+    ``notebook`` is the notebook the check runs in (default: :func:`asked_in`); a mistake's places in later
+    notebooks are said to come later.
+
+    Raises
+    ------
+    ValueError
+        If ``task`` is not a known task.
+    """
+    return judge(_task(task), fn, asked_in(task) if notebook is None else notebook)
+
+
+def check_task(task: str, fn) -> Feedback:
+    """Check a learner's function for ``task`` on the course's examples and on probes for classic mistakes: the
+    verdict alone, recording and noting nothing (a Your turn cell's :func:`helpers.exercises.check_code` records it).
 
     Parameters
     ----------
@@ -169,47 +172,6 @@ def check_code(task: str, fn) -> Feedback:
         ``.correct``; ``.message`` (what was wrong, on which example, and where the course explains it);
         ``.mistake``, the key in :data:`MISTAKES` of the mistake recognised ('' if none); ``.example``, the example
         the function failed on (its input, the results expected and its own). Never raises for a broken ``fn``.
-        Every check of a "Your turn" task (:data:`YOUR_TURN_TASKS`) but that of an unfilled skeleton is recorded in
-        the learner's progress (kind ``"your-turn"``, name ``task``): its verdict, and as its answer the mistake
-        recognised. Every check of one is also noted for the task's hint ladder (:mod:`helpers.exercises.attempts`).
-
-    Raises
-    ------
-    ValueError
-        If ``task`` is not a known task.
-    """
-    feedback = check_task(task, fn)
-    if _task(task).your_turn:
-        attempts.note("your-turn", task, feedback)
-        if feedback.mistake != NOT_WRITTEN:  # an unfilled skeleton is not a try
-            record("your-turn", task, correct=feedback.correct, answer=feedback.mistake or None)
-    return feedback
-
-
-def asked_in(task: str) -> str:
-    """The notebook whose "Your turn" cell first asks for ``task`` (``"01_intuition"``); '' for a task no "Your turn"
-    asks for. A check of the task names a mistake's places in later notebooks as still to come."""
-    return next((notebook for notebook, tasks in YOUR_TURN_CELLS.items() if task in tasks), "")
-
-
-def judge_task(task: str, fn, notebook: str | None = None) -> Verdict:
-    """:func:`check_code`'s verdict in parts (the header, the failing example, the mistake and what is said about
-    it), recording nothing: for checkers built on a code task that word their message their own way, such as
-    :func:`helpers.exercises.bugs.check_fix`.
-
-    ``notebook`` is the notebook the check runs in (default: :func:`asked_in`); a mistake's places in later
-    notebooks are said to come later.
-
-    Raises
-    ------
-    ValueError
-        If ``task`` is not a known task.
-    """
-    return judge(_task(task), fn, asked_in(task) if notebook is None else notebook)
-
-
-def check_task(task: str, fn) -> Feedback:
-    """:func:`check_code` without recording or noting anything: the verdict alone.
 
     Raises
     ------

@@ -112,6 +112,7 @@ def _scaled_by_token_count(count_of):
 
 TASK = CodeTask(
     name="attention",
+    order=30,
     idea=("Compare every query with every key (one dot product per pair: n_q × n_k scores), scale the scores by "
           "1/√d_k, turn each query's row of scores into weights that add up to 1, and give each query the weighted "
           "mix of the value rows."),

@@ -213,6 +213,7 @@ def _difference(task, got, want, where, tokens, given, args) -> Verdict | None:
 
 TASK = CodeTask(
     name="attention_sublayer",
+    order=180,
     idea=("Project X to Q, K and V with the layer's matrices and biases; cut each into h = 12 heads of d_k = 32 "
           "neighbouring columns, with the head axis first; attend in every head (scaled by √d_k, softmax over the "
           "keys); put the heads' outputs back side by side, one row per token; multiply by W^O and add b^O; add X "

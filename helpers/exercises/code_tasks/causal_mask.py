@@ -49,6 +49,7 @@ def _cases() -> list[Case]:
 
 TASK = CodeTask(
     name="causal_mask",
+    order=40,
     idea=("Query i may read key j when j comes no later than i: the diagonal and everything below it may attend, "
           "everything above it may not. The answer is True/False, one entry per (query, key) pair."),
     outputs=(("the mask", "n × n"),),

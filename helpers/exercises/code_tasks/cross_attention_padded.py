@@ -182,6 +182,7 @@ def _rows_zeroed(X_dec, X_enc, W_q, W_k, W_v, enc_length):
 
 TASK = CodeTask(
     name="cross_attention_padded",
+    order=80,
     idea=("Cross-attention first: the queries come from the decoder's tokens, the keys and values from the source's. "
           "Compare every query with every key, scale by 1/√d_k, softmax each row, mix the values. The source is "
           "padded: its keys from enc_length on are not words, and no query may read them. As in 04's padding mask, "

@@ -167,6 +167,7 @@ def _verdict(task: CodeTask, fn) -> Verdict:
 
 TASK = CodeTask(
     name="encoder",
+    order=190,
     idea=("Start from the embeddings X. For each layer in order: run the attention sublayer on the current X (it "
           "gives two results; keep the new X), then the layer's feed-forward step on that, and carry the result on "
           "to the next layer. Keep every state on the way, the embeddings first, and return them stacked."),

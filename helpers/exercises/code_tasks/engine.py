@@ -112,6 +112,8 @@ class CodeTask:
         For a task checked its own way instead of case by case (the real model, layer by layer:
         :mod:`~helpers.exercises.code_tasks.layer_by_layer`): it gets a function already known to be callable and
         written, and its models are the wrong implementations it names. None: the cases, reference and models above.
+    order : int
+        Where the task comes among :data:`~helpers.exercises.code_tasks.TASKS` (the course's order): lower first.
     """
 
     name: str
@@ -125,6 +127,7 @@ class CodeTask:
     idea: str = ""
     requirement: Callable | None = None
     verdict: Callable | None = None
+    order: int = 0
 
     @property
     def solution_source(self) -> str:

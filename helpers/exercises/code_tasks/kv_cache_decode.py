@@ -109,6 +109,7 @@ def _empty_first_nan(X, W_q, W_k, W_v):
 
 TASK = CodeTask(
     name="kv_cache_decode",
+    order=70,
     idea=("Loop over the tokens in order. When token t arrives, compute its key and value and add them as a new row "
           "at the bottom of the cache; then compute its query and attend to the cache only: scores against every "
           "cached key, scaled by √d_k, a softmax, the weighted sum of the cached values. That gives row t. No mask "

@@ -131,6 +131,7 @@ def _masked_weights_at_k(Q, K, V, mask):
 
 TASK = CodeTask(
     name="masked_attention",
+    order=50,
     idea=("Attention as before, but a query shares its weights out among the keys it may see only: a blocked key "
           "ends with weight exactly 0, and each row of weights still adds up to 1. The mask has to act before the "
           "scores become weights."),

@@ -74,6 +74,7 @@ def _width(Xh) -> tuple:
 
 TASK = CodeTask(
     name="merge_heads",
+    order=110,
     idea=("The reverse of the split: move the token axis back in front of the head axis, (..., h, n, d_k) to (..., "
           "n, h, d_k), then join each token's h blocks into one row, head 0's columns first. Count the axes from "
           "the end."),

@@ -103,6 +103,7 @@ def _verdict(task: CodeTask, fn) -> Verdict:
 
 TASK = CodeTask(
     name="minilm_attention",
+    order=170,
     idea=("The same attention as in 02, now for one head of a real model: compare every query with every key, scale "
           "the scores by 1/√d_k (d_k = 32 here), turn each query's row into weights that add up to 1, and give each "
           "query the weighted mix of the value rows. Return the output and the weights."),

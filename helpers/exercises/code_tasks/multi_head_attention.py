@@ -94,6 +94,7 @@ def _model(**change):
 
 TASK = CodeTask(
     name="multi_head_attention",
+    order=90,
     idea=("Project X to Q, K and V; cut each into h blocks of d_k = d_model / h columns; run attention in each "
           "block on its own, scaled by √d_k; put the h outputs side by side in head order and multiply by W^O."),
     outputs=(("the output", "n × d_model"),),

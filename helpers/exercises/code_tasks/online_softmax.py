@@ -83,6 +83,7 @@ def _step_variant(rescale_l=True, rescale_o=True, inverted=False, block_max=Fals
 
 TASK = CodeTask(
     name="online_softmax",
+    order=130,
     idea=("A new tile of scores may raise a row's maximum. The running sum l and the running output o were both "
           "counted against the old maximum, so both must be brought to the new one before the tile's own terms are "
           "added to them."),

@@ -104,6 +104,7 @@ def _after_softmax(Q, K, V, lengths):
 
 TASK = CodeTask(
     name="padded_attention",
+    order=160,
     idea=("A pad token is not a word: no query may read it. So the padding mask blocks the pad keys (columns of the "
           "weights), the same keys for every query of the sentence, before the softmax; a pad query's own row still "
           "shares its weight among the real tokens. Ask which axis of the scores each axis of the mask lines up with."),

@@ -115,6 +115,7 @@ def _per_sentence(lengths, n, block):
 
 TASK = CodeTask(
     name="padding_causal_mask",
+    order=60,
     idea=("Two tests decide each (sentence, query, key) entry, and a key must pass both: it is a real token of that "
           "sentence (the first lengths[b] positions), and it is not after the query. Padding blocks keys, the "
           "columns, never queries: a pad query still reads the real tokens. Build each test as an array over the "

@@ -49,6 +49,7 @@ def _cases() -> list[Case]:
 
 TASK = CodeTask(
     name="project_qkv",
+    order=20,
     idea=("Q, K and V are three views of the same tokens: each row of X (one token) is multiplied by W^Q, by W^K "
           "and by W^V in turn. Every result keeps one row per token, with as many columns as its matrix."),
     outputs=(("Q", "n × d_k"), ("K", "n × d_k"), ("V", "n × d_v")),

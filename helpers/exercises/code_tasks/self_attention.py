@@ -85,6 +85,7 @@ def _keys_for_queries(X, W_q, W_k, W_v):
 
 TASK = CodeTask(
     name="self_attention",
+    order=150,
     idea=("From the token vectors: project X to Q, K and V, compare every query with every key, scale by 1/√d_k, "
           "turn each row into weights that add up to 1, and mix the value rows with them."),
     outputs=(("output", "n × d_v"), ("weights", "n × n")),

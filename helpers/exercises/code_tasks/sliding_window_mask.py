@@ -76,6 +76,7 @@ def _offsets(n):
 
 TASK = CodeTask(
     name="sliding_window_mask",
+    order=120,
     idea=("Each query i may read the keys from i − window + 1 up to i itself: not after it, and fewer than window "
           "positions back. Write both conditions as arrays over (query, key) pairs, for instance with the positions "
           "as a column and as a row, and combine them; the result is True/False, n × n."),

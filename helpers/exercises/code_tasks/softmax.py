@@ -100,6 +100,7 @@ def _softmax_sum_all(x):
 
 TASK = CodeTask(
     name="softmax",
+    order=10,
     idea=("Turn each row of scores (along the last axis) into weights: exponentiate every score and divide by the "
           "sum of its own row's exponentials, so that each row adds up to 1 and a larger score gets a larger "
           "weight. Taking each row's maximum off before exponentiating leaves the weights as they are and keeps the "

@@ -63,6 +63,7 @@ def _cases() -> list[Case]:
 
 TASK = CodeTask(
     name="softmax_backward",
+    order=140,
     idea=("The softmax ties a row's weights together: raising one score takes weight from all the others. So the "
           "gradient of a score is its weight times how far its own upstream gradient is above the weighted average "
           "of its row's upstream gradients."),

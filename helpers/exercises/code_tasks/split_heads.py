@@ -88,6 +88,7 @@ def _cut(X, h, order="n h d"):
 
 TASK = CodeTask(
     name="split_heads",
+    order=100,
     idea=("Cut the last axis (d_model) into h blocks of d_k columns, then move the head axis in front of the token "
           "axis: (..., n, d_model) becomes (..., n, h, d_k), then (..., h, n, d_k). Count the axes from the end, so "
           "that a batch axis in front works too."),

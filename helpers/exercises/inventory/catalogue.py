@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import cache
 
 from helpers.exercises.inventory.item import Item
-from helpers.exercises.inventory.items import ITEMS, OBJECTIVES
+from helpers.exercises.inventory.items import OBJECTIVES
+from helpers.exercises.per_notebook import discover
 
 __all__ = ["MIN_PER_OBJECTIVE", "catalogue"]
 
@@ -14,8 +15,8 @@ MIN_PER_OBJECTIVE = 2
 
 @cache
 def catalogue() -> dict[str, Item]:
-    """Every item by name, in the order of :data:`~helpers.exercises.inventory.items.ITEMS` (do not change it: it is
-    shared; :func:`helpers.exercises.inventory.items` hands out copies).
+    """Every item by name, objective by objective (the ``ITEMS`` of ``objective1.py`` ... ``objective5.py``, each in
+    its order; do not change it: it is shared; :func:`helpers.exercises.inventory.items` hands out copies).
 
     Raises
     ------
@@ -24,7 +25,7 @@ def catalogue() -> dict[str, Item]:
         :data:`MIN_PER_OBJECTIVE` items.
     """
     found: dict[str, Item] = {}
-    for item in ITEMS:
+    for item in (item for items in discover("helpers.exercises.inventory", "ITEMS") for item in items):
         if item.name in found:
             raise ValueError(f"two inventory items are named {item.name!r}")
         if item.objective not in OBJECTIVES:

@@ -1,13 +1,6 @@
 """The built-in kinds of generated problems, one module each (generator, checker, answer fields).
 
-:data:`BUILT_IN_KINDS` lists them in the order the practice widget offers them; :mod:`helpers.exercises`
-registers them (:func:`helpers.exercises.register_kind`).
+Each module that defines ``KIND`` (a :class:`helpers.exercises.Kind`) is a kind: the registry finds it
+(:func:`helpers.exercises.kinds`), in the order of the kinds' ``order`` (as the practice widget offers them). A new
+kind is one new module here; :mod:`.friendly` is the numbers they share.
 """
-
-from __future__ import annotations
-
-from helpers.exercises.problems import attention, heatmap, masked, projection, shapes, softmax
-
-__all__ = ["BUILT_IN_KINDS"]
-
-BUILT_IN_KINDS = (projection.KIND, attention.KIND, masked.KIND, softmax.KIND, shapes.KIND, heatmap.KIND)

@@ -185,4 +185,4 @@ def _generate(rng, difficulty) -> Generated:
                      attention_solution(Q, K, V, None), attention_given(Q, K, V))
 
 
-KIND = Kind("attention", _generate, check_generated_attention)
+KIND = Kind("attention", _generate, check_generated_attention, order=2)

@@ -445,4 +445,4 @@ def _check(p: Problem, answer) -> Feedback:
     return Feedback(n_right == total, "\n".join([head, *lines]))
 
 
-KIND = Kind("heatmap", _generate, _check, _fields)
+KIND = Kind("heatmap", _generate, _check, _fields, order=6)

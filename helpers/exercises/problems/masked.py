@@ -50,4 +50,4 @@ def _generate(rng, difficulty) -> Generated:
                      attention_solution(Q, K, V, mask), (*attention_given(Q, K, V), shown_mask))
 
 
-KIND = Kind("masked", _generate, check_generated_attention)
+KIND = Kind("masked", _generate, check_generated_attention, order=3)

@@ -117,4 +117,4 @@ def _check(p: Problem, answer) -> Feedback:
     return check_projection(answer, i["X"], {"Q": i["W_q"], "K": i["W_k"], "V": i["W_v"]}, ROUNDED_TOL, exact=False)
 
 
-KIND = Kind("projection", _generate, _check)
+KIND = Kind("projection", _generate, _check, order=1)

@@ -142,4 +142,5 @@ def _generate(rng, difficulty) -> Generated:
     return Generated(inputs, answer, words["instruction"].format(**inputs), solution)
 
 
-KIND = Kind("shapes", _generate, lambda p, a: check_shapes(a, **p.inputs), shape_fields)
+KIND = Kind("shapes", _generate, lambda p, a: check_shapes(a, **p.inputs), shape_fields,
+            order=5)

@@ -73,4 +73,5 @@ def _fields(p: Problem) -> tuple[Field, ...]:
                   col_labels=labels("key", n)),)
 
 
-KIND = Kind("softmax", _generate, lambda p, a: check_softmax(a, p.inputs["scores"], ROUNDED_TOL), _fields)
+KIND = Kind("softmax", _generate, lambda p, a: check_softmax(a, p.inputs["scores"], ROUNDED_TOL), _fields,
+            order=4)

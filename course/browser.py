@@ -1,6 +1,7 @@
 """Starting JupyterLab and Voila for the browser tests and the browser benchmark, and driving JupyterLab's page.
 
-Plain functions and classes (no pytest here), so that bench/bench_browser.py uses the very same set-up as the tests.
+Plain functions and classes (no pytest here), so that the benchmarks (bench/bench_browser.py, bench/bench_lecture.py)
+use the very same set-up as the browser tests (tests/browser/).
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from helpers.course import PLAN_FILE, CoursePlan, read_course_plan
+from course.plan import ROOT as REPO, course_notebooks
 
-REPO = Path(__file__).resolve().parents[2]
 # Another folder of course notebooks can be tested in place of notebooks/ (e.g. a draft): set COURSE_NOTEBOOKS.
 NOTEBOOKS = Path(os.environ.get("COURSE_NOTEBOOKS", REPO / "notebooks")).resolve()
 DEBIAN_CHROMIUM = Path("/usr/bin/chromium")
@@ -60,17 +60,6 @@ NO_CHROMIUM = (
 
 class ServerError(RuntimeError):
     """A server did not start; the message holds the end of its log."""
-
-
-def course_plan() -> CoursePlan:
-    """``course.toml``, the one list of the course's notebooks: ``index``, ``core`` and ``going_further`` (names
-    without ``.ipynb``)."""
-    return read_course_plan(REPO / PLAN_FILE)
-
-
-def course_notebooks(folder: Path) -> list[Path]:
-    """The course notebooks in course order, as paths in ``folder``."""
-    return [folder / f"{name}.ipynb" for name in course_plan().notebooks]
 
 
 def notebook_paths() -> list[Path]:
@@ -277,12 +266,12 @@ TEST_FILL_DELAY_S = 3600
 
 
 def voila_command(target: Path, port: int, fill_delay: float | None = TEST_FILL_DELAY_S) -> list[str]:
-    """The lecture mode (``make present``, scripts/present.py) for a notebook or a folder of notebooks, on ``port``,
+    """The lecture mode (``make present``, :mod:`course.present`) for a notebook or a folder of notebooks, on ``port``,
     no browser opened; a notebook's kernel pool refilled ``fill_delay`` seconds after a page takes its kernel (None:
     as ``make present`` does)."""
     refill = [] if fill_delay is None else [f"--VoilaKernelManager.fill_delay={fill_delay}"]
     return [
-        sys.executable, str(REPO / "scripts" / "present.py"), str(target),
+        sys.executable, "-m", "course.present", str(target),
         f"--port={port}", "--Voila.port_retries=0", "--no-browser", "--Voila.ip=127.0.0.1", *refill,
     ]  # fmt: skip
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .jupyter_servers import notebook_paths
+from course.browser import notebook_paths
 
 # Numbers are shown with 2 decimals: a shown weight is within 0.005 of the true one (plus float noise).
 SHOWN_ATOL = 0.0051
