@@ -39,7 +39,7 @@ import traitlets
 from . import theme
 from .snapshot import aside_snapshot_html, page_snapshot_html
 
-__all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "Vector", "animations_on", "close_tree",
+__all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "Vector", "Whole", "animations_on", "close_tree",
            "lecture_mode", "text_form", "unexpected_message", "validates"]
 
 RUN_TO_SHOW = "a live widget: run this cell to show it"
@@ -147,6 +147,16 @@ class Matrix(traitlets.TraitType):
             raise RefusedValue(f"{name} must hold finite numbers only")
         A.flags.writeable = False
         return A
+
+
+class Whole(traitlets.Int):
+    """An ``Int`` trait that takes numpy's integers too and refuses the rest (a float, even ``2.0``, or a bool) with
+    a :class:`RefusedValue` naming the trait, as :func:`helpers.arrays.whole_number` words it."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise RefusedValue(f"{self.name or 'value'} must be a whole number; got {value!r}")
+        return int(value)
 
 
 class Vector(traitlets.TraitType):

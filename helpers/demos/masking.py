@@ -7,12 +7,13 @@ The batch and the masks are in :mod:`helpers.masking`; this class draws them.
 from __future__ import annotations
 
 import ipywidgets as widgets
+import traitlets
 
 from helpers import theme
 from helpers.arrays import whole_number
 from helpers.attention import additive_mask
 from helpers.layout import course_box, view_html, wrap_row
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Whole, validates
 from helpers.masking import SENTENCE_POOL, pad_batch, padded_batch_attention, parse_lengths
 from helpers.render import attention_weights_html, matrix_html
 
@@ -30,6 +31,9 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
+    causal : bool (a trait), linked to ``causal_box``
+    selected : int (a trait), linked to ``picker``; refused (a ``TraitError``, also a ``ValueError``) outside
+        the batch
     lengths_field : ipywidgets.Text, the lengths as typed ("3, 5, 2")
     message_html : ipywidgets.HTML, next to the field: what is wrong with the typed lengths
     causal_box : ipywidgets.Checkbox
@@ -44,10 +48,15 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     are synchronous.
     """
 
+    causal = traitlets.Bool(False, help="combine the padding mask with the causal mask")
+    selected = Whole(0, help="the sequence whose mask and weights are shown")
+
     def __init__(self, lengths=(3, 5, 2), causal: bool = False, selected: int = 0):
-        self._live_setup()
         text = ", ".join(str(int(v)) for v in lengths)
         first = parse_lengths(text)
+        self._lengths = first
+        self.causal, self.selected = bool(causal), selected  # checked by the traits
+        self._live_setup()
         self.lengths_field = widgets.Text(
             value=text, description="lengths", continuous_update=False,
             style={"description_width": "5em"}, layout=widgets.Layout(width="18em"),
@@ -62,14 +71,11 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         masks = wrap_row([self.views["mask"], self.views["weights"]])
         super().__init__([controls, self.status_html, self.views["batch"], self.picker, masks])
         course_box(self)  # normal line height for wrapped text
-        if not 0 <= int(selected) < len(first):
-            raise ValueError(f"selected must be a sequence index 0..{len(first) - 1}; got {selected!r}")
-        self._lengths = first
-        self._set_picker(int(selected))
+        self._set_picker(self.selected)
         self._update()  # the starting values were checked: a failure here is a bug, raise it
         self.watch(self.lengths_field, self._on_lengths, where=self.message_html)
-        self.watch(self.causal_box, lambda _c: self.request_update())
-        self.watch(self.picker, self._on_pick)
+        self.bind(self.causal_box, "causal")
+        self.bind(self.picker, "selected")
 
     # -- state --------------------------------------------------------------------------
     @property
@@ -80,23 +86,13 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     def message(self) -> str:
         return self.problem(self.message_html)
 
-    @property
-    def causal(self) -> bool:
-        return bool(self.causal_box.value)
+    @validates("selected")
+    def _check_selected(self, b) -> int:
+        return int(whole_number(b, "selected", 0, len(self._lengths) - 1))
 
-    @causal.setter
-    def causal(self, value: bool) -> None:
-        self.causal_box.value = bool(value)
-
-    @property
-    def selected(self) -> int:
-        """The sequence shown: the picker's value."""
-        return int(self.picker.value)
-
-    @selected.setter
-    def selected(self, b: int) -> None:
-        b = whole_number(b, "selected", 0, len(self._lengths) - 1)
-        self.picker.value = int(b)
+    @traitlets.observe("causal", "selected")
+    def _setting_changed(self, _change) -> None:
+        self.request_update()
 
     def set_lengths_text(self, text: str) -> None:
         """Exactly what typing ``text`` into the lengths field and pressing Enter does."""
@@ -113,13 +109,12 @@ class PaddingDemo(LiveWidget, widgets.VBox):
             self._set_picker(selected)
             self.request_update()
 
-    def _on_pick(self, _change) -> None:
-        self.request_update()
-
     def _set_picker(self, selected: int) -> None:
-        """One button per sequence, on ``selected`` (new options select button 0 first)."""
+        """One button per sequence, on ``selected`` (new options select button 0 first, which ``selected`` follows
+        for a moment: inside a ``hold_trait_notifications`` block nothing is redrawn meanwhile)."""
         self.picker.options = [(str(b), b) for b in range(len(self._lengths))]
         self.picker.value = selected
+        self.selected = selected
 
     def _update(self) -> None:
         sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self._lengths)]
