@@ -381,13 +381,16 @@ class LiveWidget(TextForm):
         button.on_click(self.guarded(handler, where))
 
     def bind(self, control, trait: str, where: widgets.HTML | tuple | None = None, to_control=None,
-             to_trait=None) -> None:
+             to_trait=None):
         """Keep ``control.value`` and this widget's trait ``trait`` equal both ways, as ``widgets.link`` does.
 
         Unlike a plain link, a value the trait refuses (its ``validate`` raises) does not leave the
         control's handler: the control goes back to the trait's value and the reason is shown in
         ``where`` (default: the status line), where a learner's ``widgets.link`` to the trait shows its refusals
         too. ``to_control`` and ``to_trait`` translate a value between the two (default: the same value).
+
+        Returns the function registered on the control, as :meth:`watch` does (``control.unobserve(it,
+        names="value")`` detaches the control while the widget rebuilds it).
         """
         shown = to_control or (lambda value: value)
         read = to_trait or (lambda value: value)
@@ -400,8 +403,10 @@ class LiveWidget(TextForm):
 
         self._live_refusal_places[trait] = where
         control.value = shown(getattr(self, trait))
-        control.observe(self.guarded(control_changed, where), names="value")
+        run = self.guarded(control_changed, where)
+        control.observe(run, names="value")
         self.observe(lambda change: setattr(control, "value", shown(change["new"])), names=trait)
+        return run
 
     def _run_guarded(self, fn, where, *args, **kwargs):
         try:
