@@ -14,8 +14,9 @@ import traitlets
 
 from helpers import highlight, theme
 from helpers.arrays import one_of
-from helpers.exercises.design import check_design, design_task
+from helpers.exercises.design import design_task
 from helpers.feedback import Feedback
+from helpers.goal_line import GoalLine
 from helpers.layout import course_box, number_box, view_html, wrap_row
 from helpers.live import LiveWidget, validates
 from helpers.patterns import (
@@ -75,7 +76,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     goal : DesignTask or None, the task of ``goal=``
     goal_feedback : Feedback or None, the verdict on the current weights, as the goal line shows it
     goal_met : bool, whether the goal is met now (False without a goal)
-    goal_html : ipywidgets.HTML, the goal line (hidden without a goal)
+    goal_html : helpers.goal_line.GoalLine (an ipywidgets.HTML), the goal line (hidden without a goal)
     save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights on show
         as a heatmap for a slide, titled with the pattern (``figures/<notebook>-pattern-weights.png``)
 
@@ -116,9 +117,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
                                        width="13em")
         self.strength_box.disabled = pattern == START
         self.explain = widgets.HTML()
-        self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
-        self.goal_html.add_class("attn-goal")
-        self.goal_html.layout.display = None if task is not None else "none"
+        self.goal_html = GoalLine(task)
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
         for name in ("Q", "K", "X"):
             # The picture a stored notebook shows (helpers.snapshot) leaves the stages out: the weights and the
@@ -212,18 +211,15 @@ class PatternBuilder(LiveWidget, widgets.VBox):
 
     def _judge_goal(self) -> None:
         """Check the goal on the current weights and show the verdict in the goal line."""
-        task = self.goal
         W_q, W_k = (self.editors[k].value for k in ("W_q", "W_k"))
         d_k = self._weights_for(START)[0].shape[1]
         if W_q.shape[1] != d_k:
             # A pattern of another width loaded from the menu, to look at: say so rather than "wrong shape".
-            feedback = Feedback(False, f"Not yet: this pattern has d_k = {W_q.shape[1]}; the goal is judged on "
-                                       f"weights with d_k = {d_k}, the task's (the menu's first entry brings them "
-                                       "back).")
+            self.goal_feedback = self.goal_html.judge(feedback=Feedback(
+                False, f"Not yet: this pattern has d_k = {W_q.shape[1]}; the goal is judged on weights with d_k = "
+                       f"{d_k}, the task's (the menu's first entry brings them back)."))
         else:
-            feedback = check_design(task.name, **self._arrays(W_q, W_k))
-        self.goal_feedback = feedback
-        self.goal_html.value = theme.goal_html(task.goal, feedback.correct, feedback.message, task.hint)
+            self.goal_feedback = self.goal_html.judge(self._arrays(W_q, W_k))
 
     def _weights_for(self, pattern: str):
         """``W_q``, ``W_k`` that the menu entry ``pattern`` loads: a pattern's at the strength, or the task's start."""
