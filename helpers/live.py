@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 from contextlib import contextmanager
+from types import MappingProxyType
 
 import ipywidgets as widgets
 import numpy as np
@@ -207,8 +208,10 @@ class LiveWidget(TextForm):
     ``ValueError`` to say why they cannot be computed) and may override
     :meth:`_show_status` to put messages somewhere else. State a learner reads or sets
     belongs in traitlets traits (class attributes; ``@traitlets.validate`` raising
-    :class:`RefusedValue` for what cannot be used, ``@traitlets.observe`` calling
-    :meth:`request_update`), with the controls that show it linked by :meth:`bind`.
+    :class:`RefusedValue` for what cannot be used, or :func:`validates` around a check that
+    raises ``ValueError``; ``@traitlets.observe`` calling :meth:`request_update`), with the
+    controls that show it linked by :meth:`bind`. A trait may be given its starting value
+    before :meth:`_live_setup`: until then :meth:`request_update` does nothing.
 
     Attributes
     ----------
@@ -226,7 +229,7 @@ class LiveWidget(TextForm):
     _live_holds = 0  # open hold_trait_notifications blocks: request_update waits for the last one to end
     _live_pending = False
     _live_links = ()  # the traitlets links (widgets.link) that tie one of this widget's traits to something else
-    _live_refusal_places: dict = {}  # trait name -> where its refusals are shown (bind's ``where``)
+    _live_refusal_places = MappingProxyType({})  # trait name -> where its refusals are shown (bind's ``where``)
 
     _status_html = None
 
