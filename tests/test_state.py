@@ -102,6 +102,21 @@ def test_changes_inside_a_hold_are_drawn_once_and_heard_at_the_end():
     assert len(weights) == 1 and "sentence 1" in weights[0] and pad.picker.value == 1 and pad.causal_box.value
 
 
+def test_typed_lengths_are_a_trait_and_setting_it_rewrites_the_field():
+    pad = PaddingDemo(lengths=(3, 5, 2))
+    heard = []
+    pad.observe(lambda change: heard.append(change["new"]), names="lengths")
+    pad.set_lengths_text("2 4")  # typed with spaces: read, and the field keeps what was typed
+    assert heard == [[2, 4]] and pad.lengths_field.value == "2 4" and len(pad.picker.options) == 2
+    pad.set_lengths_text("2, x")
+    assert "length 2: 'x' is not a number" in pad.message and heard == [[2, 4]]
+    pad.lengths = [1, 8, 4]  # from code: the field shows the lengths, and its message goes
+    assert pad.lengths_field.value == "1, 8, 4" and pad.message == "" and pad.tokens[1][7] != "<pad>"
+    with pytest.raises(ValueError, match="lengths: every length must be between 1 and 8; got 1, 9"):
+        pad.lengths = [1, 9]
+    assert pad.lengths == [1, 8, 4] and pad.lengths_field.value == "1, 8, 4"
+
+
 def test_a_refused_value_raises_a_value_error_and_keeps_the_state():
     pad, stepper = PaddingDemo(lengths=(3, 5)), FlashStepper(*_QKV)
     shown = pad.views["weights"].value

@@ -31,6 +31,9 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
+    lengths : list of int (a trait), one per sentence, shown in ``lengths_field`` (typed lengths that are read
+        set it; setting it rewrites the field); refused (a ``TraitError``, also a ``ValueError``) as the field refuses
+        them
     causal : bool (a trait), linked to ``causal_box``
     selected : int (a trait), linked to ``picker``; refused (a ``TraitError``, also a ``ValueError``) outside
         the batch
@@ -39,7 +42,7 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     causal_box : ipywidgets.Checkbox
     picker : ipywidgets.ToggleButtons, one button per sequence
     views : dict of ipywidgets.HTML: "batch", "mask", "weights"
-    lengths : list of int; tokens : list of lists of str (batch, n)
+    tokens : list of lists of str (batch, n)
     mask : bool (batch, n, n); weights : (batch, n, n); output : (batch, n, 4)
     message : str, '' when the typed lengths are valid
 
@@ -48,13 +51,13 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     are synchronous.
     """
 
+    lengths = traitlets.List(Whole(), help="the sentences' lengths, one per sentence")
     causal = traitlets.Bool(False, help="combine the padding mask with the causal mask")
     selected = Whole(0, help="the sequence whose mask and weights are shown")
 
     def __init__(self, lengths=(3, 5, 2), causal: bool = False, selected: int = 0):
         text = ", ".join(str(int(v)) for v in lengths)
-        first = parse_lengths(text)
-        self._lengths = first
+        self.lengths = parse_lengths(text)
         self.causal, self.selected = bool(causal), selected  # checked by the traits
         self._live_setup()
         self.lengths_field = widgets.Text(
@@ -79,16 +82,16 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     # -- state --------------------------------------------------------------------------
     @property
-    def lengths(self) -> list[int]:
-        return list(self._lengths)
-
-    @property
     def message(self) -> str:
         return self.problem(self.message_html)
 
     @validates("selected")
     def _check_selected(self, b) -> int:
-        return int(whole_number(b, "selected", 0, len(self._lengths) - 1))
+        return int(whole_number(b, "selected", 0, len(self.lengths) - 1))
+
+    @validates("lengths")
+    def _check_lengths(self, lengths) -> list[int]:
+        return parse_lengths(", ".join(map(str, lengths)))  # the field's rules and messages
 
     @traitlets.observe("causal", "selected")
     def _setting_changed(self, _change) -> None:
@@ -102,24 +105,35 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     def _on_lengths(self, change) -> None:
         lengths = parse_lengths(change["new"])  # a ValueError is shown next to the field; the batch stays
         self.clear_problem(self.message_html)
-        selected = min(self.selected, len(lengths) - 1)
-        # New buttons and a new batch: one redraw, at the end, when the picker is on `selected` again.
+        self.lengths = lengths
+
+    @traitlets.observe("lengths")
+    def _lengths_changed(self, change) -> None:
+        if not self._live_ready:
+            return  # the starting batch: drawn once the widget is built
+        lengths = change["new"]
+        try:
+            typed = parse_lengths(self.lengths_field.value)
+        except ValueError:
+            typed = None
+        # New buttons and a new batch: one redraw, at the end, when the picker is on the sentence shown again.
         with self.hold_trait_notifications():
-            self._lengths = lengths
-            self._set_picker(selected)
+            if typed != lengths:  # set from code: the field shows the lengths (and its handler clears a message)
+                self.lengths_field.value = ", ".join(map(str, lengths))
+            self._set_picker(min(self.selected, len(lengths) - 1))
             self.request_update()
 
     def _set_picker(self, selected: int) -> None:
         """One button per sequence, on ``selected`` (new options select button 0 first, which ``selected`` follows
         for a moment: inside a ``hold_trait_notifications`` block nothing is redrawn meanwhile)."""
-        self.picker.options = [(str(b), b) for b in range(len(self._lengths))]
+        self.picker.options = [(str(b), b) for b in range(len(self.lengths))]
         self.picker.value = selected
         self.selected = selected
 
     def _update(self) -> None:
-        sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self._lengths)]
+        sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self.lengths)]
         tokens, _ = pad_batch(sentences)
-        X, mask, weights, output = padded_batch_attention(tokens, self._lengths, self.causal)
+        X, mask, weights, output = padded_batch_attention(tokens, self.lengths, self.causal)
         self.tokens, self.X, self.mask, self.weights, self.output = tokens, X, mask, weights, output
         self._draw()
 
@@ -147,8 +161,8 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         pad = f"background:{theme.BORDER};color:{theme.MASKED_FG};"
         rows = [
             [(b, "font-weight:700;" if b == self.selected else "")]
-            + [(t, pad) if j >= self._lengths[b] else t for j, t in enumerate(row)]
-            + [self._lengths[b]]
+            + [(t, pad) if j >= self.lengths[b] else t for j, t in enumerate(row)]
+            + [self.lengths[b]]
             for b, row in enumerate(self.tokens)
         ]
         table = theme.table_html(["sentence", *map(str, range(n)), "length"], rows, align=["center"] * (n + 2),
@@ -156,4 +170,4 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         return f'<div style="{theme.MONO}">{table}</div>'
 
     def __repr__(self) -> str:
-        return f"PaddingDemo(lengths={self._lengths}, causal={self.causal})"
+        return f"PaddingDemo(lengths={self.lengths}, causal={self.causal})"
