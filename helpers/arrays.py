@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_float_array", "require_ndim", "as_matrix", "positive_int", "whole_number"]
+__all__ = ["as_float_array", "require_ndim", "as_matrix", "one_of", "positive_int", "whole_number"]
 
 
 def as_float_array(x, name: str) -> np.ndarray:
@@ -51,6 +51,13 @@ def whole_number(value, name: str, low: int = 1, high: int | None = None) -> int
         wanted = f"from {low} to {high:,}" if high is not None else f"of at least {low}"
         raise ValueError(f"{name} must be a whole number {wanted}; got {value!r}")
     return int(value)
+
+
+def one_of(value, choices, name: str):
+    """``value`` if it is one of ``choices``, else a ValueError naming ``name`` and the choices."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}; got {value!r}")
+    return value
 
 
 def positive_int(value, name: str) -> int:

@@ -27,15 +27,13 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 import traitlets
-from ipywidgets.widgets.widget_bool import CheckboxStyle
-from ipywidgets.widgets.widget_description import DescriptionStyle
-from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 from . import attention as att, explain, highlight, render, theme, trace
 from .arrays import whole_number
 from .colour_easing import ColourEasing
-from .exercises.design import check_design, design_task
+from .exercises.design import design_task
 from .feedback import Feedback
+from .goal_line import GoalLine
 from .layout import TEXT_CSS, SharedLooks
 from .live import LiveWidget, Matrix, RefusedValue, lecture_mode
 from .mathtext import math_html
@@ -72,10 +70,6 @@ def _editor_width(editor: MatrixEditor) -> int:
     buttons = 10.5 * font if editor.show_buttons else 0
     beside = 9 * font + 8 if "matrix-editor-message-beside" in editor._dom_classes else 0
     return int(max(table + beside, name, buttons) + 16)
-
-
-def _show_widget(widget: widgets.Widget, shown: bool) -> None:
-    widget.layout.display = None if shown else "none"
 
 
 @dataclass(frozen=True)
@@ -161,7 +155,7 @@ class TokenSide:
                                                 layout=looks.layout(width=spec.count_width))
         self.names_box = widgets.Text(value=", ".join(tokens), continuous_update=False,
                                       description=spec.names_label,
-                                      style=looks.style(TextStyle, description_width="initial"),
+                                      style=looks.style(widgets.Text, description_width="initial"),
                                       layout=looks.layout(width="22em"))
         self.names_message = widgets.HTML("", layout=looks.layout(width="22em"), style=explorer._html_style)
         self._names_where = self.names_message  # under the box, in the flow: it covers nothing
@@ -373,8 +367,8 @@ class Explorer(LiveWidget, widgets.VBox):
         # A message about a cell beside its grid: the grid it is about and the weights under it never move. Not in
         # cross-attention, whose one-hot X_dec and X_enc are wide already (there one line under the grid is kept).
         self._message_beside = kind != "cross"
-        self._html_style = looks.style(HTMLStyle)
-        self._described = looks.style(DescriptionStyle, description_width="initial")
+        self._html_style = looks.style(widgets.HTML)
+        self._described = looks.style(widgets.BoundedIntText, description_width="initial")
         self._editor_layout = looks.layout(max_width="100%")
         self._live_setup(large, status_html=widgets.HTML("", layout=looks.layout(), style=self._html_style))
         self.views = StageViews(self)
@@ -388,9 +382,7 @@ class Explorer(LiveWidget, widgets.VBox):
                                         looks=looks)
         self.goal = task
         self.goal_feedback: Feedback | None = None
-        self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"), style=self._html_style)
-        self.goal_html.add_class("attn-goal")
-        _show_widget(self.goal_html, task is not None)
+        self.goal_html = GoalLine(task, large, style=self._html_style)
 
         side_list = [TokenSide(self, spec, tokens, X, large, self._compact) for spec, tokens, X in checked]
         self._query_side, self._key_side = side_list[0], side_list[-1]
@@ -419,7 +411,7 @@ class Explorer(LiveWidget, widgets.VBox):
                 ed.on_labels(lambda _ed: self.request_update())
 
         box = dict(indent=False, layout=looks.layout(width="auto", margin="0 16px 0 0"),
-                   style=looks.style(CheckboxStyle))
+                   style=looks.style(widgets.Checkbox))
         self._causal_box = widgets.Checkbox(value=bool(causal), description="causal mask", description_allow_html=True,
                                             **box)
         # Why ticking it was refused, under the box, in the flow.
@@ -464,16 +456,10 @@ class Explorer(LiveWidget, widgets.VBox):
     def _judge_goal(self, _change=None) -> None:
         """Check the task's goal on the explorer's current arrays and show the verdict in the goal line."""
         task = self.goal
-        feedback = check_design(task.name, **{k: self.editors[k].value for k in task.names})
-        self.goal_feedback = feedback
         notes = [words[bool(want)] for setting, want in task.settings.items()
                  if setting in _SETTING_WORDS and getattr(self, setting) != want
                  for words in (_SETTING_WORDS[setting],)]
-        sz = theme.sizes(self._large)
-        note = (f'<div style="font-size:{sz.small};color:{theme.MUTED_FG}">The goal is judged '
-                f'{" and ".join(notes)}; the views here show your settings.</div>') if notes else ""
-        self.goal_html.value = theme.goal_html(task.goal, feedback.correct, feedback.message, task.hint,
-                                               self._large, note)
+        self.goal_feedback = self.goal_html.judge({k: self.editors[k].value for k in task.names}, settings=notes)
 
     # -- the steps
 

@@ -210,9 +210,14 @@ class SharedLooks:
     def layout(self, **props) -> widgets.Layout:
         return self._get(widgets.Layout, props)
 
-    def style(self, cls, **props):
-        """A style of class ``cls`` (``ipywidgets.widgets.widget_string.HTMLStyle``, ``DescriptionStyle``, ...)."""
-        return self._get(cls, props)
+    def style(self, widget_class, **props):
+        """A style for widgets of class ``widget_class`` (``ipywidgets.HTML``, ``ipywidgets.Checkbox``, ...): the class
+        of their ``style`` trait, found through traitlets' public ``class_traits`` (ipywidgets exports few of the style
+        classes themselves), so that widgets whose styles are of one class share one. A style class that ipywidgets
+        exports (``ipywidgets.ButtonStyle``) may be given as it is."""
+        if not issubclass(widget_class, widgets.Style):
+            widget_class = widget_class.class_traits()["style"].klass
+        return self._get(widget_class, props)
 
     @property
     def models(self) -> list:

@@ -20,14 +20,18 @@ widget. Three promises, kept in one place:
 * **Nothing escapes a handler.** Any other exception is caught too and shown as a
   visible message ("Something went wrong ..."); the views keep the last valid state.
   This holds for the observers of the widget's own traits as well, a learner's
-  ``observe`` callback included. In the browser an escaped exception would freeze the
-  widget silently.
+  ``observe`` callback included (traitlets' public ``notify_change``, which calls them,
+  is guarded). In the browser an escaped exception would freeze the widget silently.
+* **A refused value puts the control back.** A control tied to a trait, by :meth:`LiveWidget.bind` or by a
+  learner's ``widgets.link``, goes back to the trait's value when the trait refuses what it was given, and the
+  reason is shown beside the widget's own control of that trait.
 """
 
 from __future__ import annotations
 
 import functools
 from contextlib import contextmanager
+from types import MappingProxyType
 
 import ipywidgets as widgets
 import numpy as np
@@ -36,8 +40,8 @@ import traitlets
 from . import theme
 from .snapshot import aside_snapshot_html, page_snapshot_html
 
-__all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "animations_on", "close_tree", "lecture_mode",
-           "text_form", "unexpected_message"]
+__all__ = ["LiveWidget", "Matrix", "RefusedValue", "TextForm", "Vector", "Whole", "animations_on", "close_tree",
+           "lecture_mode", "text_form", "unexpected_message", "validates"]
 
 RUN_TO_SHOW = "a live widget: run this cell to show it"
 
@@ -146,6 +150,56 @@ class Matrix(traitlets.TraitType):
         return A
 
 
+class Whole(traitlets.Int):
+    """An ``Int`` trait that takes numpy's integers too and refuses the rest (a float, even ``2.0``, or a bool) with
+    a :class:`RefusedValue` naming the trait, as :func:`helpers.arrays.whole_number` words it."""
+
+    def validate(self, obj, value):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise RefusedValue(f"{self.name or 'value'} must be a whole number; got {value!r}")
+        return int(value)
+
+
+class Vector(traitlets.TraitType):
+    """A trait holding a non-empty 1-D float ndarray of finite numbers, stored read-only (as :class:`Matrix`)."""
+
+    info_text = "a non-empty vector of finite numbers"
+
+    def validate(self, obj, value):
+        name = self.name or "value"
+        try:
+            v = np.array(value, dtype=float)
+        except (TypeError, ValueError):
+            raise RefusedValue(f"{name} must be numbers; got {value!r}") from None
+        if v.ndim != 1 or v.size == 0 or not np.isfinite(v).all():
+            raise RefusedValue(f"{name} must be a non-empty row of finite numbers; got {value!r}")
+        v.flags.writeable = False
+        return v
+
+
+def validates(*names: str):
+    """``traitlets.validate(*names)`` for a checker written as ``check(self, value) -> value``.
+
+    The checker raises ``ValueError`` (as every "this input cannot be used" of the course does) for a value it
+    refuses; the trait refuses it with a :class:`RefusedValue` carrying the same message, so that a
+    ``hold_trait_notifications`` block rolls back, a link is told, and a guarded handler shows the message.
+    """
+
+    def decorate(check):
+        @functools.wraps(check)
+        def run(self, proposal):
+            try:
+                return check(self, proposal["value"])
+            except RefusedValue:
+                raise
+            except ValueError as err:
+                raise RefusedValue(str(err)) from None
+
+        return traitlets.validate(*names)(run)
+
+    return decorate
+
+
 class LiveWidget(TextForm):
     """Mixin for an ipywidgets container that reacts to input (listed before the ipywidgets class).
 
@@ -154,8 +208,10 @@ class LiveWidget(TextForm):
     ``ValueError`` to say why they cannot be computed) and may override
     :meth:`_show_status` to put messages somewhere else. State a learner reads or sets
     belongs in traitlets traits (class attributes; ``@traitlets.validate`` raising
-    :class:`RefusedValue` for what cannot be used, ``@traitlets.observe`` calling
-    :meth:`request_update`), with the controls that show it linked by :meth:`bind`.
+    :class:`RefusedValue` for what cannot be used, or :func:`validates` around a check that
+    raises ``ValueError``; ``@traitlets.observe`` calling :meth:`request_update`), with the
+    controls that show it linked by :meth:`bind`. A trait may be given its starting value
+    before :meth:`_live_setup`: until then :meth:`request_update` does nothing.
 
     Attributes
     ----------
@@ -172,6 +228,8 @@ class LiveWidget(TextForm):
     _live_ready = False
     _live_holds = 0  # open hold_trait_notifications blocks: request_update waits for the last one to end
     _live_pending = False
+    _live_links = ()  # the traitlets links (widgets.link) that tie one of this widget's traits to something else
+    _live_refusal_places = MappingProxyType({})  # trait name -> where its refusals are shown (bind's ``where``)
 
     _status_html = None
 
@@ -195,6 +253,8 @@ class LiveWidget(TextForm):
             self._status_html = status_html
         self.last_unexpected: BaseException | None = None
         self._live_problems: dict[int, str] = {}
+        self._live_links = list(self._live_links)  # links made before this (a trait set at the start) are kept
+        self._live_refusal_places = {}
         self._live_ready = True
 
     # -- several changes, one update
@@ -210,6 +270,10 @@ class LiveWidget(TextForm):
         try:
             with super().hold_trait_notifications():
                 yield
+        except traitlets.TraitError as err:
+            # traitlets rolled the traits back: the linked controls show the values kept.
+            self._put_controls_back(None, err)
+            raise
         finally:
             self._live_holds -= 1
             if not self._live_holds and self._live_pending:
@@ -217,7 +281,13 @@ class LiveWidget(TextForm):
                 self.request_update()
 
     def request_update(self) -> None:
-        """Recompute and redraw now, or once at the end of the current :meth:`hold_trait_notifications`."""
+        """Recompute and redraw now, or once at the end of the current :meth:`hold_trait_notifications`.
+
+        Nothing before :meth:`_live_setup`: a trait given its starting value while the widget is built has no views
+        to redraw yet (the widget draws itself once it is built).
+        """
+        if not self._live_ready:
+            return
         if self._live_holds:
             self._live_pending = True
             return
@@ -230,13 +300,59 @@ class LiveWidget(TextForm):
     def _update(self) -> None:  # pragma: no cover - every subclass implements it
         raise NotImplementedError
 
-    def _notify_observers(self, event) -> None:
-        # The observers of this widget's traits are handlers too (a learner's observe callback as well):
-        # what one raises is shown, not passed on to whoever changed the trait (the browser, a link).
+    def notify_change(self, change) -> None:
+        """traitlets' ``notify_change``, guarded: the observers of this widget's traits are handlers too (a
+        learner's ``observe`` callback as well), so what one raises is shown, not passed on to whoever changed the
+        trait (the browser, a link)."""
         if not self._live_ready:
-            super()._notify_observers(event)  # while the widget is built, a failure is a bug: raise it
+            super().notify_change(change)  # while the widget is built, a failure is a bug: raise it
             return
-        self._run_guarded(super()._notify_observers, None, event)
+        self._run_guarded(super().notify_change, None, change)
+
+    # -- links and refused values
+
+    def observe(self, handler, names=traitlets.All, type="change"):  # noqa: A002 - traitlets' own signature
+        """traitlets' ``observe``; a ``widgets.link`` registers itself here, so that a value this widget refuses
+        can put the linked control back (see :meth:`__setattr__`)."""
+        partner = getattr(handler, "__self__", None)
+        if isinstance(partner, traitlets.link) and partner not in self._live_links:
+            self._live_links = [*self._live_links, partner]
+        super().observe(handler, names=names, type=type)
+
+    def unobserve(self, handler, names=traitlets.All, type="change"):  # noqa: A002 - traitlets' own signature
+        partner = getattr(handler, "__self__", None)
+        if isinstance(partner, traitlets.link):
+            self._live_links = [lk for lk in self._live_links if lk is not partner]
+        super().unobserve(handler, names=names, type=type)
+
+    def __setattr__(self, name, value):
+        try:
+            super().__setattr__(name, value)
+        except traitlets.TraitError as err:
+            if self._live_ready and self.has_trait(name):
+                self._put_controls_back(name, err)
+            raise
+
+    def _put_controls_back(self, name: str | None, err: BaseException) -> None:
+        """After ``err`` refused a value of trait ``name`` (None: any trait): every control linked to it that
+        shows another value than the trait goes back to the trait's value, and the reason is shown beside the
+        widget's own control of that trait (:meth:`bind`'s ``where``; the status line by default)."""
+        moved = set()
+        for lk in self._live_links:
+            ends = (lk.source, lk.target) if lk.source[0] is self else (lk.target, lk.source)
+            (_, trait), (control, attr) = ends
+            if (name is None or trait == name) and self.has_trait(trait):
+                kept = getattr(self, trait)
+                try:
+                    differs = bool(getattr(control, attr) != kept)
+                except (TypeError, ValueError):  # arrays: no single yes or no
+                    differs = True
+                if differs:
+                    # While the link is updating (it passed the refused value on) it ignores this change.
+                    setattr(control, attr, kept)
+                    moved.add(trait)
+        for trait in moved:
+            self.show_problem(str(err), self._live_refusal_places.get(trait))
 
     # -- handlers
 
@@ -267,23 +383,33 @@ class LiveWidget(TextForm):
         """``button.on_click(handler)``, guarded."""
         button.on_click(self.guarded(handler, where))
 
-    def bind(self, control, trait: str, where: widgets.HTML | None = None) -> None:
+    def bind(self, control, trait: str, where: widgets.HTML | tuple | None = None, to_control=None,
+             to_trait=None):
         """Keep ``control.value`` and this widget's trait ``trait`` equal both ways, as ``widgets.link`` does.
 
         Unlike a plain link, a value the trait refuses (its ``validate`` raises) does not leave the
         control's handler: the control goes back to the trait's value and the reason is shown in
-        ``where`` (default: the status line).
+        ``where`` (default: the status line), where a learner's ``widgets.link`` to the trait shows its refusals
+        too. ``to_control`` and ``to_trait`` translate a value between the two (default: the same value).
+
+        Returns the function registered on the control, as :meth:`watch` does (``control.unobserve(it,
+        names="value")`` detaches the control while the widget rebuilds it).
         """
+        shown = to_control or (lambda value: value)
+        read = to_trait or (lambda value: value)
 
-        def to_trait(change):
+        def control_changed(change):
             try:
-                setattr(self, trait, change["new"])
+                setattr(self, trait, read(change["new"]))
             finally:
-                control.value = getattr(self, trait)  # a refused value: the control shows the state again
+                control.value = shown(getattr(self, trait))  # a refused value: the control shows the state again
 
-        control.value = getattr(self, trait)
-        control.observe(self.guarded(to_trait, where), names="value")
-        self.observe(lambda change: setattr(control, "value", change["new"]), names=trait)
+        self._live_refusal_places[trait] = where
+        control.value = shown(getattr(self, trait))
+        run = self.guarded(control_changed, where)
+        control.observe(run, names="value")
+        self.observe(lambda change: setattr(control, "value", shown(change["new"])), names=trait)
+        return run
 
     def _run_guarded(self, fn, where, *args, **kwargs):
         try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
-from ipywidgets.widgets.widget_string import HTMLStyle
 
 from . import figures, theme
 from .layout import SharedLooks
@@ -49,7 +48,7 @@ class SaveButtons(LiveWidget, widgets.HBox):
         looks = looks if looks is not None else SharedLooks()
         super().__init__(layout=looks.layout(display="flex", flex_flow="row wrap", align_items="center",
                                              max_width="100%", margin="2px 0"))
-        self.saved_html = widgets.HTML("", layout=looks.layout(), style=looks.style(HTMLStyle))
+        self.saved_html = widgets.HTML("", layout=looks.layout(), style=looks.style(widgets.HTML))
         self._live_setup(status_html=self.saved_html)  # what went wrong is said where the path would be
         self._make_figure = make_figure
         self._name = name

@@ -1,16 +1,17 @@
 """Notebooks 13 and 14's widgets: the timing panel (13), the FlashAttention stepper and the LoRA demo (14).
 
-Each is a :class:`helpers.live.LiveWidget`: it updates through properties and never prints. The numbers they
-show come from :mod:`helpers.efficiency` (the math); these classes only draw them.
+Each is a :class:`helpers.live.LiveWidget`: its settings are traits linked to its controls, and it never prints.
+The numbers they show come from :mod:`helpers.efficiency` (the math); these classes only draw them.
 """
 
 from __future__ import annotations
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from helpers import theme
-from helpers.arrays import positive_int, whole_number
+from helpers.arrays import one_of, positive_int, whole_number
 from helpers.attention import scaled_dot_product_attention
 from helpers.efficiency import (
     FlashStep,
@@ -24,7 +25,7 @@ from helpers.efficiency import (
 )
 from helpers.layout import course_box, view_html, wrap_row
 from helpers.learning import previous_token_share
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Whole, validates
 from helpers.mathtext import math_html
 from helpers.numbers import number_text
 from helpers.render import attention_weights_html, figure_img_html, number_format
@@ -115,10 +116,15 @@ class FlashStepper(LiveWidget, widgets.VBox):
     prev_button, next_button : ipywidgets.Button
     views : dict of ipywidgets.HTML: "where" (which tile, what happened), "scores" (the tiles read so far),
         "state" (m, l, o and o / l per query), "check" (the comparison with plain attention at the end)
-    step : int, settable, 0 (before any tile) .. n_steps
+    block_size : int (a trait), linked to ``block_picker``; one of :attr:`BLOCK_SIZES`; a new size starts again at
+        step 0
+    step : int (a trait), 0 (before any tile) .. n_steps
     """
 
     BLOCK_SIZES = (1, 2, 3, 4, 8)
+
+    block_size = Whole(2, help="keys per tile")
+    step = Whole(0, help="the tiles read so far")
 
     def __init__(self, Q, K, V, block_size: int = 2, tokens=None):
         self._live_setup()
@@ -128,22 +134,20 @@ class FlashStepper(LiveWidget, widgets.VBox):
         if len(self.tokens) != n_k:
             raise ValueError(f"tokens has {len(self.tokens)} names for {n_k} keys")
         self.plain = scaled_dot_product_attention(self.Q, self.K, self.V)[0]
-        if block_size not in self.BLOCK_SIZES:
-            raise ValueError(f"block_size must be one of {self.BLOCK_SIZES}; got {block_size!r}")
-        self.block_picker = widgets.Dropdown(options=list(self.BLOCK_SIZES), value=block_size,
+        self.block_size = block_size  # checked by the trait
+        self._trace = flash_trace(self.Q, self.K, self.V, self.block_size)
+        self.block_picker = widgets.Dropdown(options=list(self.BLOCK_SIZES), value=self.block_size,
                                              description="keys per tile", style={"description_width": "initial"},
                                              layout=widgets.Layout(width="12em"))
         self.prev_button = widgets.Button(description="◀ Previous tile", tooltip="go back one tile")
         self.next_button = widgets.Button(description="Next tile ▶", tooltip="read the next tile of keys")
         self.views = {k: view_html() for k in ("where", "scores", "state", "check")}
-        self._step = 0
-        self._trace = flash_trace(self.Q, self.K, self.V, block_size)
         controls = wrap_row([self.block_picker, self.prev_button, self.next_button])
         super().__init__([controls, self.status_html, self.views["where"],
                           wrap_row([self.views["scores"], self.views["state"]]), self.views["check"]])
         course_box(self)
         self._update()
-        self.watch(self.block_picker, self._on_block)
+        self.bind(self.block_picker, "block_size")
         self.on_click(self.prev_button, lambda _b: self.previous())
         self.on_click(self.next_button, lambda _b: self.next())
 
@@ -151,15 +155,25 @@ class FlashStepper(LiveWidget, widgets.VBox):
         return f"FlashStepper(n_q={self.Q.shape[0]}, n_k={self.K.shape[0]}, block_size={self.block_size})"
 
     # -- public state
-    @property
-    def block_size(self) -> int:
-        return int(self.block_picker.value)
+    @validates("block_size")
+    def _valid_block_size(self, value) -> int:
+        return one_of(value, self.BLOCK_SIZES, "block_size")
 
-    @block_size.setter
-    def block_size(self, value: int) -> None:
-        if value not in self.BLOCK_SIZES:
-            raise ValueError(f"block_size must be one of {self.BLOCK_SIZES}; got {value!r}")
-        self.block_picker.value = value
+    @validates("step")
+    def _valid_step(self, value) -> int:
+        return int(whole_number(value, "step", 0, self.n_steps))
+
+    @traitlets.observe("block_size")
+    def _block_changed(self, change) -> None:
+        # The tiles of the new size, read from the start: one redraw for both.
+        with self.hold_trait_notifications():
+            self._trace = flash_trace(self.Q, self.K, self.V, change["new"])
+            self.step = 0
+            self.request_update()
+
+    @traitlets.observe("step")
+    def _step_changed(self, _change) -> None:
+        self.request_update()
 
     @property
     def n_steps(self) -> int:
@@ -167,23 +181,13 @@ class FlashStepper(LiveWidget, widgets.VBox):
         return len(self._trace) - 1
 
     @property
-    def step(self) -> int:
-        return self._step
-
-    @step.setter
-    def step(self, value: int) -> None:
-        value = whole_number(value, "step", 0, self.n_steps)
-        self._step = int(value)
-        self.request_update()
-
-    @property
     def state(self) -> FlashStep:
         """The running state after the current step's tile."""
-        return self._trace[self._step]
+        return self._trace[self.step]
 
     @property
     def done(self) -> bool:
-        return self._step == self.n_steps
+        return self.step == self.n_steps
 
     @property
     def matches_plain(self) -> bool:
@@ -192,25 +196,19 @@ class FlashStepper(LiveWidget, widgets.VBox):
 
     def next(self) -> None:
         """Read the next tile (nothing after the last one)."""
-        if self._step < self.n_steps:
-            self.step = self._step + 1
+        if self.step < self.n_steps:
+            self.step += 1
 
     def previous(self) -> None:
         """Go back one tile (nothing before the start)."""
-        if self._step > 0:
-            self.step = self._step - 1
-
-    # -- handlers
-    def _on_block(self, _change) -> None:
-        self._trace = flash_trace(self.Q, self.K, self.V, self.block_size)
-        self._step = 0
-        self.request_update()
+        if self.step > 0:
+            self.step -= 1
 
     # -- drawing
     def _update(self) -> None:
         s = self.state
         n_q = self.Q.shape[0]
-        self.prev_button.disabled = self._step == 0
+        self.prev_button.disabled = self.step == 0
         self.next_button.disabled = self.done
         if s.tile == 0:
             where = (f"Start: no key read yet. Every query has m = −∞, l = 0, o = 0. "
@@ -226,7 +224,7 @@ class FlashStepper(LiveWidget, widgets.VBox):
         self.views["where"].value = f"<div style='max-width:50em;margin:4px 0'>{math_html(where)}</div>"
         # The scores read so far: this tile highlighted, later tiles not computed yet.
         seen = {}
-        for step in self._trace[1:self._step + 1]:
+        for step in self._trace[1:self.step + 1]:
             for c, j in enumerate(step.keys):
                 seen[j] = (step.scores[:, c], step.tile == s.tile)
         f2, f3 = number_format([], 2, fixed=True), number_format([], 3, fixed=True)  # never "-0.00"
@@ -275,7 +273,7 @@ class LoraDemo(LiveWidget, widgets.VBox):
     ----------
     rank_picker : ipywidgets.BoundedIntText, the rank r (0 to :attr:`max_rank`; 8 here: eight tokens, so the
         full update has rank 8)
-    rank : int, settable
+    rank : int (a trait), linked to ``rank_picker``
     weights : (n, n) the adapted head's weights;  frozen_weights : (n, n) with r = 0
     previous_token_weight : float, the adapted head's mean weight on the previous token
     views : dict of ipywidgets.HTML: "params", "frozen", "adapted"
@@ -283,12 +281,14 @@ class LoraDemo(LiveWidget, widgets.VBox):
 
     RANKS = (0, 1, 2, 4, 8)  # the ranks the notebook tabulates
 
+    rank = Whole(1, help="the rank r of the update of W^Q")
+
     def __init__(self, rank: int = 1, example: LoraExample | None = None):
         self._live_setup()
         self.example = lora_example() if example is None else example
         self.max_rank = min(self.example.delta_q.shape[0], len(self.example.tokens))
-        rank = self._check_rank(rank)
-        self.rank_picker = widgets.BoundedIntText(value=rank, min=0, max=self.max_rank, description="rank r",
+        self.rank = rank  # checked by the trait
+        self.rank_picker = widgets.BoundedIntText(value=self.rank, min=0, max=self.max_rank, description="rank r",
                                                   layout=widgets.Layout(width="10em"))
         self.views = {k: view_html() for k in ("params", "frozen", "adapted")}
         self.frozen_weights = self.example.weights(0)
@@ -309,22 +309,18 @@ class LoraDemo(LiveWidget, widgets.VBox):
             view.add_class(f"lora-view-{name}")
         course_box(self)
         self._update()
-        self.watch(self.rank_picker, lambda _c: self.request_update())
+        self.bind(self.rank_picker, "rank")
 
     def __repr__(self):
         return f"LoraDemo(rank={self.rank})"
 
-    @property
-    def rank(self) -> int:
-        return int(self.rank_picker.value)
+    @validates("rank")
+    def _valid_rank(self, value) -> int:
+        return int(whole_number(value, "rank", 0, self.max_rank))
 
-    @rank.setter
-    def rank(self, value: int) -> None:
-        self.rank_picker.value = self._check_rank(value)
-
-    def _check_rank(self, value) -> int:
-        value = whole_number(value, "rank", 0, self.max_rank)
-        return int(value)
+    @traitlets.observe("rank")
+    def _rank_changed(self, _change) -> None:
+        self.request_update()
 
     @property
     def previous_token_weight(self) -> float:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from helpers import theme
 from helpers.arrays import as_matrix
 from helpers.layout import course_box, number_box, view_html, wrap_row
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Vector, validates
 from helpers.lookup import KEY_FEATURES, KEYS, TITLES, VALUE_FEATURES, VALUES, check_temperature, lookup
 from helpers.numbers import number_text
 from helpers.render import colour_for, labels_or_default, matrix_html
@@ -36,6 +37,10 @@ class LookupDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
+    query : ndarray (d_k,) (a trait), linked to ``query_boxes`` (one field per entry); each entry within
+        ``query_range``
+    temperature : float (a trait), linked to ``temperature_box``; within the field's range (0.1 to 5)
+    hard : bool (a trait), linked to ``mode`` ("hard" or "soft")
     query_boxes : list of number fields (ipywidgets.BoundedFloatText), one per key feature
     temperature_box : number field (ipywidgets.BoundedFloatText)
     mode : ipywidgets.ToggleButtons, value "soft" or "hard"
@@ -45,8 +50,13 @@ class LookupDemo(LiveWidget, widgets.VBox):
     scores, weights, retrieved : ndarray, for the current settings (see :func:`helpers.lookup.lookup`)
 
     Everything updates synchronously: when a field's value is set, ``.weights`` and
-    the HTML already show the new state.
+    the HTML already show the new state. A value the traits refuse raises a ``TraitError`` (also a
+    ``ValueError``) saying why.
     """
+
+    query = Vector(help="the query vector, one entry per key feature")
+    temperature = traitlets.Float(1.0, help="the softmax temperature T")
+    hard = traitlets.Bool(False, help="all weight on the best-scoring document (argmax) instead of softmax")
 
     def __init__(
         self,
@@ -61,7 +71,6 @@ class LookupDemo(LiveWidget, widgets.VBox):
         query_range=(-2.0, 2.0),
         large: bool = False,
     ):
-        self._live_setup(large)
         self._large = bool(large)
         self._keys = as_matrix(KEYS if keys is None else keys, "keys", "(n, d_k)", finite=True)
         self._values = as_matrix(VALUES if values is None else values, "values", "(n, d_v)", finite=True)
@@ -80,17 +89,21 @@ class LookupDemo(LiveWidget, widgets.VBox):
         if not lo < hi:
             raise ValueError(f"query_range must be (low, high) with low < high; got {query_range!r}")
         self._range = (lo, hi)
-        q0 = np.zeros(d_k) if query is None else self._check_query(query)
-        t0 = check_temperature(temperature)
+        self._temperature_range = (0.1, 5.0)
+        # The starting state, checked by the traits (before the widget is built: nothing to redraw yet).
+        self.query = np.zeros(d_k) if query is None else query
+        self.temperature, self.hard = temperature, bool(hard)
+        self._live_setup(large)
 
         self.query_boxes = [
             number_box(name, float(v), lo, hi, 0.1, label_width="5em", width="12em")
-            for v, name in zip(q0, self._key_features)
+            for v, name in zip(self.query, self._key_features)
         ]
-        self.temperature_box = number_box("temperature T", t0, 0.1, 5.0, 0.1, label_width="8em", width="15em")
+        self.temperature_box = number_box("temperature T", self.temperature, *self._temperature_range, 0.1,
+                                          label_width="8em", width="15em")
         self.mode = widgets.ToggleButtons(
             options=[("soft (softmax)", "soft"), ("hard (argmax)", "hard")],
-            value="hard" if hard else "soft",
+            value="hard" if self.hard else "soft",
             tooltips=["every document contributes, weighted by softmax(score / T)",
                       "all weight on the best-scoring document"],
         )
@@ -103,8 +116,11 @@ class LookupDemo(LiveWidget, widgets.VBox):
         super().__init__([controls, self.status_html, self.table, self.summary])
         course_box(self)  # normal line height for wrapped text
         self._update()  # the starting values were checked above: a failure here is a bug, raise it
-        for w in (*self.query_boxes, self.temperature_box, self.mode):
-            self.watch(w, self._on_change)
+        for i, box in enumerate(self.query_boxes):
+            self.watch(box, self._entry_reader(i))
+        self.bind(self.temperature_box, "temperature")
+        self.bind(self.mode, "hard", to_control=lambda hard: "hard" if hard else "soft",
+                  to_trait=lambda mode: mode == "hard")
 
     # -- input checking -------------------------------------------------------------
     @staticmethod
@@ -125,46 +141,46 @@ class LookupDemo(LiveWidget, widgets.VBox):
         return q
 
     # -- state --------------------------------------------------------------------------
-    @property
-    def query(self) -> np.ndarray:
-        """The query vector, shape (d_k,). Settable (each entry within ``query_range``)."""
-        return np.array([box.value for box in self.query_boxes], dtype=float)
+    @validates("query")
+    def _valid_query(self, value) -> np.ndarray:
+        return self._check_query(value)
 
-    @query.setter
-    def query(self, value) -> None:
-        q = self._check_query(value)
-        with self.hold_trait_notifications():  # one redraw for the whole vector, not one per field
-            for box, v in zip(self.query_boxes, q):
-                box.value = float(v)
-            self.request_update()
-
-    @property
-    def temperature(self) -> float:
-        return float(self.temperature_box.value)
-
-    @temperature.setter
-    def temperature(self, value) -> None:
+    @validates("temperature")
+    def _valid_temperature(self, value) -> float:
         t = check_temperature(value)
-        lo, hi = self.temperature_box.min, self.temperature_box.max
+        lo, hi = self._temperature_range
         if not lo <= t <= hi:
             span = f"[{number_text(lo, mark_tiny=True)}, {number_text(hi, mark_tiny=True)}]"
             raise ValueError(f"temperature must lie in {span}; got {value!r}")
-        self.temperature_box.value = t
+        return t
 
-    @property
-    def hard(self) -> bool:
-        return self.mode.value == "hard"
+    @traitlets.observe("query")
+    def _query_changed(self, change) -> None:
+        if self._live_ready:
+            # One redraw for the whole vector, not one per field: the fields' readers find the query they show.
+            with self.hold_trait_notifications():
+                for box, v in zip(self.query_boxes, change["new"]):
+                    box.value = float(v)
+        self.request_update()
 
-    @hard.setter
-    def hard(self, value: bool) -> None:
-        self.mode.value = "hard" if value else "soft"
+    @traitlets.observe("temperature", "hard")
+    def _setting_changed(self, _change) -> None:
+        self.request_update()
+
+    def _entry_reader(self, i: int):
+        """What a query field does: entry ``i`` of the query takes the field's value."""
+
+        def read(change) -> None:
+            if float(change["new"]) != self.query[i]:
+                q = self.query.copy()
+                q[i] = change["new"]
+                self.query = q
+
+        return read
 
     @property
     def titles(self) -> list[str]:
         return list(self._titles)
-
-    def _on_change(self, _change) -> None:
-        self.request_update()
 
     def _update(self) -> None:
         # Assigned together, after lookup succeeded: a failure keeps the last valid state.

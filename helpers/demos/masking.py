@@ -7,12 +7,13 @@ The batch and the masks are in :mod:`helpers.masking`; this class draws them.
 from __future__ import annotations
 
 import ipywidgets as widgets
+import traitlets
 
 from helpers import theme
 from helpers.arrays import whole_number
 from helpers.attention import additive_mask
 from helpers.layout import course_box, view_html, wrap_row
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Whole, validates
 from helpers.masking import SENTENCE_POOL, pad_batch, padded_batch_attention, parse_lengths
 from helpers.render import attention_weights_html, matrix_html
 
@@ -30,12 +31,18 @@ class PaddingDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
+    lengths : list of int (a trait), one per sentence, shown in ``lengths_field`` (typed lengths that are read
+        set it; setting it rewrites the field); refused (a ``TraitError``, also a ``ValueError``) as the field refuses
+        them
+    causal : bool (a trait), linked to ``causal_box``
+    selected : int (a trait), linked to ``picker``; refused (a ``TraitError``, also a ``ValueError``) outside
+        the batch
     lengths_field : ipywidgets.Text, the lengths as typed ("3, 5, 2")
     message_html : ipywidgets.HTML, next to the field: what is wrong with the typed lengths
     causal_box : ipywidgets.Checkbox
     picker : ipywidgets.ToggleButtons, one button per sequence
     views : dict of ipywidgets.HTML: "batch", "mask", "weights"
-    lengths : list of int; tokens : list of lists of str (batch, n)
+    tokens : list of lists of str (batch, n)
     mask : bool (batch, n, n); weights : (batch, n, n); output : (batch, n, 4)
     message : str, '' when the typed lengths are valid
 
@@ -44,10 +51,15 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     are synchronous.
     """
 
+    lengths = traitlets.List(Whole(), help="the sentences' lengths, one per sentence")
+    causal = traitlets.Bool(False, help="combine the padding mask with the causal mask")
+    selected = Whole(0, help="the sequence whose mask and weights are shown")
+
     def __init__(self, lengths=(3, 5, 2), causal: bool = False, selected: int = 0):
-        self._live_setup()
         text = ", ".join(str(int(v)) for v in lengths)
-        first = parse_lengths(text)
+        self.lengths = parse_lengths(text)
+        self.causal, self.selected = bool(causal), selected  # checked by the traits
+        self._live_setup()
         self.lengths_field = widgets.Text(
             value=text, description="lengths", continuous_update=False,
             style={"description_width": "5em"}, layout=widgets.Layout(width="18em"),
@@ -62,41 +74,28 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         masks = wrap_row([self.views["mask"], self.views["weights"]])
         super().__init__([controls, self.status_html, self.views["batch"], self.picker, masks])
         course_box(self)  # normal line height for wrapped text
-        if not 0 <= int(selected) < len(first):
-            raise ValueError(f"selected must be a sequence index 0..{len(first) - 1}; got {selected!r}")
-        self._lengths = first
-        self._set_picker(int(selected))
+        self._set_picker(self.selected)
         self._update()  # the starting values were checked: a failure here is a bug, raise it
         self.watch(self.lengths_field, self._on_lengths, where=self.message_html)
-        self.watch(self.causal_box, lambda _c: self.request_update())
-        self.watch(self.picker, self._on_pick)
+        self.bind(self.causal_box, "causal")
+        self.bind(self.picker, "selected")
 
     # -- state --------------------------------------------------------------------------
-    @property
-    def lengths(self) -> list[int]:
-        return list(self._lengths)
-
     @property
     def message(self) -> str:
         return self.problem(self.message_html)
 
-    @property
-    def causal(self) -> bool:
-        return bool(self.causal_box.value)
+    @validates("selected")
+    def _check_selected(self, b) -> int:
+        return int(whole_number(b, "selected", 0, len(self.lengths) - 1))
 
-    @causal.setter
-    def causal(self, value: bool) -> None:
-        self.causal_box.value = bool(value)
+    @validates("lengths")
+    def _check_lengths(self, lengths) -> list[int]:
+        return parse_lengths(", ".join(map(str, lengths)))  # the field's rules and messages
 
-    @property
-    def selected(self) -> int:
-        """The sequence shown: the picker's value."""
-        return int(self.picker.value)
-
-    @selected.setter
-    def selected(self, b: int) -> None:
-        b = whole_number(b, "selected", 0, len(self._lengths) - 1)
-        self.picker.value = int(b)
+    @traitlets.observe("causal", "selected")
+    def _setting_changed(self, _change) -> None:
+        self.request_update()
 
     def set_lengths_text(self, text: str) -> None:
         """Exactly what typing ``text`` into the lengths field and pressing Enter does."""
@@ -106,25 +105,35 @@ class PaddingDemo(LiveWidget, widgets.VBox):
     def _on_lengths(self, change) -> None:
         lengths = parse_lengths(change["new"])  # a ValueError is shown next to the field; the batch stays
         self.clear_problem(self.message_html)
-        selected = min(self.selected, len(lengths) - 1)
-        # New buttons and a new batch: one redraw, at the end, when the picker is on `selected` again.
+        self.lengths = lengths
+
+    @traitlets.observe("lengths")
+    def _lengths_changed(self, change) -> None:
+        if not self._live_ready:
+            return  # the starting batch: drawn once the widget is built
+        lengths = change["new"]
+        try:
+            typed = parse_lengths(self.lengths_field.value)
+        except ValueError:
+            typed = None
+        # New buttons and a new batch: one redraw, at the end, when the picker is on the sentence shown again.
         with self.hold_trait_notifications():
-            self._lengths = lengths
-            self._set_picker(selected)
+            if typed != lengths:  # set from code: the field shows the lengths (and its handler clears a message)
+                self.lengths_field.value = ", ".join(map(str, lengths))
+            self._set_picker(min(self.selected, len(lengths) - 1))
             self.request_update()
 
-    def _on_pick(self, _change) -> None:
-        self.request_update()
-
     def _set_picker(self, selected: int) -> None:
-        """One button per sequence, on ``selected`` (new options select button 0 first)."""
-        self.picker.options = [(str(b), b) for b in range(len(self._lengths))]
+        """One button per sequence, on ``selected`` (new options select button 0 first, which ``selected`` follows
+        for a moment: inside a ``hold_trait_notifications`` block nothing is redrawn meanwhile)."""
+        self.picker.options = [(str(b), b) for b in range(len(self.lengths))]
         self.picker.value = selected
+        self.selected = selected
 
     def _update(self) -> None:
-        sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self._lengths)]
+        sentences = [SENTENCE_POOL[b][:L] for b, L in enumerate(self.lengths)]
         tokens, _ = pad_batch(sentences)
-        X, mask, weights, output = padded_batch_attention(tokens, self._lengths, self.causal)
+        X, mask, weights, output = padded_batch_attention(tokens, self.lengths, self.causal)
         self.tokens, self.X, self.mask, self.weights, self.output = tokens, X, mask, weights, output
         self._draw()
 
@@ -152,8 +161,8 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         pad = f"background:{theme.BORDER};color:{theme.MASKED_FG};"
         rows = [
             [(b, "font-weight:700;" if b == self.selected else "")]
-            + [(t, pad) if j >= self._lengths[b] else t for j, t in enumerate(row)]
-            + [self._lengths[b]]
+            + [(t, pad) if j >= self.lengths[b] else t for j, t in enumerate(row)]
+            + [self.lengths[b]]
             for b, row in enumerate(self.tokens)
         ]
         table = theme.table_html(["sentence", *map(str, range(n)), "length"], rows, align=["center"] * (n + 2),
@@ -161,4 +170,4 @@ class PaddingDemo(LiveWidget, widgets.VBox):
         return f'<div style="{theme.MONO}">{table}</div>'
 
     def __repr__(self) -> str:
-        return f"PaddingDemo(lengths={self._lengths}, causal={self.causal})"
+        return f"PaddingDemo(lengths={self.lengths}, causal={self.causal})"

@@ -11,12 +11,13 @@ The shapes, the stages and the cost are computed in :mod:`helpers.multihead`; th
 from __future__ import annotations
 
 import ipywidgets as widgets
+import traitlets
 
 from helpers import highlight, theme
 from helpers.colour_easing import ColourEasing
 from helpers.explain import shape_text
 from helpers.layout import course_box, view_html, wrap_row
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Whole, validates
 from helpers.mathtext import math_html
 from helpers.matrix_editor import MatrixEditor
 from helpers.multihead import (
@@ -134,7 +135,8 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    h : int, settable; the heads control offers every divisor of d_model (ValueError for another number)
+    h : int (a trait), linked to ``heads_picker``, which offers every divisor of d_model (another number is refused:
+        a ``TraitError``, also a ``ValueError``)
     heads_picker : ipywidgets.ToggleButtons, the heads control
     editors : dict "X" -> MatrixEditor; edit a cell and leave it: every view follows
     result : helpers.multihead.MultiHeadStages for the last valid input: ``Q, K, V`` (n, d_model), ``weights``
@@ -149,10 +151,14 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
     ``mh-view-output``, ``mh-view-cost``.
     """
 
+    h = Whole(2, help="the number of heads, a divisor of d_model")
+
     def __init__(self, tokens, X, W_q, W_k, W_v, W_o, h: int = 2, large: bool = False):
         X, mats = check_layer(X, W_q, W_k, W_v, W_o, h)
         n, d_model = X.shape
         self.tokens = labels_or_default(tokens, n, "t", "tokens", noun="tokens")
+        self._d_model = d_model
+        self.h = h
         self._live_setup(large)
         self.W = mats
         self._dims = [f"d{c + 1}" for c in range(d_model)]
@@ -198,18 +204,18 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         course_box(self)
         self._update()  # the starting values were checked above: a failure here is a bug, raise it
         self.editors["X"].on_change(self.guarded(lambda _ed: self.request_update()))
-        self.watch(self.heads_picker, lambda _change: self.request_update())
+        self.bind(self.heads_picker, "h")
 
-    @property
-    def h(self) -> int:
-        return int(self.heads_picker.value)
-
-    @h.setter
-    def h(self, value: int) -> None:
-        allowed = [v for _, v in self.heads_picker.options]
+    @validates("h")
+    def _valid_h(self, value) -> int:
+        allowed = divisors(self._d_model)
         if value not in allowed:
             raise ValueError(f"h = {value!r} does not divide d_model = {allowed[-1]}; choose one of {allowed}")
-        self.heads_picker.value = value
+        return value
+
+    @traitlets.observe("h")
+    def _h_changed(self, _change) -> None:
+        self.request_update()
 
     def _head_view(self, i: int) -> widgets.HTML:
         while len(self._head_pool) <= i:

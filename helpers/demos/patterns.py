@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from helpers import highlight, theme
+from helpers.arrays import one_of
 from helpers.colour_easing import ColourEasing
-from helpers.exercises.design import check_design, design_task
+from helpers.exercises.design import design_task
 from helpers.feedback import Feedback
+from helpers.goal_line import GoalLine
 from helpers.layout import course_box, number_box, view_html, wrap_row
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, validates
 from helpers.patterns import (
     PATTERNS,
     PHRASES,
@@ -42,6 +45,7 @@ _LINKS = [([_QUERIES], [_QUERIES, _TOKENS]), ([_KEY_COLS, _KEYS], [_KEYS, _KEY_C
           ([_TOKENS], [_QUERIES, _KEYS, _KEY_COLS, _TOKENS])]
 
 START = "start"  # the pattern menu's entry for a design task's own starting weights
+_STRENGTH_RANGE = (0.0, 6.0)
 _STRENGTHS = np.arange(0.0, 6.0 + 0.25, 0.5)  # every strength the strength field can take
 
 
@@ -62,8 +66,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    pattern : str, settable; choosing a pattern loads its weights
-    strength : float, settable; reloads the current pattern's weights at this strength
+    pattern : str (a trait), linked to ``pattern_picker``; choosing a pattern loads its weights
+    strength : float (a trait), linked to ``strength_box``; reloads the current pattern's weights at this strength
     editors : dict "W_q", "W_k" -> MatrixEditor; edit a cell and the views follow
     result : helpers.patterns.PatternAttention (X, Q, K, scores, weights) for the current (last valid) weights
     views : dict "weights", "Q", "K", "X" -> ipywidgets.HTML
@@ -73,7 +77,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     goal : DesignTask or None, the task of ``goal=``
     goal_feedback : Feedback or None, the verdict on the current weights, as the goal line shows it
     goal_met : bool, whether the goal is met now (False without a goal)
-    goal_html : ipywidgets.HTML, the goal line (hidden without a goal)
+    goal_html : helpers.goal_line.GoalLine (an ipywidgets.HTML), the goal line (hidden without a goal)
     save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights on show
         as a heatmap for a slide, titled with the pattern (``figures/<notebook>-pattern-weights.png``)
 
@@ -83,10 +87,12 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     each view, ``pattern-inputs`` on the strip.
     """
 
+    pattern = traitlets.Unicode("diagonal", help="the menu entry whose weights the editors were loaded with")
+    strength = traitlets.Float(3.0, help="the value of every non-zero weight of a pattern")
+
     def __init__(self, pattern: str | None = None, strength: float = 3.0, tokens=TOKENS, phrases=PHRASES,
                  goal: str | None = None):
         task = design_task(goal) if goal is not None else None  # an unknown name raises here
-        self._live_setup()
         self.tokens, self.phrases = check_tokens(tokens, phrases)
         self.X = token_features(self.tokens, self.phrases)
         self._features = feature_names(len(self.tokens))
@@ -99,20 +105,20 @@ class PatternBuilder(LiveWidget, widgets.VBox):
                 (label, key) for label, key in options if not self._meets_at_some_strength(key)]
         if pattern is None:
             pattern = START if task is not None else "diagonal"
-        if pattern not in dict((key, label) for label, key in options):
-            raise ValueError(f"pattern must be one of {[key for _label, key in options]}; got {pattern!r}")
+        self._pattern_keys = [key for _label, key in options]
+        self.pattern, self.strength = pattern, strength  # checked by the traits
+        self._live_setup()
         self.pattern_picker = widgets.Dropdown(
             options=options,
             value=pattern,
             description="pattern",
             layout=widgets.Layout(width="460px", max_width="100%"),
         )
-        self.strength_box = number_box("strength", strength, 0.0, 6.0, 0.5, label_width="6em", width="13em")
+        self.strength_box = number_box("strength", self.strength, *_STRENGTH_RANGE, 0.5, label_width="6em",
+                                       width="13em")
         self.strength_box.disabled = pattern == START
         self.explain = widgets.HTML()
-        self.goal_html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
-        self.goal_html.add_class("attn-goal")
-        self.goal_html.layout.display = None if task is not None else "none"
+        self.goal_html = GoalLine(task)
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
         self._easing = ColourEasing()  # the colour each live view showed last
         for name in ("Q", "K", "X"):
@@ -170,8 +176,8 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         for ed in self.editors.values():
             # guarded: an editor calls this from its own cell handler, which must not raise
             ed.on_change(self.guarded(lambda _ed: self.request_update()))
-        self.watch(self.pattern_picker, self._on_controls)
-        self.watch(self.strength_box, self._on_controls)
+        self.bind(self.pattern_picker, "pattern")
+        self.bind(self.strength_box, "strength")
 
     def __repr__(self):
         goal = f", goal={self.goal.name!r}" if self.goal is not None else ""
@@ -207,18 +213,15 @@ class PatternBuilder(LiveWidget, widgets.VBox):
 
     def _judge_goal(self) -> None:
         """Check the goal on the current weights and show the verdict in the goal line."""
-        task = self.goal
         W_q, W_k = (self.editors[k].value for k in ("W_q", "W_k"))
         d_k = self._weights_for(START)[0].shape[1]
         if W_q.shape[1] != d_k:
             # A pattern of another width loaded from the menu, to look at: say so rather than "wrong shape".
-            feedback = Feedback(False, f"Not yet: this pattern has d_k = {W_q.shape[1]}; the goal is judged on "
-                                       f"weights with d_k = {d_k}, the task's (the menu's first entry brings them "
-                                       "back).")
+            self.goal_feedback = self.goal_html.judge(feedback=Feedback(
+                False, f"Not yet: this pattern has d_k = {W_q.shape[1]}; the goal is judged on weights with d_k = "
+                       f"{d_k}, the task's (the menu's first entry brings them back)."))
         else:
-            feedback = check_design(task.name, **self._arrays(W_q, W_k))
-        self.goal_feedback = feedback
-        self.goal_html.value = theme.goal_html(task.goal, feedback.correct, feedback.message, task.hint)
+            self.goal_feedback = self.goal_html.judge(self._arrays(W_q, W_k))
 
     def _weights_for(self, pattern: str):
         """``W_q``, ``W_k`` that the menu entry ``pattern`` loads: a pattern's at the strength, or the task's start."""
@@ -231,30 +234,22 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     def _dims(W):
         return [f"d{c + 1}" for c in range(W.shape[1])]
 
-    @property
-    def pattern(self) -> str:
-        return self.pattern_picker.value
+    @validates("pattern")
+    def _valid_pattern(self, value) -> str:
+        return one_of(value, self._pattern_keys, "pattern")
 
-    @pattern.setter
-    def pattern(self, value: str) -> None:
-        keys = [key for _label, key in self.pattern_picker.options]
-        if value not in keys:
-            raise ValueError(f"pattern must be one of {keys}; got {value!r}")
-        self.pattern_picker.value = value
-
-    @property
-    def strength(self) -> float:
-        return float(self.strength_box.value)
-
-    @strength.setter
-    def strength(self, value: float) -> None:
+    @validates("strength")
+    def _valid_strength(self, value) -> float:
         value = float(value)
-        lo, hi = self.strength_box.min, self.strength_box.max
+        lo, hi = _STRENGTH_RANGE
         if not lo <= value <= hi:
             raise ValueError(f"strength must be between {lo:g} and {hi:g}; got {value:g}")
-        self.strength_box.value = value
+        return value
 
+    @traitlets.observe("pattern", "strength")
     def _on_controls(self, _change=None):
+        if not self._live_ready:
+            return  # the starting weights are loaded when the editors are made
         self.strength_box.disabled = self.pattern == START  # the task's start has no strength
         W_q, W_k = self._weights_for(self.pattern)
         # Both editors change shape together: recompute once, after both are loaded,

@@ -16,12 +16,13 @@ import math
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from helpers import theme
 from helpers.attention import softmax
 from helpers.explain import fmt
 from helpers.layout import course_box, number_box, view_html, wrap_row
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Whole, validates
 from helpers.mathtext import math_html
 from helpers.numbers import number_text
 from helpers.pitfalls import MAX_D_K, check_d_k, naive_softmax, parse_scores, saturation
@@ -54,18 +55,22 @@ class SaturationDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    d_k : int, settable
-    scale : bool, settable
+    d_k : int (a trait), linked to ``d_k_box``; 1 to 512
+    scale : bool (a trait), linked to ``scale_box``
     result : helpers.pitfalls.Saturation for the current settings
     view : ipywidgets.HTML with the bars and the numbers
     status, status_html : what could not be computed ('' when all is well), and where it shows
     """
 
+    d_k = Whole(64, help="the width of the query and the keys")
+    scale = traitlets.Bool(False, help="divide the scores by sqrt(d_k)")
+
     def __init__(self, d_k: int = 64, scale: bool = False, n_keys: int = 8, seed: int = 0):
+        self.d_k, self.scale = d_k, bool(scale)  # checked by the traits
         self._live_setup()
         self.n_keys = n_keys
         self.seed = seed
-        self.d_k_box = number_box("d_k", d_k, 1, MAX_D_K, 1, integer=True, label_width="3em", width="10em")
+        self.d_k_box = number_box("d_k", self.d_k, 1, MAX_D_K, 1, integer=True, label_width="3em", width="10em")
         # The labels' d_k typeset, as in the prose (their words for a screen reader: "dk").
         self.d_k_box.description = math_html(self.d_k_box.description)
         self.d_k_box.description_allow_html = True
@@ -75,30 +80,22 @@ class SaturationDemo(LiveWidget, widgets.VBox):
         super().__init__([wrap_row([self.d_k_box, self.scale_box]), self.status_html, self.view])
         course_box(self)  # normal line height for wrapped text
         self._update()  # the starting values are the caller's: a failure here is theirs, raise it
-        self.watch(self.d_k_box, lambda _c: self.request_update())
-        self.watch(self.scale_box, lambda _c: self.request_update())
+        self.bind(self.d_k_box, "d_k")
+        self.bind(self.scale_box, "scale")
 
     def __repr__(self):
         return f"SaturationDemo(d_k={self.d_k}, scale={self.scale})"
 
-    @property
-    def d_k(self) -> int:
-        return int(self.d_k_box.value)
-
-    @d_k.setter
-    def d_k(self, value: int) -> None:
+    @validates("d_k")
+    def _valid_d_k(self, value) -> int:
         value = check_d_k(value)
         if value > MAX_D_K:
             raise ValueError(f"d_k must be at most {MAX_D_K}; got {value}")
-        self.d_k_box.value = value
+        return value
 
-    @property
-    def scale(self) -> bool:
-        return bool(self.scale_box.value)
-
-    @scale.setter
-    def scale(self, value: bool) -> None:
-        self.scale_box.value = bool(value)
+    @traitlets.observe("d_k", "scale")
+    def _setting_changed(self, _change) -> None:
+        self.request_update()
 
     def _update(self):
         r = saturation(self.d_k, self.scale, self.n_keys, self.seed)
@@ -121,7 +118,7 @@ class OverflowDemo(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    text : str, settable: exactly what typing into the field does
+    text : str (a trait), linked to ``field``: setting it is exactly what typing into the field does
     scores : ndarray, the last valid row
     message : str, '' when the field is valid, else what is wrong (shown next to it,
         in ``message_html``, which is this widget's status line)
@@ -129,33 +126,32 @@ class OverflowDemo(LiveWidget, widgets.VBox):
     view : ipywidgets.HTML
     """
 
+    text = traitlets.Unicode("1000, 999, 998", help="the row of scores as typed")
+
     def __init__(self, text: str = "1000, 999, 998"):
+        self.text = str(text)
         self.message_html = widgets.HTML()
         self._live_setup(status_html=self.message_html)  # the field is the only input
-        self.field = widgets.Text(value=text, description="scores", layout=widgets.Layout(width="420px"))
+        self.field = widgets.Text(value=self.text, description="scores", layout=widgets.Layout(width="420px"))
         self.view = view_html()
         super().__init__([wrap_row([self.field, self.message_html]), self.view])
         course_box(self)  # normal line height for wrapped text
         self._update()  # a bad starting row is a programming error: raise
-        self.watch(self.field, lambda _c: self.request_update())
+        self.bind(self.field, "text")
 
     def __repr__(self):
-        return f"OverflowDemo(scores={self.field.value!r})"
+        return f"OverflowDemo(scores={self.text!r})"
 
-    @property
-    def text(self) -> str:
-        return self.field.value
-
-    @text.setter
-    def text(self, value: str) -> None:
-        self.field.value = str(value)
+    @traitlets.observe("text")
+    def _text_changed(self, _change) -> None:
+        self.request_update()
 
     @property
     def message(self) -> str:
         return self.status
 
     def _update(self):
-        x = parse_scores(self.field.value)  # a ValueError keeps the last valid row on show
+        x = parse_scores(self.text)  # a ValueError keeps the last valid row on show
         naive, stable = naive_softmax(x), softmax(x)
         self.scores, self.naive, self.stable = x, naive, stable
         m = float(x.max())

@@ -18,7 +18,7 @@ import traitlets
 from helpers import theme
 from helpers.head_analysis import check_layer_head, token_index
 from helpers.layout import choice_buttons, course_box, picker_group, view_html, wrap_row
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Whole, validates
 from helpers.numbers import number_text
 from helpers.parsing import quote
 from helpers.pretrained import MiniLMOutput
@@ -225,6 +225,9 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         The sentence; the model runs when the learner presses Enter or leaves the field.
     layer_picker, head_picker : ipywidgets.ToggleButtons (one button per layer, per head), each in a framed group
         named above its buttons (classes ``course-picker`` and ``head-explorer-layers`` / ``head-explorer-heads``)
+    layer, head : int (traits), linked to ``layer_picker`` and ``head_picker``
+    query : int (a trait), the index in ``tokens`` of the token whose row is traced, linked to ``query_picker``;
+        a token may be assigned (``explorer.query = "bank"``: its first occurrence)
     query_picker : ipywidgets.Dropdown, the token whose row is traced
     message_html : ipywidgets.HTML, next to the field: what is wrong with the typed text
     status_html : ipywidgets.HTML, what else could not be done ('' when all is well)
@@ -240,9 +243,13 @@ class HeadExplorer(LiveWidget, widgets.VBox):
     valid view in place.
     """
 
+    layer = Whole(0, help="the layer shown (0-based)")
+    head = Whole(4, help="the head shown (0-based)")
+    query = traitlets.Union([Whole(), traitlets.Unicode()], default_value=1,
+                            help="the traced token's index in tokens (a token may be assigned)")
+
     def __init__(self, model, text: str = "I went to the bank to deposit money", layer: int = 0, head: int = 4,
                  query=None, show_grid: bool = True):
-        self._live_setup()
         self.model = model
         self._show_grid = bool(show_grid)
         self._grid_drawn = None  # (output, layer, head) the thumbnails show
@@ -251,6 +258,8 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self._previous = None  # the sentence shown before this one (see _on_text)
         L, H = self.output.attentions.shape[:2]
         check_layer_head(self.output, layer, head)
+        self.layer, self.head = layer, head
+        self._live_setup()
 
         self.text_box = widgets.Text(
             value=text, description="Sentence", continuous_update=False,
@@ -289,44 +298,39 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self._chosen_query = self.output.tokens[self.query] if query is not None else None
         self._update()  # the starting values were checked: a failure here is a bug, raise it
         self.watch(self.text_box, self._on_text, where=self.message_html)
-        self._query_handler = self.watch(self.query_picker, self._on_query_pick)
-        for w in (self.layer_picker, self.head_picker):
-            self.watch(w, lambda _c: self.request_update())
+        self._query_handler = self.bind(self.query_picker, "query", to_trait=self._picked)
+        self.bind(self.layer_picker, "layer")
+        self.bind(self.head_picker, "head")
 
     # -- state ---------------------------------------------------------------------------------
     @property
     def tokens(self) -> list[str]:
         return list(self.output.tokens)
 
-    @property
-    def layer(self) -> int:
-        return int(self.layer_picker.value)
+    @validates("layer")
+    def _valid_layer(self, value) -> int:
+        check_layer_head(self.output, value, 0)
+        return value
 
-    @layer.setter
-    def layer(self, value: int) -> None:
-        check_layer_head(self.output, value, self.head)
-        self.layer_picker.value = int(value)
+    @validates("head")
+    def _valid_head(self, value) -> int:
+        check_layer_head(self.output, 0, value)
+        return value
 
-    @property
-    def head(self) -> int:
-        return int(self.head_picker.value)
+    @validates("query")
+    def _valid_query(self, value) -> int:
+        return self._row_of(value)
 
-    @head.setter
-    def head(self, value: int) -> None:
-        check_layer_head(self.output, self.layer, value)
-        self.head_picker.value = int(value)
-
-    @property
-    def query(self) -> int:
-        """Index of the traced query token in ``tokens``."""
-        return int(self.query_picker.value)
-
-    @query.setter
-    def query(self, value) -> None:
+    def _row_of(self, value) -> int:
+        """The row of the sentence on show that ``value`` (a token or an index) names, or a ValueError."""
         i = token_index(self.output, value) if isinstance(value, str) else int(value)
         if not 0 <= i < len(self.output.tokens):
             raise ValueError(f"query must be a token or an index in 0..{len(self.output.tokens) - 1}; got {value!r}")
-        self.query_picker.value = i
+        return i
+
+    @traitlets.observe("layer", "head", "query")
+    def _setting_changed(self, _change) -> None:
+        self.request_update()
 
     @property
     def weights(self) -> np.ndarray:
@@ -385,16 +389,18 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         self._previous = self.output if self.output.attentions.nbytes <= _PREVIOUS_BYTES else None
         self.output = out
         # The menu passes through other rows while its options change: they are not the learner's picks.
-        self.query_picker.unobserve(self._query_handler, names="value")
-        try:
-            self._set_query_options(keep)
-        finally:
-            self.query_picker.observe(self._query_handler, names="value")
-        self.request_update()
+        with self.hold_trait_notifications():  # one redraw, for the new sentence and its traced row
+            self.query_picker.unobserve(self._query_handler, names="value")
+            try:
+                self._set_query_options(keep)
+            finally:
+                self.query_picker.observe(self._query_handler, names="value")
+            self.request_update()
 
-    def _on_query_pick(self, _change) -> None:
-        self._chosen_query = self.output.tokens[self.query]
-        self.request_update()
+    def _picked(self, i: int) -> int:
+        """A row picked in the menu (by the learner, or by assigning ``query``): the token to trace from now on."""
+        self._chosen_query = self.output.tokens[int(i)]
+        return i
 
     def _set_query_options(self, query) -> None:
         """The trace menu for the tokens on show, on ``query`` (default: the first word).
@@ -403,10 +409,8 @@ class HeadExplorer(LiveWidget, widgets.VBox):
         """
         toks = self.output.tokens
         self.query_picker.options = [(f"{i}: {t}", i) for i, t in enumerate(toks)]
-        if query is None:
-            self.query_picker.value = 1 if len(toks) > 2 else 0
-        else:
-            self.query_picker.value = token_index(self.output, query) if isinstance(query, str) else int(query)
+        # The row found now: inside a hold_trait_notifications block the trait keeps what it is given until the end.
+        self.query = self.query_picker.value = (1 if len(toks) > 2 else 0) if query is None else self._row_of(query)
 
     # -- drawing -------------------------------------------------------------------------------
     def _update(self) -> None:

@@ -9,10 +9,11 @@ from dataclasses import replace
 
 import ipywidgets as widgets
 import numpy as np
+import traitlets
 
 from helpers.arrays import whole_number
 from helpers.layout import choice_buttons, course_box, view_html
-from helpers.live import LiveWidget
+from helpers.live import LiveWidget, Whole, validates
 from helpers.render import attention_weights_html, matrix_html
 from helpers.translation import ToyTranslation, cross_attention, toy_translation
 
@@ -33,19 +34,22 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
     Attributes
     ----------
     step_picker : ipywidgets.ToggleButtons (1..6);  views : dict of ipywidgets.HTML "cross", "reversed"
-    step : int (settable);  cross_weights (t, 4), cross_output (t, 6),
+    step : int (a trait, linked to ``step_picker``);  cross_weights (t, 4), cross_output (t, 6),
     reversed_weights (4, t), reversed_output (4, 6)
     status, status_html : what could not be computed ('' when all is well), and where it shows
         (an edited ``toy`` can hold weights too large to compute)
     """
 
+    step = Whole(3, help="the decoder's step t: its first t input tokens")
+
     def __init__(self, step: int = 3, toy: ToyTranslation | None = None):
-        self._live_setup()
         self.toy = toy_translation() if toy is None else toy
+        self.step = step  # checked by the trait
+        self._live_setup()
         n = len(self.toy.decoder_input)
         inputs, target = list(self.toy.decoder_input), list(self.toy.target)
         self.step_picker = choice_buttons(
-            "decoder step t", list(range(1, n + 1)), self._check_step(step, n),
+            "decoder step t", list(range(1, n + 1)), self.step,
             tooltips=[f"input: {' '.join(inputs[:t])} (the last row writes '{target[t - 1]}')"
                       for t in range(1, n + 1)],
         )
@@ -59,20 +63,15 @@ class DecodingStepsDemo(LiveWidget, widgets.VBox):
         ])
         course_box(self)  # normal line height for wrapped text
         self._update()  # the toy is the caller's: a failure here is theirs, raise it
-        self.watch(self.step_picker, lambda _c: self.request_update())
+        self.bind(self.step_picker, "step")
 
-    @staticmethod
-    def _check_step(step, n: int) -> int:
-        step = whole_number(step, "step", 1, n)
-        return int(step)
+    @validates("step")
+    def _valid_step(self, value) -> int:
+        return int(whole_number(value, "step", 1, len(self.toy.decoder_input)))
 
-    @property
-    def step(self) -> int:
-        return int(self.step_picker.value)
-
-    @step.setter
-    def step(self, value: int) -> None:
-        self.step_picker.value = self._check_step(value, len(self.toy.decoder_input))
+    @traitlets.observe("step")
+    def _step_changed(self, _change) -> None:
+        self.request_update()
 
     def _update(self) -> None:
         t, toy = self.step, self.toy
