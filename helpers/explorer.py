@@ -326,6 +326,8 @@ class Explorer(LiveWidget, widgets.VBox):
     W_q, W_k : array_like (d_model, d_k)
     W_v : array_like (d_model, d_v)
     causal, scale, large : bool
+    mask : None, "causal" or array_like of bool (n_q, n_k)
+        The mask to start with (True = may attend; see the trait ``mask``); not with ``causal=True``.
     compact : bool or None
         Narrower editor cells and no Reset / Randomize buttons under the editors, so that an edit and
         its effect fit a small screen (a projector at 1024 × 768). None (the default): compact in the
