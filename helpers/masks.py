@@ -184,8 +184,8 @@ def mask_value(mask, name: str = "mask"):
         if arr.dtype == object or arr.ndim == 0:
             raise ValueError(f"{name} must be {_KINDS}; got {type(mask).__name__} {mask!r:.60}")
         raise ValueError(f"{name} must be boolean (True = may attend); got an array of {arr.dtype} with shape "
-                         f"{arr.shape}. Turn a 0/1 mask into one with `{name} == 1`, an additive 0/−∞ mask with "
-                         f"`{name} == 0`")
+                         f"{arr.shape}. A 0/1 mask m becomes one with `np.asarray(m) == 1`, an additive 0/−∞ mask "
+                         "with `np.asarray(m) == 0`")
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D boolean array (n_q, n_k), one row per query and one column per "
                          f"key; got shape {arr.shape}")

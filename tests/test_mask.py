@@ -72,6 +72,7 @@ def test_as_mask_turns_every_kind_into_the_boolean_array():
                                         "(n_q, n_k) = (4, 4)"),
     (CAUSAL.astype(int), 4, 4, "mask must be boolean (True = may attend); got an array of int64 with shape (4, 4)"),
     (np.ones(4, dtype=bool), 4, 4, "mask must be a 2-D boolean array (n_q, n_k)"),
+    ([[1, 0], [1, 1]], 2, 2, "A 0/1 mask m becomes one with `np.asarray(m) == 1`"),
     ("window", 4, 4, "mask must be None, \"causal\" or a boolean array (True = may attend); got the string 'window'"),
     ("causal", 3, 5, "a causal mask needs as many queries as keys; got 3 queries and 5 keys"),
     (~np.eye(4, dtype=bool) & CAUSAL, 4, 4, "mask blocks every key for query row 0"),
