@@ -19,6 +19,9 @@ import numpy as np
 
 from helpers.arrays import as_float_array as _as_float_array, require_ndim as _require_ndim, whole_number
 
+# The masks live in helpers.masks (math several notebooks share); they stay importable from here.
+from helpers.masks import causal_mask, padding_mask
+
 __all__ = [
     "softmax",
     "project_qkv",
@@ -334,41 +337,6 @@ def attention_stages(X_q, X_kv, W_q, W_k, W_v, mask=None, scale: bool = True) ->
     _require_finite(output, "the output")
     return AttentionResult(Q=Q, K=K, V=V, scores=scores, scaled=scaled, mask=full, masked=masked,
                            weights=weights, output=output)
-
-
-def causal_mask(n: int) -> np.ndarray:
-    """Boolean causal mask, shape (n, n): True on and below the diagonal.
-
-    Query i may attend to keys 0..i (itself and the past). The blocked entries form
-    the *strict upper* triangle; the additive form puts ``-inf`` exactly there
-    (see :func:`additive_mask`).
-    """
-    n = whole_number(n, "n (the sequence length)")
-    return np.tril(np.ones((int(n), int(n)), dtype=bool))
-
-
-def padding_mask(lengths, n: int) -> np.ndarray:
-    """Boolean key-padding mask for a batch of sequences padded to length ``n``.
-
-    Parameters
-    ----------
-    lengths : sequence of int, shape (batch,)
-        The real length of each sequence; positions ``>= length`` are padding.
-    n : int
-        The padded length.
-
-    Returns
-    -------
-    ndarray of bool, shape (batch, 1, n): True where the key is a real token. It
-    broadcasts against scores of shape (batch, n_q, n).
-    """
-    lengths = np.asarray(lengths)
-    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
-        raise ValueError(f"lengths must be a 1-D sequence of integers; got {lengths!r}")
-    n = whole_number(n, "n (the padded length)")
-    if (lengths < 1).any() or (lengths > n).any():
-        raise ValueError(f"every length must be between 1 and n = {n}; got lengths {lengths.tolist()}")
-    return (np.arange(n)[None, :] < lengths[:, None])[:, None, :]
 
 
 def additive_mask(mask) -> np.ndarray:

@@ -5,8 +5,8 @@
   :func:`peak_memory` measures the bytes a call allocates.
 * The key/value cache: :func:`decode_with_kv_cache` generates token by token with a cache of keys and values, for
   multi-head, grouped-query or multi-query attention; :func:`kv_cache_size` counts the numbers it holds.
-* Sparse attention as masks: :func:`sliding_window_mask`, :func:`strided_mask`, :func:`global_mask`
-  (each a boolean "may attend" mask like :func:`helpers.attention.causal_mask`), :func:`kept_fraction` and
+* Sparse attention as masks: :func:`sliding_window_mask`, :func:`strided_mask`, :func:`global_mask` (each a boolean
+  "may attend" mask, from :mod:`helpers.masks`, where every mask lives), :func:`kept_fraction` and
   :func:`two_hop_reach` (which keys a query reaches through two layers of such a mask).
 * Linear attention: :func:`elu_plus_one`, :func:`linear_attention` (the O(n) order of the products) and
   :func:`linear_attention_weights` (the n × n weights it implies, for comparison only).
@@ -29,11 +29,13 @@ from .arrays import as_matrix, positive_int, whole_number
 from .attention import (
     _check_gqa,
     _check_qkv,
-    causal_mask,
     online_softmax_step,
     scaled_dot_product_attention,
     softmax,
 )
+
+# The sparse patterns live in helpers.masks with every other mask; they stay importable from here.
+from .masks import global_mask, sliding_window_mask, strided_mask
 
 __all__ = [
     "attention_cost",
@@ -225,44 +227,6 @@ def decode_with_kv_cache(X, W_q, W_k, W_v, W_o, h: int, h_kv: int) -> CachedDeco
 # ---------------------------------------------------------------------------------
 # Sparse attention as masks
 # ---------------------------------------------------------------------------------
-
-def sliding_window_mask(n: int, window: int, causal: bool = True) -> np.ndarray:
-    """Local attention: query i sees the ``window`` keys ending at itself (causal) or within
-    ``window - 1`` on either side (not causal). Bool (n, n), True = may attend."""
-    n = positive_int(n, "n")
-    window = positive_int(window, "window")
-    # A band around the diagonal, cut from two triangles (np.tri(n, k=c)[i, j] is j <= i + c): no (n, n) matrix of
-    # offsets i - j, which at n = 4096 is 128 MB of integers.
-    near_past = ~np.tri(n, k=-window, dtype=bool)            # i - j < window
-    if causal:
-        return near_past & causal_mask(n)
-    return near_past & np.tri(n, k=window - 1, dtype=bool)   # j - i < window
-
-
-def strided_mask(n: int, stride: int) -> np.ndarray:
-    """Strided attention (Child et al. 2019): query i sees the past keys j with i - j a multiple of ``stride``.
-
-    Bool (n, n), causal. Combined with a sliding window at least ``stride`` wide (logical or), every query
-    reaches every past key in two steps (:func:`two_hop_reach`); a narrower window leaves gaps.
-    """
-    n = positive_int(n, "n")
-    stride = positive_int(stride, "stride")
-    # i - j is a multiple of the stride exactly when i and j leave the same remainder.
-    phase = np.arange(n) % stride
-    return causal_mask(n) & (phase[:, None] == phase[None, :])
-
-
-def global_mask(n: int, global_tokens) -> np.ndarray:
-    """Global tokens (Longformer style): every query sees them, and they see every key. Bool (n, n), not causal."""
-    n = positive_int(n, "n")
-    g = np.asarray(list(global_tokens), dtype=int)
-    if g.size and (g.min() < 0 or g.max() >= n):
-        raise ValueError(f"global_tokens must be positions 0..{n - 1}; got {g.tolist()}")
-    mask = np.zeros((n, n), dtype=bool)
-    mask[:, g] = True
-    mask[g, :] = True
-    return mask
-
 
 def kept_fraction(mask) -> float:
     """The fraction of the n_q × n_k query-key pairs a mask keeps (the fraction of the score work done)."""

@@ -11,8 +11,8 @@ Data flows one way: the editors' valid matrices (their ``value`` traits) go thro
 :func:`helpers.attention.attention_stages`, and its result is drawn by
 :mod:`helpers.render` into ``HTML`` widgets by setting their ``.value`` (nothing is
 written into an ``Output`` widget, so a notebook stores the same outputs on every run).
-The explorer's settings (``causal``, ``scale``) and its results (``weights``,
-``output``) are traitlets traits, its checkboxes are linked to the settings, and a
+The explorer's settings (``mask``, its alias ``causal``, and ``scale``) and its results
+(``weights``, ``output``) are traitlets traits, its checkboxes are linked to the settings, and a
 change of several inputs inside ``hold_trait_notifications()`` is computed once, at
 the end. Controls are watched through :class:`helpers.live.LiveWidget`: no exception
 leaves a handler.
@@ -28,7 +28,7 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from . import attention as att, explain, highlight, render, theme, trace
+from . import attention as att, explain, highlight, masks, render, theme, trace
 from .arrays import whole_number
 from .colour_easing import ColourEasing
 from .exercises.design import design_task
@@ -58,6 +58,43 @@ STEP = dict(zip(_STAGES[:-1], "①②③④⑤⑥⑦⑧"))
 # How the goal line names a setting a design task's goal assumes: (the words for False, for True).
 _SETTING_WORDS = {"causal": ("without the causal mask", "with the causal mask"),
                   "scale": ("without the 1/√d_k scaling", "with the scores scaled by 1/√d_k")}
+
+
+class MaskTrait(traitlets.Any):
+    """The explorer's ``mask``: ``None``, ``"causal"`` or a read-only boolean (n_q, n_k) array, True = may attend.
+
+    What needs no sizes (a string, a dtype, two dimensions) is checked when the value is assigned; its shape and its
+    rows are checked against the tokens by the explorer (``@validate("mask")``). A refused value is said beside the
+    explorer's mask control as well as raised. Setting the mask sets ``causal`` at once (inside a
+    ``hold_trait_notifications`` block too, so that the last of several assignments wins), before either change is
+    told: True exactly when the mask is the causal one.
+    """
+
+    def validate(self, obj, value):
+        try:
+            return masks.mask_value(value, self.name)
+        except ValueError as err:
+            obj._mask_refused(str(err))
+            raise RefusedValue(str(err)) from None
+
+    def set(self, obj, value):
+        # Both set before anyone is told (and both put back if either is refused): observers see them agree.
+        with obj.hold_trait_notifications():
+            super().set(obj, value)
+            causal = masks.is_causal(obj.mask)
+            if obj.causal != causal:
+                obj.causal = causal
+
+
+class CausalTrait(traitlets.Bool):
+    """The explorer's ``causal``, an alias of its mask: True sets the mask to ``"causal"``; False takes the causal mask
+    off (``None``) and leaves any other mask as it is."""
+
+    def set(self, obj, value):
+        with obj.hold_trait_notifications():  # as MaskTrait.set
+            super().set(obj, value)
+            if bool(obj.causal) != masks.is_causal(obj.mask):
+                obj.mask = "causal" if obj.causal else None
 
 
 def _editor_width(editor: MatrixEditor) -> int:
@@ -267,6 +304,7 @@ class _Shown:
     v_cols: list[str]
     causal: bool
     scale: bool
+    given: bool = False  # the mask was given as data (an array that is not the causal mask)
 
 
 class Explorer(LiveWidget, widgets.VBox):
@@ -283,6 +321,8 @@ class Explorer(LiveWidget, widgets.VBox):
     W_q, W_k : array_like (d_model, d_k)
     W_v : array_like (d_model, d_v)
     causal, scale, large : bool
+    mask : None, "causal" or array_like of bool (n_q, n_k)
+        The mask to start with (True = may attend; see the trait ``mask``); not with ``causal=True``.
     compact : bool or None
         Narrower editor cells and no Reset / Randomize buttons under the editors, so that an edit and
         its effect fit a small screen (a projector at 1024 × 768). None (the default): compact in the
@@ -303,8 +343,16 @@ class Explorer(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
+    mask : None, "causal" or ndarray of bool (n_q, n_k) (a trait)
+        Which keys each query may attend to (True = may attend): none blocked, the causal mask, or any mask given
+        as data (a sliding window, padding, one drawn by hand). Blocked weights are 0 and shown as the hatched
+        "—". A mask of another shape, not boolean, or blocking every key of a query is refused (a ``TraitError``,
+        also a ``ValueError``, naming the shapes or the query), with the reason beside the causal checkbox too;
+        the last valid mask stays. Beside the checkbox a note says what a mask given as data blocks; when the
+        tokens change and it no longer fits, it is taken off, and the note says so.
     causal : bool (a trait)
-        Apply the causal mask. Refused (a ``TraitError``, also a ``ValueError``, saying why) while
+        Whether the mask is the causal one: setting it True sets ``mask = "causal"``, False takes the causal
+        mask off. Refused (a ``TraitError``, also a ``ValueError``, saying why) while
         there are not as many queries as keys; the explorer's own checkbox shows the refusal next to
         it instead. ``widgets.link((checkbox, "value"), (explorer, "causal"))`` links another one.
     scale : bool (a trait)
@@ -327,13 +375,14 @@ class Explorer(LiveWidget, widgets.VBox):
     goal_met : bool, whether the goal is met now (False without a goal)
     """
 
-    causal = traitlets.Bool(False, help="apply the causal mask (query i sees keys 0..i)")
+    mask = MaskTrait(None, allow_none=True, help='None, "causal" or a boolean (n_q, n_k) array, True = may attend')
+    causal = CausalTrait(False, help="apply the causal mask (query i sees keys 0..i); an alias of mask")
     scale = traitlets.Bool(True, help="divide the scores by sqrt(d_k)")
     weights = Matrix(finite=False, allow_none=True, read_only=True, help="the weights for the last valid input")
     output = Matrix(finite=False, allow_none=True, read_only=True, help="the output for the last valid input")
 
     def __init__(self, sides, W_q, W_k, W_v, causal: bool, scale: bool, large: bool, title: str, kind: str,
-                 compact: bool | None = None, steps: bool = False, goal: str | None = None):
+                 compact: bool | None = None, steps: bool = False, goal: str | None = None, mask=None):
         task = design_task(goal) if goal is not None else None  # an unknown name raises here
         checked = []
         for spec, tokens, X in sides:
@@ -353,6 +402,8 @@ class Explorer(LiveWidget, widgets.VBox):
         if causal and len(checked) == 2 and len(checked[0][1]) != len(checked[1][1]):
             raise ValueError(f"causal=True needs as many decoder as encoder tokens; "
                              f"got {len(checked[0][1])} and {len(checked[1][1])}")
+        if causal and mask is not None and not masks.is_causal(mask):
+            raise ValueError("give causal=True or a mask, not both: causal=True is mask='causal'")
         # Parts that look alike share their layout and style: fewer models for the page to build.
         looks = SharedLooks()
         super().__init__(layout=looks.layout())
@@ -414,9 +465,10 @@ class Explorer(LiveWidget, widgets.VBox):
                    style=looks.style(widgets.Checkbox))
         self._causal_box = widgets.Checkbox(value=bool(causal), description="causal mask", description_allow_html=True,
                                             **box)
-        # Why ticking it was refused, under the box, in the flow.
+        # Why ticking it (or a mask) was refused, under the box, in the flow; else what a mask given as data blocks.
         self._causal_message = widgets.HTML("", layout=looks.layout(width="22em"), style=self._html_style)
         self._causal_where = self._causal_message
+        self._mask_dropped = ""  # the note that a mask given as data was taken off, shown with the change
         self._scale_box = widgets.Checkbox(value=bool(scale), description=math_html("scale by 1/√d_k"),
                                            description_allow_html=True, **box)
         self._dk_box = widgets.BoundedIntText(value=d_k, min=1, max=MAX_DK, description=math_html("d_k"),
@@ -443,6 +495,8 @@ class Explorer(LiveWidget, widgets.VBox):
             self.bind(self._causal_box, "causal", where=(self._causal_where, None))
             self.bind(self._scale_box, "scale")
             self._lengths_changed()
+            if mask is not None:  # after the tokens are in: checked against them when the block ends
+                self.mask = mask
         if self.result is None:
             raise ValueError(f"these inputs cannot be computed: {self.status}")
 
@@ -523,7 +577,9 @@ class Explorer(LiveWidget, widgets.VBox):
             if self.causal and not allowed:
                 # A causal mask is only defined for equal lengths: switch it off rather than fail.
                 self.causal = False
+            self._fit_mask()
             self.clear_problem(self._causal_where)  # a refusal was about the lengths before
+            self._show_mask_note()
             self._causal_box.disabled = not allowed
             self._causal_box.description = "causal mask" if allowed else math_html("causal mask (needs n_q = n_k)")
             q, k = self.query_tokens, self.key_tokens
@@ -534,7 +590,56 @@ class Explorer(LiveWidget, widgets.VBox):
             self._q_drop.value, self._k_drop.value = picked
             self.request_update()
 
+    def _fit_mask(self) -> None:
+        """A mask given as data that no longer fits the tokens comes off (the causal one becomes ``"causal"``, which
+        fits any length), and the note beside the box says so."""
+        mask = self.mask
+        n_q, n_k = len(self.query_tokens), len(self.key_tokens)
+        if mask is None or isinstance(mask, str) or mask.shape == (n_q, n_k):
+            return
+        if masks.is_causal(mask) and n_q == n_k:
+            self.mask = "causal"
+            return
+        self._mask_dropped = (f"The mask given as data is {mask.shape[0]} × {mask.shape[1]}; with {n_q} queries and "
+                              f"{n_k} keys now it no longer fits, so it is off. Set a mask of shape ({n_q}, {n_k}) "
+                              "to mask again.")
+        self.mask = None
+
+    def _mask_refused(self, message: str) -> None:
+        """Say beside the mask's control why a mask was refused (the views keep the last valid one)."""
+        if self._live_ready and hasattr(self, "_causal_message"):
+            self.show_problem(message, self._causal_where)
+
+    def _show_mask_note(self, dropped: bool = False) -> None:
+        """Under the box, unless a refusal is shown there: what a mask given as data blocks, or (``dropped``, with the
+        change that took it off) that one no longer fitted the tokens; nothing for no mask or the causal one."""
+        text = ""
+        if dropped:
+            text, self._mask_dropped = self._mask_dropped, ""
+        mask = self.mask
+        if not text and mask is not None and not isinstance(mask, str) and not masks.is_causal(mask):
+            blocked = int((~mask).sum())
+            text = (f"A mask given as data: {blocked} of {mask.size} weights blocked (—). Ticking the causal mask "
+                    "replaces it.")
+        if not self.problem(self._causal_where):
+            self._causal_message.value = theme.notice_html(text, self._large) if text else ""
+
     # -- settings
+
+    @traitlets.validate("mask")
+    def _mask_allowed(self, proposal):
+        mask = proposal["value"]
+        if isinstance(mask, str):  # "causal": as for causal = True
+            problem = self._equal_lengths_problem()
+            if problem:
+                raise RefusedValue(problem)
+        elif mask is not None:
+            try:
+                masks.as_mask(mask, len(self.query_tokens), len(self.key_tokens), "mask", self.query_tokens)
+            except ValueError as err:
+                self._mask_refused(str(err))
+                raise RefusedValue(str(err)) from None
+        return mask
 
     @traitlets.validate("causal")
     def _causal_allowed(self, proposal) -> bool:
@@ -544,10 +649,11 @@ class Explorer(LiveWidget, widgets.VBox):
             raise RefusedValue(problem)
         return causal
 
-    @traitlets.observe("causal", "scale")
+    @traitlets.observe("causal", "scale", "mask")
     def _setting_changed(self, change) -> None:
-        if change["name"] == "causal":
+        if change["name"] in ("causal", "mask"):
             self.clear_problem(self._causal_where)
+            self._show_mask_note(dropped=change["name"] == "mask")
         self.request_update()
 
     def _input_changed(self, change) -> None:
@@ -597,13 +703,13 @@ class Explorer(LiveWidget, widgets.VBox):
         X_kv = X_q if k is q else k.matrix()
         e = self.editors
         result = att.attention_stages(X_q, X_kv, e["W_q"].value, e["W_k"].value, e["W_v"].value,
-                                      mask="causal" if self.causal else None, scale=self.scale)
+                                      mask="causal" if self.causal else self.mask, scale=self.scale)
         d_k, d_v = result.Q.shape[1], result.V.shape[1]
         self.result = result
         self._computed_from = [ed.value for ed in e.values()]
         self._shown = _Shown(result, q.tokens, k.tokens, self._column_names("W_q", d_k, "q"),
                              self._column_names("W_k", d_k, "k"), self._column_names("W_v", d_v, "v"),
-                             self.causal, self.scale)
+                             self.causal, self.scale, given=self.mask is not None and not self.causal)
         self._draw()
 
     def _column_names(self, editor: str, width: int, prefix: str) -> list[str]:
@@ -674,8 +780,12 @@ class Explorer(LiveWidget, widgets.VBox):
             v["mask"].value = linked_matrix_html(
                 res.masked, qt, kt, title=f"{STEP['mask']} masked: scaled + causal mask", col_axis="Keys →",
                 highlight=hl, note="— where a query would see a later token: −∞ added, blocked", **queries)
+        elif s.given and not res.mask.all():
+            v["mask"].value = linked_matrix_html(
+                res.masked, qt, kt, title=f"{STEP['mask']} masked: scaled + mask", col_axis="Keys →",
+                highlight=hl, note="— where the mask blocks a key: −∞ added, blocked", **queries)
         else:
-            v["mask"].value = self._mask_off_html()
+            v["mask"].value = self._mask_off_html(s.given)
 
     # The views by what their rows and columns are: a query's rows, a key's rows, a key's columns (CSS classes given
     # in _layout), for the linked highlighting.
@@ -708,20 +818,23 @@ class Explorer(LiveWidget, widgets.VBox):
     def _weights_figure(self):
         """The weights on show as a heatmap for a slide (the "Save PNG" / "Save SVG" buttons under them)."""
         s = self._shown
-        title = "Attention weights" + (", causal mask" if s.causal else "") + ("" if s.scale else ", not scaled")
+        masked = ", causal mask" if s.causal else ", masked" if not s.result.mask.all() else ""
+        title = "Attention weights" + masked + ("" if s.scale else ", not scaled")
         return render.heatmap(s.result.weights, s.q_tokens, s.k_tokens, title=title)
 
-    def _mask_off_html(self) -> str:
+    def _mask_off_html(self, given: bool = False) -> str:
         sz = theme.sizes(self._large)
+        state = "blocks nothing" if given else "off"  # a mask given as data may be all True
         return (f'<div style="{theme.panel_style(self._large)}padding:6px 10px;margin:3px;max-width:16em">'
-                f'<div style="font-weight:700;font-size:{sz.title}">{STEP["mask"]} mask: off</div>'
+                f'<div style="font-weight:700;font-size:{sz.title}">{STEP["mask"]} mask: {state}</div>'
                 f'<div style="font-size:{sz.small}">nothing is blocked: the scaled scores {STEP["scaled"]} go to the '
                 f'softmax {STEP["weights"]} as they are</div></div>')
 
     def _draw_trace(self, pair) -> None:
         s = self._shown
         i, j = pair
-        steps = trace.trace_steps(s.result, s.q_tokens, s.k_tokens, i, j, scale=s.scale, step_numbers=STEP)
+        steps = trace.trace_steps(s.result, s.q_tokens, s.k_tokens, i, j, scale=s.scale, step_numbers=STEP,
+                                  causal=s.causal)
         self.trace_text = trace.trace_text(steps, s.q_tokens, s.k_tokens, i, j)
         self.views["trace"].value = trace.trace_html(steps, s.q_tokens, s.k_tokens, i, j, self._large)
 
@@ -830,7 +943,7 @@ class AttentionExplorer(Explorer):
     W_q, W_k : array_like (d_model, d_k)
     W_v : array_like (d_model, d_v)
     causal : bool
-        Apply the causal mask (query i sees keys 0..i).
+        Apply the causal mask (query i sees keys 0..i): the same as ``mask="causal"``.
     scale : bool
         Divide the scores by sqrt(d_k).
     large : bool
@@ -845,6 +958,9 @@ class AttentionExplorer(Explorer):
         A design task's name (``"01-sat-attends-cat"``, see :func:`helpers.exercises.design.design_tasks`): a
         goal line above the weights states the goal and, on every valid change, ✓ or ✗ with what is still off
         (the task's arrays are the explorer's X, W_q, W_k, W_v, by name).
+    mask : None, "causal" or array_like of bool (n, n)
+        True where query i may attend to key j: a sliding window, a padding mask, any mask given as data
+        (:mod:`helpers.masks` makes the usual ones). Not together with ``causal=True``.
 
     Layout, the data flow down the page: the inputs X, W^Q, W^K, W^V in one strip (CSS class ``attn-inputs``), the
     folded steps ①–⑥, the weights ⑦ and the output ⑧ right under the strip, so that any editor and the weights are
@@ -855,8 +971,11 @@ class AttentionExplorer(Explorer):
 
     Attributes
     ----------
+    mask : None, "causal" or ndarray of bool (n, n) (a trait)
+        The mask (True = may attend); a refused one raises ``TraitError`` and is said beside the causal checkbox.
     causal, scale : bool (traits)
-        The settings; the checkboxes are linked to them (``widgets.link`` works on them too).
+        The settings; the checkboxes are linked to them (``widgets.link`` works on them too). ``causal`` is an
+        alias of ``mask``: True exactly when the mask is the causal one.
     weights, output : ndarray (n, n) and (n, d_v) (read-only traits)
         The results for the last valid input, set on every valid change (``observe`` them).
     editors : dict "X", "W_q", "W_k", "W_v" -> MatrixEditor
@@ -870,15 +989,17 @@ class AttentionExplorer(Explorer):
     CSS classes (stable, for tests and custom styles): ``attn-explorer`` and ``attn-explorer-self`` on the
     explorer; ``attn-editor-X``, ``attn-editor-W_q``, ``attn-editor-W_k``, ``attn-editor-W_v`` on the
     editors; ``attn-view-<stage>`` on each view of ``views`` (``attn-view-weights``, ...) except the trace,
-    which is ``attn-trace``; ``attn-causal`` (its message: ``attn-causal-message``), ``attn-scale``,
+    which is ``attn-trace``; ``attn-causal`` (its message, or what a mask given as data blocks:
+    ``attn-causal-message``), ``attn-scale``,
     ``attn-tokens``, ``attn-dk``, ``attn-token-names`` (its message: ``attn-token-names-message``),
     ``attn-status``, ``attn-trace-query``, ``attn-trace-key`` on the controls; ``attn-goal`` on the goal line.
     """
 
     def __init__(self, tokens, X, W_q, W_k, W_v, causal: bool = False, scale: bool = True, large: bool = False,
-                 compact: bool | None = None, steps: bool = False, goal: str | None = None):
+                 compact: bool | None = None, steps: bool = False, goal: str | None = None, mask=None):
         super().__init__([(SELF_SIDE, tokens, X)], W_q, W_k, W_v, causal, scale, large,
-                         title="Self-attention explorer", kind="self", compact=compact, steps=steps, goal=goal)
+                         title="Self-attention explorer", kind="self", compact=compact, steps=steps, goal=goal,
+                         mask=mask)
 
     @property
     def tokens(self) -> list[str]:
@@ -911,6 +1032,9 @@ class CrossAttentionExplorer(Explorer):
         As for :class:`AttentionExplorer`.
     goal : str or None
         A design task's name, as for :class:`AttentionExplorer`; its arrays are X_dec, X_enc, W_q, W_k, W_v.
+    mask : None, "causal" or array_like of bool (n_q, n_k)
+        As for :class:`AttentionExplorer`: rows are decoder tokens, columns encoder tokens (a padded source:
+        False in the columns of its padding).
 
     The weights are n_q × n_k (not square in general): rows are decoder tokens
     (queries), columns encoder tokens (keys).
@@ -924,10 +1048,10 @@ class CrossAttentionExplorer(Explorer):
 
     def __init__(self, query_tokens, key_tokens, X_dec, X_enc, W_q, W_k, W_v, causal: bool = False,
                  scale: bool = True, large: bool = False, compact: bool | None = None, steps: bool = False,
-                 goal: str | None = None):
+                 goal: str | None = None, mask=None):
         super().__init__([(DECODER_SIDE, query_tokens, X_dec), (ENCODER_SIDE, key_tokens, X_enc)],
                          W_q, W_k, W_v, causal, scale, large, title="Cross-attention explorer", kind="cross",
-                         compact=compact, steps=steps, goal=goal)
+                         compact=compact, steps=steps, goal=goal, mask=mask)
 
     def __repr__(self) -> str:
         return (f"CrossAttentionExplorer(query_tokens={len(self.query_tokens)}, key_tokens={len(self.key_tokens)}, "

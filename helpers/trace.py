@@ -53,7 +53,8 @@ def _line(text: str, terms=(), current: bool = False):
     return stripped, tuple(terms), current, (len(text) - len(stripped)) // 2
 
 
-def trace_steps(result, q_tokens, k_tokens, i: int, j: int, scale: bool = True, step_numbers=None) -> list[TraceStep]:
+def trace_steps(result, q_tokens, k_tokens, i: int, j: int, scale: bool = True, step_numbers=None,
+                causal: bool = True) -> list[TraceStep]:
     """The steps of the calculation for query ``i`` and key ``j``.
 
     Parameters
@@ -67,6 +68,8 @@ def trace_steps(result, q_tokens, k_tokens, i: int, j: int, scale: bool = True, 
         The scores are divided by √d_k.
     step_numbers : dict, optional
         The step number of each view (``"scores"``, ``"scaled"``, ``"weights"``, ``"output"``), as the views show it.
+    causal : bool
+        The mask is the causal one: a blocked key is "a later token". Otherwise the trace speaks of the mask.
 
     Returns
     -------
@@ -78,8 +81,10 @@ def trace_steps(result, q_tokens, k_tokens, i: int, j: int, scale: bool = True, 
     score_lines = [_line(t, current=False) for t in explain.attention_entry_lines(result.Q, result.K, i, j,
                                                                                   scale=scale)]
     if not result.mask[i, j]:
-        score_lines.append(_line(f"the causal mask blocks key '{k_tokens[j]}' for query '{q_tokens[i]}' (a later "
-                                 "token): score → −∞, weight 0", current=True))
+        why = "the causal mask blocks" if causal else "the mask blocks"
+        later = " (a later token)" if causal else ""
+        score_lines.append(_line(f"{why} key '{k_tokens[j]}' for query '{q_tokens[i]}'{later}: score → −∞, weight 0",
+                                 current=True))
     # softmax_lines: the max, one line per key, the sum (one term per key), one weight line per key.
     soft = explain.softmax_lines(result.masked[i], labels=k_tokens)
     if len(soft) == 2 * n_k + 2:

@@ -12,7 +12,7 @@ The names notebooks import from here live in their own modules:
 Every update is synchronous: when :meth:`MatrixEditor.set_text` (or a control's
 ``.value``) returns, the editor's ``.value`` and ``.message``, the explorer's
 ``.result`` and every view already show the new state. The state is held in traitlets
-traits (an editor's ``value``, an explorer's ``causal``, ``scale``, ``weights``,
+traits (an editor's ``value``, an explorer's ``mask``, ``causal``, ``scale``, ``weights``,
 ``output``), so ``observe``, ``widgets.link`` and ``hold_trait_notifications()`` work
 on them as on any ipywidgets widget.
 """

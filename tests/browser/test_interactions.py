@@ -84,6 +84,34 @@ def test_typing_into_x_updates_the_weights(lab, path):
                                err_msg=f"after typing {X_new[i, j]:g} into X[{i}, {j}]")
 
 
+@pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
+def test_ticking_the_causal_box_masks_the_later_keys_and_unticking_brings_them_back(lab, path):
+    run_notebook(lab, path)
+    ex = explorer(lab.notebook, "self")
+    ex.scroll_into_view_if_needed()
+    box = ex.locator(".attn-causal input").first
+    weights = view_table(ex, "weights")
+    masked = weights.locator("td[aria-label=masked]")
+    if box.is_checked():
+        box.click()
+    expect(masked).to_have_count(0)
+    before = weights.inner_text()
+    n = weights_shown(ex).shape[0]
+    box.click()
+    expect(masked).to_have_count(n * (n - 1) // 2)  # every key after its query: a hatched "—", not a number
+    inputs = explorer_inputs(ex)
+    assert inputs["causal"]
+    # The numbers left are the causal weights of the matrices on screen (a masked cell counts as its weight, 0).
+    cells = weights.evaluate("t => [...t.querySelectorAll('tr')].map(r => [...r.querySelectorAll("
+                             "'td:not(.matrix-corner)')].map(c => c.textContent)).filter(r => r.length)")
+    shown = np.array([[0.0 if c.strip() == "—" else float(c.replace("\u2212", "-")) for c in r[:-1]]
+                      for r in cells])
+    np.testing.assert_allclose(shown, attention_weights(**inputs), atol=SHOWN_ATOL)
+    box.click()
+    expect(masked).to_have_count(0)
+    expect(weights).to_have_text(before, use_inner_text=True)
+
+
 @pytest.mark.parametrize("path", first_notebook_calling(r"\bCrossAttentionExplorer\("), ids=lambda p: p.stem)
 def test_longer_source_gives_the_weights_one_more_column(lab, path):
     run_notebook(lab, path)
