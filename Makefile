@@ -116,12 +116,12 @@ site: $(STAMP)
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f; done
 
-# The class report (helpers/class_report.py; README: "Teach it with Binder or JupyterHub"): PROGRESS names the learners'
+# The class report (helpers/exercises/class_report.py; README: "Teach it with Binder or JupyterHub"): PROGRESS names the learners'
 # progress files (progress-<learner>.json, from 00's Hand in) or folders searched for them (nbgrader's submitted/).
 OUT ?= class-report
 class-report: $(STAMP)
 	@[ -n "$(PROGRESS)" ] || { echo "make class-report PROGRESS=PATH [OUT=DIR]: PROGRESS names the progress files or the folders that hold them (nbgrader: submitted/)"; exit 2; }
-	$(PY) -m helpers.class_report $(PROGRESS) --out "$(OUT)"
+	$(PY) -m helpers.exercises.class_report $(PROGRESS) --out "$(OUT)"
 
 clean:
 	rm -rf $(VENV)

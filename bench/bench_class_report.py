@@ -1,4 +1,4 @@
-"""The class report (python -m helpers.class_report) on made-up classes: time, and memory as the class grows.
+"""The class report (python -m helpers.exercises.class_report) on made-up classes: time, and memory as the class grows.
 
 Each made-up learner has done most of the course: a first-try verdict and an answer for every prediction, each task
 checked one to five times, and both concept inventory tests, right about half the time before and two thirds after.
@@ -19,8 +19,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from helpers.class_report import main as class_report
 from helpers.exercises import QUESTIONS, bugs, design_tasks, predictions
+from helpers.exercises.class_report import main as class_report
 from helpers.exercises.code_tasks import YOUR_TURN_TASKS
 from helpers.exercises.inventory import items
 from helpers.exercises.progress import KINDS, Progress, Result, progress_json

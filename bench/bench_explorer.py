@@ -1,7 +1,7 @@
 """How long one edit takes to reach every view of the self-attention explorer.
 
 An "edit" is ``editor.set_text(i, j, text)``: parse the cell, recompute every stage
-through helpers.attention, redraw every HTML view and the trace. It is timed in this
+through helpers.core.attention, redraw every HTML view and the trace. It is timed in this
 process (the kernel side), which is what a learner waits for before the browser
 repaints. Goals: at most 5 ms for 6 tokens (d = 4) and 16 ms for 16 tokens (d = 8).
 

@@ -15,8 +15,8 @@ from functools import partial
 
 import numpy as np
 
-from helpers.attention import flash_attention, scaled_dot_product_attention
-from helpers.efficiency import peak_memory
+from helpers.core.attention import flash_attention, scaled_dot_product_attention
+from helpers.core.efficiency import peak_memory
 
 D = 64
 BLOCK = 64

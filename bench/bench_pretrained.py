@@ -23,7 +23,7 @@ RUNS = 5
 FRESH = """
 import json, time
 t0 = time.perf_counter()
-from helpers import pretrained
+from helpers.core import pretrained
 t1 = time.perf_counter()
 model = pretrained.MiniLM.load()
 t2 = time.perf_counter()
@@ -45,12 +45,12 @@ def main() -> None:
         fresh.append(json.loads(res.stdout))
     med = {k: statistics.median(r[k] for r in fresh) for k in fresh[0]}
     print(f"all-MiniLM-L6-v2 in numpy, medians of {RUNS} fresh processes:")
-    print(f"  import helpers.pretrained            {ms(med['import'])}")
+    print(f"  import helpers.core.pretrained            {ms(med['import'])}")
     print(f"  MiniLM.load(), first in the process  {ms(med['first_load'])}  (goal <= 100 ms)")
     print(f"    of which sha256 of the weights     {ms(med['hash'])}  (once per process)")
     print(f"  MiniLM.load(), later (hash cached)   {ms(med['later_load'])}")
 
-    from helpers.pretrained import MiniLM
+    from helpers.core.pretrained import MiniLM
 
     model = MiniLM.load()
     n = len(model.tokenize(SENTENCE))

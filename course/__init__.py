@@ -15,5 +15,5 @@ same ``main``):
 ============================  ===================================================================================
 
 The learner's ``helpers`` package never imports this one; this one imports ``helpers`` (the plan's reader,
-:mod:`helpers.course`, is the course's one reader of ``course.toml``, which 00's progress view also needs).
+:mod:`helpers.core.course`, is the course's one reader of ``course.toml``, which 00's progress view also needs).
 """

@@ -46,8 +46,8 @@ LECTURE_VIEWPORT = {"width": 1920, "height": 1080}
 
 def stored_widget_outputs(path) -> int:
     """How many widgets the committed notebook shows: it stores no widget views (their ids are random), only each
-    widget's text form, which says to run the cell (``helpers.live.RUN_TO_SHOW``)."""
-    from helpers.live import RUN_TO_SHOW
+    widget's text form, which says to run the cell (``helpers.widgets.live.RUN_TO_SHOW``)."""
+    from helpers.widgets.live import RUN_TO_SHOW
 
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
     return sum(1 for cell in nb["cells"] for out in cell.get("outputs", ())

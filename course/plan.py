@@ -1,6 +1,6 @@
 """The course's plan for the authoring tools: ``course.toml`` read once, and the notebooks it lists as paths.
 
-The reading itself is :func:`helpers.course.read_course_plan`, the one reader of ``course.toml`` (the learner's
+The reading itself is :func:`helpers.core.course.read_course_plan`, the one reader of ``course.toml`` (the learner's
 progress view uses it too); this module reads the checkout's file once and names the folders the tools work in.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from helpers.course import PLAN_FILE, CoursePlan, read_course_plan
+from helpers.core.course import PLAN_FILE, CoursePlan, read_course_plan
 
 __all__ = ["ROOT", "NOTEBOOKS", "course_plan", "course_notebooks"]
 

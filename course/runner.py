@@ -12,7 +12,7 @@ What a run would otherwise change every time is left out of the stored file (:fu
   third of the room (nbval does not compare images; a re-run in JupyterLab draws them at full colour);
 * the saved widget state (``metadata.widgets``) and the widget views in the outputs: their model ids are random,
   and the state is most of a notebook's size. JupyterLab then shows each widget's text form until its cell runs,
-  and every course widget's text form says what it is and to run the cell (``helpers.live``).
+  and every course widget's text form says what it is and to run the cell (``helpers.widgets.live``).
 
 Each notebook's kernel records the learner's progress (``helpers.exercises.progress``) in a fresh temporary file
 (``COURSE_PROGRESS``), never in the user's: a run neither reads nor changes what the author has done as a learner.
@@ -33,14 +33,14 @@ import nbformat
 from nbclient import NotebookClient
 
 from course.plan import course_notebooks
-from helpers import render
+from helpers.look import render
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "widgets"
 
 
 def smaller_png(encoded: str) -> str:
-    """A base64 PNG figure as a 256-colour PNG (:func:`helpers.render.smaller_png`), base64 again."""
+    """A base64 PNG figure as a 256-colour PNG (:func:`helpers.look.render.smaller_png`), base64 again."""
     return base64.b64encode(render.smaller_png(base64.b64decode(encoded))).decode("ascii")
 
 

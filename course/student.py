@@ -8,7 +8,7 @@ What is taken out, found by tags and call names, never by a cell's position or i
 
 * cells tagged ``solution``;
 * every statement that calls ``show_solution`` or ``instructor_switch`` (a cell left with no code goes), and those
-  names in ``from helpers.solutions import ...`` (the line goes when it imports nothing else);
+  names in ``from helpers.widgets.solutions import ...`` (the line goes when it imports nothing else);
 * the last step of every hint ladder: ``hints("attention")`` becomes ``hints("attention", solution=False)``, the
   idea and the failing example (and a bug's mistake) without the solution. Its stored output stays: before a press,
   a ladder shows the same with and without it;
@@ -69,8 +69,8 @@ POINTERS = re.compile(
 # A heading that opens a section for instructors.
 INSTRUCTOR_HEADING = re.compile(r"^(#{1,6})\s+.*\binstructors?\b", re.IGNORECASE)
 HEADING = re.compile(r"^(#{1,6})\s")
-# A stored output that shows a solution: a fold (helpers.solutions.SolutionFold, as HTML or as its text form) or the
-# instructor switch.
+# A stored output that shows a solution: a fold (helpers.widgets.solutions.SolutionFold, as HTML or as its text form)
+# or the instructor switch.
 REVEALING = re.compile(r'class="code-solution"|practice-instructor|Instructor switch'
                        r"|Solution: \w+(?:, folded|, open| \(click to open\))")
 # A reference solution's line counts as its own only from this length on ("heads = []" is anybody's).

@@ -146,7 +146,7 @@ def explorer_inputs(root, cross: bool = False) -> dict:
 
 
 def show_folded(region) -> None:
-    """Open every result in ``region`` that is folded until its prediction (helpers.reveal) with its Show anyway
+    """Open every result in ``region`` that is folded until its prediction (helpers.widgets.reveal) with its Show anyway
     button, as a reader who does not predict does: a test of what a notebook shows below its Predict boxes looks at it
     then. Returns once each fold has opened."""
     from playwright.sync_api import expect

@@ -1,6 +1,6 @@
 """Write tests/fixtures/minilm_reference.npz: reference tokens, attentions and hidden states
 of all-MiniLM-L6-v2 computed by Hugging Face transformers + torch from the same files that
-helpers/pretrained.py reads.
+helpers/core/pretrained.py reads.
 
 tests/test_pretrained.py checks the numpy implementation against this fixture. It is not
 part of `make test`: the fixture is committed, and this script only needs re-running if

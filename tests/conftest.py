@@ -196,8 +196,8 @@ def run_notebook(path: Path) -> NotebookRun:
     The working directory is the notebook's folder while the cells run; matplotlib draws with Agg; what the
     cells print is swallowed. What a cell shows with ``display(...)`` counts as displayed, as a final expression
     does, unless a block that holds what it shows has taken the output over (a result folded until its prediction,
-    :mod:`helpers.reveal`: the fold is what the cell shows). An exception in a cell propagates (the stored notebooks
-    run cleanly). The checks of earlier runs in this process are forgotten first
+    :mod:`helpers.widgets.reveal`: the fold is what the cell shows). An exception in a cell propagates (the stored
+    notebooks run cleanly). The checks of earlier runs in this process are forgotten first
     (:func:`helpers.exercises.reset_attempts`), as a new kernel starts without them: a Find the bug cell shows its
     first stage, as in the stored notebook.
     """
@@ -333,8 +333,8 @@ def html_text(widget_or_html) -> str:
 
 def as_shown(text) -> str:
     """The words a widget shows for a plain ``text`` with math in it ("W^Q" typeset as W<sup>Q</sup>:
-    :mod:`helpers.mathtext`), as :func:`html_text` reads them ("W Q")."""
-    from helpers.mathtext import math_html
+    :mod:`helpers.look.mathtext`), as :func:`html_text` reads them ("W Q")."""
+    from helpers.look.mathtext import math_html
 
     return html_text(math_html(text))
 

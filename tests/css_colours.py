@@ -21,7 +21,7 @@ _MIX = re.compile(r"color-mix\(in srgb,\s*(#[0-9a-f]{6})\s+([0-9.]+)%,\s*(#[0-9a
 def rgb(css: str, theme: str = "light") -> tuple[float, float, float]:
     """(r, g, b) in [0, 1] of ``css`` as shown in ``theme`` ("light" or "dark")."""
     values = THEMES[theme]
-    # A table's own names for the panel and the ink (helpers.theme.TABLE_COLOURS).
+    # A table's own names for the panel and the ink (helpers.look.theme.TABLE_COLOURS).
     values = {**values, "--cz": values["--jp-layout-color1"], "--ck": values["--jp-ui-font-color0"]}
     text = _VAR.sub(lambda m: values.get(m.group(1)) or m.group(2).strip(), css.strip())
     mix = _MIX.fullmatch(text)

@@ -1,7 +1,7 @@
 """The one catalogue of junk: what a learner might type, paste or pass, for every test that feeds a widget or a
 checker bad input.
 
-Each kind says what the text is and what the course's number parser (:func:`helpers.parsing.parse_number`) answers
+Each kind says what the text is and what the course's number parser (:func:`helpers.core.parsing.parse_number`) answers
 for it (a few words of its message; ``None`` where it reads a number). The tests take what fits their input:
 
 * :data:`TEXT`: every text, for fields that are cheap to try (a demo's text box, a practice answer);
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers.parsing import MAX_TEXT
+from helpers.core.parsing import MAX_TEXT
 
 LONG_NUMBER = "1" * 10_000
 LARGEST = MAX_TEXT  # the largest number a field or cell takes; one more order of magnitude is refused
@@ -38,7 +38,8 @@ KINDS = (
     Kind("empty", "empty", ("", "\n", " ", "   ", "\t")),
     Kind("words", "not a number", ("abc", "None", "banana", "True")),
     Kind("not finite", "not a finite number", ("nan", "inf", "-inf", "NaN", "Infinity", "∞")),
-    # Past the one limit of every field (helpers.parsing.MAX_MAGNITUDE): just past it, far past it, not even a float.
+    # Past the one limit of every field (helpers.core.parsing.MAX_MAGNITUDE): just past it, far past it, not even a
+    # float.
     Kind("too large", "too large", ("1e999", "1e200", "-1e16", "1e308/1e-308", "1e300", "-1e300")),
     Kind("division by zero", "divides by zero", ("1/0", "3 / 0", "0/0")),
     Kind("calculation", "calculation", ("2+3", "100^2", "2**3", "2*3", "2^3", "1/2/3")),

@@ -1,7 +1,7 @@
 """Properties of attention that the lesson claims, each tested over many random inputs.
 
 The expected values are computed independently here (explicit loops or the lesson's
-own numbers), never copied from helpers.attention.
+own numbers), never copied from helpers.core.attention.
 """
 
 import math
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from helpers.attention import (
+from helpers.core.attention import (
     AttentionResult,
     additive_mask,
     attention_scores,

@@ -309,7 +309,7 @@ def test_pip_install_of_the_package_alone_brings_everything_its_modules_import(t
     result = run([python, "-c", IMPORT_ALL, json.dumps(names)], cwd=tmp_path, env=env)
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert not report["errors"], "\n".join(f"{k}:\n{v}" for k, v in report["errors"].items())
-    assert "helpers.explorer" in report["files"] and not report["editable"]
+    assert "helpers.widgets.explorer" in report["files"] and not report["editable"]
     site = Path(report["purelib"]).resolve()
     outside = {n: f for n, f in report["files"].items() if site not in Path(f).resolve().parents}
     assert not outside, f"imported from outside the environment's site-packages ({site}): {outside}"

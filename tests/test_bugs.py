@@ -15,7 +15,7 @@ import pytest
 from helpers.exercises import Bug, Feedback, bugs, check_fix, progress, reset_attempts
 from helpers.exercises.bugs import ONE_LINE
 from helpers.exercises.code_tasks import MISTAKES, SOLUTIONS, TASKS
-from helpers.hints import hints
+from helpers.widgets.hints import hints
 
 from conftest import NOTEBOOKS, as_shown, html_text, run_notebook
 from test_code_check import _fill, solution_source

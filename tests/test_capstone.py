@@ -21,12 +21,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers.attention import scaled_dot_product_attention
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.head_analysis import cosine, word_vector
+from helpers.core.pretrained import AttentionFunctionError, MiniLM
 from helpers.exercises import Feedback, check_code
 from helpers.exercises.capstone import bank_from_your_code
 from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, engine
-from helpers.head_analysis import cosine, word_vector
-from helpers.pretrained import AttentionFunctionError, MiniLM
 
 from conftest import ROOT, run_cell
 

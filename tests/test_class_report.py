@@ -1,5 +1,5 @@
-"""The class report (python -m helpers.class_report) on made-up classes whose numbers are worked out here by hand:
-learners record as they would in the course, hand their progress in, and the report reads the files back."""
+"""The class report (python -m helpers.exercises.class_report) on made-up classes whose numbers are worked out here by
+hand: learners record as they would in the course, hand their progress in, and the report reads the files back."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers.class_report import learner_of, main, read_class
 from helpers.exercises import predictions, record
+from helpers.exercises.class_report import learner_of, main, read_class
 from helpers.exercises.hand_in import hand_in
 from helpers.exercises.inventory import items
 from helpers.exercises.progress import ENV_VAR
@@ -82,11 +82,11 @@ def read_csv(path: Path) -> list[dict]:
 
 def run(*args: str, new_python: bool = False) -> subprocess.CompletedProcess:
     """The command as an instructor types it: its exit status and what it printed. ``new_python``: in a new Python,
-    as ``python -m helpers.class_report`` (half a second each); else its ``main`` in this process, with the exit
-    status that Python would give (argparse's own exit included)."""
+    as ``python -m helpers.exercises.class_report`` (half a second each); else its ``main`` in this process, with the
+    exit status that Python would give (argparse's own exit included)."""
     if new_python:
-        return subprocess.run([sys.executable, "-m", "helpers.class_report", *args], capture_output=True, text=True,
-                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+        return subprocess.run([sys.executable, "-m", "helpers.exercises.class_report", *args], capture_output=True,
+                              text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -174,7 +174,7 @@ def test_no_readable_progress_file_exits_with_one_line_and_writes_nothing(tmp_pa
     (tmp_path / "empty").mkdir()
     done = run(str(tmp_path / "empty"), "--out", str(tmp_path / "report"), new_python=True)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr.splitlines() == [f"python -m helpers.class_report: no readable progress file in "
+    assert done.stderr.splitlines() == [f"python -m helpers.exercises.class_report: no readable progress file in "
                                         f"{tmp_path / 'empty'}: nothing written"]
     assert not (tmp_path / "report").exists()
 
@@ -183,7 +183,7 @@ def test_no_readable_progress_file_exits_with_one_line_and_writes_nothing(tmp_pa
 def test_bad_arguments_give_one_line_and_status_2(args):
     done = run(*args)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
-    assert "usage: python -m helpers.class_report PATH... --out DIR" in done.stderr
+    assert "usage: python -m helpers.exercises.class_report PATH... --out DIR" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -191,7 +191,8 @@ def test_an_unwritable_report_folder_is_one_line(made_up_class, tmp_path):
     a_file = tmp_path / "a-file"
     a_file.write_text("")
     done = run(str(made_up_class["mailed"]), "--out", str(a_file / "report"))
-    assert done.returncode == 1 and done.stderr.startswith("python -m helpers.class_report: cannot write the report")
+    assert done.returncode == 1
+    assert done.stderr.startswith("python -m helpers.exercises.class_report: cannot write the report")
     assert len(done.stderr.splitlines()) == 1
 
 

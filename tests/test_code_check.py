@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
+from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
 from helpers.exercises import Feedback, check_code
 from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS, YOUR_TURN_CELLS, YOUR_TURN_TASKS
-from helpers.solutions import show_solution
+from helpers.widgets.solutions import show_solution
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -11,8 +11,8 @@ import io
 import numpy as np
 import pytest
 
-from helpers import lookup
-from helpers.attention import project_qkv
+from helpers.core import lookup
+from helpers.core.attention import project_qkv
 from helpers.exercises import check_code
 from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS, examples, solution_source
 
@@ -157,7 +157,7 @@ def test_04s_first_cross_attention_example_is_the_checkers():
 def test_03s_examples_are_the_helpers():
     """The predictions and the design task of 04 compute their truths from helpers.masking: its section 1 example and
     its section 4 batch are the notebook's, number for number."""
-    from helpers import masking
+    from helpers.core import masking
 
     nb = notebook_values("04_masking", "tokens", "X", "W_q", "W_k", "W_v")
     assert tuple(nb["tokens"]) == masking.DECODER_TOKENS
@@ -172,7 +172,7 @@ def test_03s_examples_are_the_helpers():
 def test_05s_target_and_input_are_the_helpers():
     """The prediction of 05's section 1 computes its truth from helpers.decoding: the target and its shifted input
     are the notebook's."""
-    from helpers import decoding
+    from helpers.core import decoding
 
     nb = notebook_values("05_decoding", "target", "inputs")
     assert tuple(nb["target"]) == decoding.TARGET
@@ -211,7 +211,7 @@ def test_14s_sliding_window_figure_is_the_window_tasks():
 
 
 def test_05s_four_tokens_are_the_kv_cache_tasks():
-    from helpers.masking import decoder_example
+    from helpers.core.masking import decoder_example
 
     for got, want in zip(case_args("kv_cache_decode", '"<s> the cat sat"'), decoder_example()):
         np.testing.assert_array_equal(got, want)

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
+from helpers.core.pretrained import MiniLM
 from helpers.demos.practice import question
 from helpers.demos.real_model import HeadExplorer
-from helpers.layout import CONTROLS_CSS
-from helpers.predict import predict
-from helpers.pretrained import MiniLM
-from helpers.snapshot import snapshot_html
+from helpers.widgets.layout import CONTROLS_CSS
+from helpers.widgets.predict import predict
+from helpers.widgets.snapshot import snapshot_html
 
 from conftest import walk
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from helpers.decoding import (
+from helpers.core.decoding import (
     BOS,
     TARGET,
     VOCAB,

@@ -13,13 +13,13 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
+from helpers.core.pretrained import MiniLM
 from helpers.demos.decoding import CheatingDemo
 from helpers.demos.masking import PaddingDemo
 from helpers.demos.patterns import PatternBuilder
 from helpers.demos.pitfalls import OverflowDemo
 from helpers.demos.real_model import HeadExplorer
 from helpers.demos.translation import translation_explorer
-from helpers.pretrained import MiniLM
 
 # Every text of the one catalogue (tests/junk.py): these fields are few and quick to try.
 from junk import TEXT as JUNK

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from helpers import theme
+from helpers.core.lookup import KEYS, TITLES, VALUES, lookup
 from helpers.demos.lookup import LookupDemo
-from helpers.lookup import KEYS, TITLES, VALUES, lookup
+from helpers.look import theme
 
 
 def softmax_by_hand(scores, t=1.0):

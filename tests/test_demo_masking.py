@@ -5,8 +5,8 @@ import html
 import numpy as np
 import pytest
 
+from helpers.core.masking import BATCH_SENTENCES, PAD, SENTENCE_POOL, batch_mask, pad_batch, parse_lengths
 from helpers.demos.masking import PaddingDemo
-from helpers.masking import BATCH_SENTENCES, PAD, SENTENCE_POOL, batch_mask, pad_batch, parse_lengths
 
 # ---------------------------------------------------------------------------------
 # padding

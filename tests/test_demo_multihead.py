@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from helpers.attention import multi_head_attention
+from helpers.core.attention import multi_head_attention
+from helpers.core.multihead import check_layer, divisors, multi_head_cost, multi_head_shapes, multi_head_stages
 from helpers.demos.multihead import HeadShapes, MultiHeadExplorer
-from helpers.live import RUN_TO_SHOW
-from helpers.multihead import check_layer, divisors, multi_head_cost, multi_head_shapes, multi_head_stages
+from helpers.widgets.live import RUN_TO_SHOW
 
 from conftest import html_text, walk
 

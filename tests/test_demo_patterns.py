@@ -5,8 +5,7 @@ import html
 import numpy as np
 import pytest
 
-from helpers.demos.patterns import PatternBuilder
-from helpers.patterns import (
+from helpers.core.patterns import (
     PATTERNS,
     PHRASES,
     TOKENS,
@@ -16,6 +15,7 @@ from helpers.patterns import (
     pattern_weights,
     token_features,
 )
+from helpers.demos.patterns import PatternBuilder
 
 from conftest import as_shown, html_text
 
@@ -187,7 +187,7 @@ def test_builder_status_clears_when_a_pattern_is_loaded_over_huge_weights():
 
 
 def test_pattern_of_names_each_pattern_by_its_peaks_at_any_strength():
-    from helpers.patterns import pattern_of
+    from helpers.core.patterns import pattern_of
 
     for name in PATTERNS:
         for strength in (0.5, 3.0, 6.0):
@@ -202,7 +202,7 @@ def test_pattern_of_names_each_pattern_by_its_peaks_at_any_strength():
 
 
 def test_bank_attention_is_the_notebooks_computation():
-    from helpers.patterns import BANK_SENTENCES, bank_attention
+    from helpers.core.patterns import BANK_SENTENCES, bank_attention
 
     B = bank_embeddings()
     for sentence in BANK_SENTENCES:

@@ -6,10 +6,8 @@ import warnings
 import numpy as np
 import pytest
 
-from helpers.attention import softmax
-from helpers.demos.pitfalls import OverflowDemo, SaturationDemo, bar_chart_html
-from helpers.exercises import check_design
-from helpers.pitfalls import (
+from helpers.core.attention import softmax
+from helpers.core.pitfalls import (
     MAX_D_K,
     entropy,
     naive_softmax,
@@ -20,6 +18,8 @@ from helpers.pitfalls import (
     saturation_table,
     softmax_jacobian_norm,
 )
+from helpers.demos.pitfalls import OverflowDemo, SaturationDemo, bar_chart_html
+from helpers.exercises import check_design
 
 
 def test_entropy_of_uniform_and_one_hot():

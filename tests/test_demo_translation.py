@@ -6,8 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from helpers.demos.translation import DecodingStepsDemo, translation_explorer
-from helpers.translation import (
+from helpers.core.translation import (
     ASKS_FOR,
     DECODER_INPUT,
     INPUT_DIMS,
@@ -21,6 +20,7 @@ from helpers.translation import (
     input_dim,
     toy_translation,
 )
+from helpers.demos.translation import DecodingStepsDemo, translation_explorer
 
 
 def test_embeddings_alone_align_nothing():

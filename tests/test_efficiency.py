@@ -5,9 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from helpers.attention import causal_mask, flash_attention, scaled_dot_product_attention, softmax
-from helpers.demos.efficiency import FlashStepper, LoraDemo, TimingPanel
-from helpers.efficiency import (
+from helpers.core.attention import causal_mask, flash_attention, scaled_dot_product_attention, softmax
+from helpers.core.efficiency import (
     attention_cost,
     best_low_rank,
     elu_plus_one,
@@ -24,6 +23,7 @@ from helpers.efficiency import (
     time_attention,
     two_hop_reach,
 )
+from helpers.demos.efficiency import FlashStepper, LoraDemo, TimingPanel
 
 from conftest import html_text
 

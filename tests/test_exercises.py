@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import questions as data
+from helpers.core import questions as data
+from helpers.core.parsing import ParseError, parse_count, parse_matrix, parse_number
 from helpers.exercises import (
     DIFFICULTIES,
     KINDS,
@@ -25,7 +26,6 @@ from helpers.exercises import (
     register_kind,
     unregister_kind,
 )
-from helpers.parsing import ParseError, parse_count, parse_matrix, parse_number
 
 import junk
 
@@ -579,7 +579,7 @@ def test_a_shape_written_with_times_signs_is_read(text):
 
 
 def _refusal(parse, typed: str) -> str:
-    """The shared wording of helpers.parsing for ``typed``."""
+    """The shared wording of helpers.core.parsing for ``typed``."""
     with pytest.raises(ParseError) as err:
         parse(typed)
     return str(err.value)

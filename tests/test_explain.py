@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from helpers.explain import (
+from helpers.core.explain import (
     attention_entry_lines,
     dot_terms,
     fmt,

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from helpers.attention import (
+from helpers.core.attention import (
     causal_mask,
     flash_attention,
     online_softmax_step,
     scaled_dot_product_attention,
 )
-from helpers.efficiency import peak_memory
+from helpers.core.efficiency import peak_memory
 
 
 def loop_attention(Q, K, V, mask=None):

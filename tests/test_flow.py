@@ -1,5 +1,5 @@
-"""The data-flow diagram of the attention step (helpers.flow): the steps and shapes it draws, the highlight, the alt
-text, and the arguments it refuses."""
+"""The data-flow diagram of the attention step (helpers.look.flow): the steps and shapes it draws, the highlight, the
+alt text, and the arguments it refuses."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
-from helpers import theme
-from helpers.flow import STEP_NAMES, attention_flow, flow_steps
+from helpers.look import theme
+from helpers.look.flow import STEP_NAMES, attention_flow, flow_steps
 
 ONE_HEAD = ["X", "QKV", "scores", "scaled", "weights", "output"]
 HEADS = ["X", "QKV", "split", "scores", "scaled", "weights", "output", "concat", "W_O", "residual"]
@@ -256,7 +256,7 @@ def test_the_diagram_is_vector_graphics_with_its_text_as_text(monkeypatch):
     bytes each time (a stored notebook is reproducible), and no ids that a second diagram on the page would repeat."""
     import re
 
-    from helpers.render import diagram_svg_html
+    from helpers.look.render import diagram_svg_html
 
     monkeypatch.setenv("COURSE_LECTURE", "0")
     fig = attention_flow("scores", n=3, d_model=4, d_k=2)
@@ -271,7 +271,7 @@ def test_the_diagram_is_vector_graphics_with_its_text_as_text(monkeypatch):
 def test_on_a_projector_the_diagram_is_three_boxes_wide_with_larger_text(monkeypatch):
     """The lecture mode draws the same steps in rows of at most three, a tenth larger: on a 1024 px projector the
     diagram then fills the column at a scale where its smallest text is over 18 px (test_lecture.py measures it)."""
-    from helpers.render import diagram_svg_html
+    from helpers.look.render import diagram_svg_html
 
     monkeypatch.setenv("COURSE_LECTURE", "0")
     wide = {kw: attention_flow(None, **dict(kw)) for kw in ((), (("masked", True),), (("heads", True),))}

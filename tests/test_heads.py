@@ -1,5 +1,5 @@
-"""03_heads' two-head layer (helpers.heads): head 1 is 02's worked example, the layer is multi_head_attention's, the
-notebook types the same numbers, and head_columns refuses what is not a head."""
+"""03_heads' two-head layer (helpers.core.heads): head 1 is 02's worked example, the layer is multi_head_attention's,
+the notebook types the same numbers, and head_columns refuses what is not a head."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from helpers.attention import multi_head_attention, split_heads
+from helpers.core.attention import multi_head_attention, split_heads
+from helpers.core.heads import TOKENS, H, head_columns, heads_layer, two_head_layer
 from helpers.exercises.code_tasks import examples
-from helpers.heads import TOKENS, H, head_columns, heads_layer, two_head_layer
 
 from conftest import NOTEBOOK_DIR
 

@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from helpers import highlight
-from helpers.render import attention_weights_html, matrix_html
+from helpers.look import highlight
+from helpers.look.render import attention_weights_html, matrix_html
 
 
 def cells(html: str) -> list[list[tuple[str, str]]]:

@@ -9,13 +9,13 @@ import re
 import numpy as np
 import pytest
 
-from helpers import hints as hints_module
 from helpers.exercises import bugs, check_code, check_fix, ladder, ladder_names, reset_attempts, solution_source
 from helpers.exercises.code_tasks import MISTAKES, SKELETONS, SOLUTIONS, TASKS, YOUR_TURN_TASKS
 from helpers.exercises.hints import NO_CHECK_YET
-from helpers.hints import HintLadder, hints
-from helpers.snapshot import snapshot_html
-from helpers.solutions import INSTRUCTOR
+from helpers.widgets import hints as hints_module
+from helpers.widgets.hints import HintLadder, hints
+from helpers.widgets.snapshot import snapshot_html
+from helpers.widgets.solutions import INSTRUCTOR
 
 from conftest import html_text
 from test_code_check import define

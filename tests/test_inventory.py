@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
+from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
 from helpers.exercises import Progress, progress, record
 from helpers.exercises.code_tasks.examples import X6, six_token_qkv
 from helpers.exercises.inventory import (
@@ -193,7 +193,7 @@ def test_a_value_is_what_is_handed_over_and_not_what_decides_the_weights():
 
 
 def test_swapping_w_q_and_w_k_changes_the_weights_and_does_not_transpose_them():
-    from helpers.pitfalls import running_example
+    from helpers.core.pitfalls import running_example
     _, X, W_q, W_k, W_v = running_example()
     Q, K, V = project_qkv(X, W_q, W_k, W_v)
     A = _weights(Q, K)
@@ -272,7 +272,7 @@ def test_a_column_sums_to_anything_from_zero_to_the_number_of_queries():
 
 
 def test_a_vertical_stripe_is_many_queries_on_one_key():
-    from helpers.patterns import pattern_attention
+    from helpers.core.patterns import pattern_attention
     w = pattern_attention(pattern="vertical").weights
     favourites = w.argmax(axis=1)
     assert len(set(favourites.tolist())) == 1, "every query's largest weight is on the same key"
@@ -280,7 +280,7 @@ def test_a_vertical_stripe_is_many_queries_on_one_key():
 
 
 def test_a_previous_token_head_ignores_shuffling_and_a_content_head_does_not():
-    from helpers.patterns import PHRASES, SHUFFLE_ORDER, TOKENS, pattern_attention
+    from helpers.core.patterns import PHRASES, SHUFFLE_ORDER, TOKENS, pattern_attention
     shuffled = [TOKENS[k] for k in SHUFFLE_ORDER]
     for pattern, same in (("previous", True), ("long_range", False)):
         before = pattern_attention(TOKENS, PHRASES, pattern=pattern).weights
@@ -297,7 +297,7 @@ def test_the_causal_mask_hides_the_future_and_keeps_the_diagonal():
 
 
 def test_the_mask_changes_every_row_but_the_last():
-    from helpers.masking import decoder_example
+    from helpers.core.masking import decoder_example
     Q, K, V = project_qkv(*decoder_example())
     encoder = _weights(Q, K, V)
     decoder = _weights(Q, K, V, mask=causal_mask(len(Q)))
@@ -335,7 +335,7 @@ def test_rows_still_sum_to_one_under_a_mask():
 
 
 def test_the_scale_keeps_wide_heads_from_saturating_and_keeps_the_favourite():
-    from helpers.pitfalls import MAX_D_K, saturation
+    from helpers.core.pitfalls import MAX_D_K, saturation
     raw, scaled = saturation(MAX_D_K, scale=False), saturation(MAX_D_K, scale=True)
     assert raw.max_weight > scaled.max_weight and raw.grad_norm < scaled.grad_norm
     assert raw.weights.argmax() == scaled.weights.argmax(), "the same key matches best"
@@ -440,7 +440,7 @@ def test_the_kinds_are_progress_kinds():
 
 from helpers.demos.inventory import InventoryTest, inventory_results, inventory_test, section_href  # noqa: E402
 from helpers.exercises.progress import progress_json  # noqa: E402
-from helpers.live import RUN_TO_SHOW  # noqa: E402
+from helpers.widgets.live import RUN_TO_SHOW  # noqa: E402
 
 from conftest import as_shown, html_text, walk  # noqa: E402
 
@@ -451,7 +451,7 @@ def shown_text(widget) -> str:
     """Every word the widget's HTML parts show (its questions and options are not HTML)."""
     import ipywidgets as widgets
 
-    from helpers.layout import LinkedHTML
+    from helpers.widgets.layout import LinkedHTML
     return " ".join(html_text(w) for w in walk(widget) if isinstance(w, (widgets.HTML, LinkedHTML)))
 
 
@@ -660,8 +660,8 @@ def test_a_progress_file_written_by_the_widget_reads_back_as_written(progress_fi
 
 
 def test_linked_html_shows_its_value_through_jupyterlabs_renderer():
-    from helpers.layout import LinkedHTML
-    from helpers.snapshot import snapshot_html
+    from helpers.widgets.layout import LinkedHTML
+    from helpers.widgets.snapshot import snapshot_html
     view = LinkedHTML('<a href="04_masking.ipynb#x">04</a>')
     assert view.value == '<a href="04_masking.ipynb#x">04</a>'
     assert view.outputs == ({"output_type": "display_data", "data": {"text/html": view.value}, "metadata": {}},)

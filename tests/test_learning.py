@@ -5,8 +5,7 @@ import time
 import numpy as np
 import pytest
 
-from helpers.demos.learning import TrainingLab, TrainingMonitor, loss_curve
-from helpers.learning import (
+from helpers.core.learning import (
     VOCAB,
     attention_weights,
     copy_task,
@@ -18,6 +17,7 @@ from helpers.learning import (
     softmax_backward,
     train,
 )
+from helpers.demos.learning import TrainingLab, TrainingMonitor, loss_curve
 
 from conftest import html_text
 
@@ -149,7 +149,7 @@ def test_leaving_out_the_row_sum_gives_notebook_11s_relative_error_of_057(monkey
     task = copy_task(4, seed=1)
     W_q, W_k = init_weights(task.X.shape[-1], 4, seed=1, scale=0.7)
     reference = finite_differences(lambda W: loss_and_gradients(W, W_k, task.X, task.V, task.targets)[0], W_q)
-    monkeypatch.setattr("helpers.learning.softmax_backward", lambda A, G: A * G)
+    monkeypatch.setattr("helpers.core.learning.softmax_backward", lambda A, G: A * G)
     _, wrong, _ = loss_and_gradients(W_q, W_k, task.X, task.V, task.targets)
     error = relative_error(wrong, reference)
     assert round(error, 2) == 0.57  # "a gap more than half the size of the larger gradient", not as large as it

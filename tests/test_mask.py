@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import traitlets
 
-from helpers import attention, efficiency, masking, masks
+from helpers.core import attention, efficiency, masking, masks
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer
 
 from conftest import html_text, walk

@@ -20,11 +20,12 @@ import re
 import numpy as np
 import pytest
 
-from helpers import explain, render
+from helpers.core import explain
+from helpers.core.numbers import MINUS, number_text
+from helpers.core.parsing import parse_matrix, parse_number
 from helpers.exercises.code_tasks.failing_example import array_lines
-from helpers.matrix_editor import MatrixEditor
-from helpers.numbers import MINUS, number_text
-from helpers.parsing import parse_matrix, parse_number
+from helpers.look import render
+from helpers.widgets.matrix_editor import MatrixEditor
 
 from conftest import NOTEBOOKS
 

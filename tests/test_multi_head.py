@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from helpers.attention import causal_mask, multi_head_attention, sinusoidal_positions
+from helpers.core.attention import causal_mask, multi_head_attention, sinusoidal_positions
 from helpers.exercises.code_tasks.examples import six_token_qkv
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers.live import RUN_TO_SHOW
-from helpers.snapshot import SNAPSHOT_CLASS
+from helpers.widgets.live import RUN_TO_SHOW
+from helpers.widgets.snapshot import SNAPSHOT_CLASS
 
 from conftest import NOTEBOOKS, ROOT
 
@@ -96,7 +96,7 @@ def test_a_re_run_of_an_unchanged_notebook_gives_the_same_bytes(tmp_path):
 
 
 # Math in the short form of code ("W^Q", "W^Q_1", "x_cat", "d_k", "e^(s_i)") where a learner reads it: widgets set it
-# as the prose does (helpers.mathtext). Code and the text a learner edits keep it as written.
+# as the prose does (helpers.look.mathtext). Code and the text a learner edits keep it as written.
 SHORT_MATH = re.compile(r"\b[A-Za-z]\^[A-Za-z0-9(]|(?<![A-Za-z0-9_.])[A-Za-zΣ]_[A-Za-z0-9]+\b")
 NOT_READ_AS_MATH = re.compile(r"<(code|pre|textarea|style|script)\b.*?</\1\s*>", re.S | re.I)
 TAG = re.compile(r"<[^>]*>")

@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import explain, render
-from helpers.attention import attention_stages
-from helpers.matrix_editor import MatrixEditor, cell_text
-from helpers.numbers import number_text
-from helpers.parsing import MAX_MAGNITUDE, ParseError, parse_number
+from helpers.core import explain
+from helpers.core.attention import attention_stages
+from helpers.core.numbers import number_text
+from helpers.core.parsing import MAX_MAGNITUDE, ParseError, parse_number
+from helpers.look import render
+from helpers.widgets.matrix_editor import MatrixEditor, cell_text
 
 import junk
 
@@ -113,7 +114,7 @@ def test_every_number_the_course_shows_goes_through_the_one_formatter():
                 allowed.update(reason)
             else:
                 found.append(f"{path.relative_to(root.parent)}:{n}: {line.strip()}")
-    assert not found, "write these with helpers.numbers.number_text:\n" + "\n".join(found)
+    assert not found, "write these with helpers.core.numbers.number_text:\n" + "\n".join(found)
     assert allowed == set(NOT_SHOWN_NUMBERS), f"allowed but gone: {set(NOT_SHOWN_NUMBERS) - allowed}"
 
 

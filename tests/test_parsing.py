@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from helpers.parsing import (
+from helpers.core.parsing import (
     ParseError,
     parse_count,
     parse_counts,

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from helpers import questions as data
+from helpers.core import questions as data
 from helpers.demos.practice import PracticeQuestion, PracticeSession
 from helpers.exercises import (
     QUESTIONS,
@@ -362,8 +362,8 @@ def test_module_level_functions_share_one_session():
 
 
 def test_the_kernels_instructor_switch_is_one_for_practice_and_code_solutions():
-    from helpers import solutions
     from helpers.demos import practice
+    from helpers.widgets import solutions
 
     switch = solutions.instructor_switch()
     assert practice.instructor_switch() is switch and switch.mode is solutions.INSTRUCTOR
@@ -378,7 +378,7 @@ def test_the_kernels_instructor_switch_is_one_for_practice_and_code_solutions():
 
 
 def test_a_session_of_its_own_has_an_instructor_mode_of_its_own(sess):
-    from helpers.solutions import INSTRUCTOR
+    from helpers.widgets.solutions import INSTRUCTOR
 
     w = sess.question("q3")
     try:

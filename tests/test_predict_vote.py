@@ -13,8 +13,8 @@ import pytest
 from helpers.exercises import progress
 from helpers.exercises.predictions import judge, predictions
 from helpers.exercises.predictions.vote import MAX_COUNT, read_count, read_guesses, tally
-from helpers.predict import PredictionWidget, predict
-from helpers.predict_vote import VOTE_COLOURS
+from helpers.widgets.predict import PredictionWidget, predict
+from helpers.widgets.predict_vote import VOTE_COLOURS
 
 import junk
 from conftest import as_shown, html_text, walk

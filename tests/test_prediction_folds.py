@@ -1,6 +1,6 @@
 """No prediction's answer shows before its box is committed: in the stored notebooks, the four code cells after each
 ``predict-commit`` cell print and show nothing that gives the answer away, except inside a fold that waits for that
-prediction (helpers.reveal: on a page without a kernel, a closed <details>).
+prediction (helpers.widgets.reveal: on a page without a kernel, a closed <details>).
 
 What gives an answer away is what its reveal shows:
 
@@ -160,7 +160,7 @@ def test_the_notebooks_with_predictions_are_the_ones_that_define_them():
 def test_no_answer_shows_in_the_four_code_cells_after_its_box(path):
     found = giveaways(notebook_cells(path), predictions())
     assert not found, (f"{len(found)} lines give a prediction's answer away before its box is committed (fold them "
-                       "with helpers.reveal.after_prediction, or show them later):\n" + "\n".join(found))
+                       "with helpers.widgets.reveal.after_prediction, or show them later):\n" + "\n".join(found))
 
 
 # --------------------------------------------------------------------------- the check itself can fail
@@ -247,8 +247,8 @@ def prose_predictions(cells: list[dict]) -> list[str]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_prediction_the_text_asks_for_is_committed_in_a_box(path):
     found = prose_predictions(notebook_cells(path))
-    assert not found, ("a prediction asked in prose only: commit it in a Predict box (helpers.predict) right after, "
-                       "or say it as a statement:\n" + "\n".join(found))
+    assert not found, ("a prediction asked in prose only: commit it in a Predict box (helpers.widgets.predict) right "
+                       "after, or say it as a statement:\n" + "\n".join(found))
 
 
 def test_the_prose_check_finds_a_question_without_a_box_and_not_the_words_that_name_the_box():

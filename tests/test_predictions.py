@@ -18,12 +18,12 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
-from helpers import theme
 from helpers.exercises import Judgement, Prediction, judge, predictions, progress, record, reset_progress
 from helpers.exercises.predictions import region_kind, region_of, region_options
 from helpers.exercises.progress import subscribe
-from helpers.live import RUN_TO_SHOW
-from helpers.predict import PredictionWidget, predict
+from helpers.look import theme
+from helpers.widgets.live import RUN_TO_SHOW
+from helpers.widgets.predict import PredictionWidget, predict
 
 import junk
 from conftest import NOTEBOOK_DIR, NOTEBOOKS, as_shown, html_text, walk

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import pretrained
-from helpers.pretrained import (
+from helpers.core import pretrained
+from helpers.core.pretrained import (
     MiniLM,
     ModelUnavailableError,
     WordPieceTokenizer,

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers.course import find_course_plan
+from helpers.core.course import find_course_plan
 from helpers.demos.progress import NOTHING_TO_REVIEW, ROWS, ProgressView, course_totals, progress_view
 from helpers.exercises import Progress, bugs, check_code, design_tasks, predictions, progress, record, reset_progress
 from helpers.exercises.code_tasks import SOLUTIONS, YOUR_TURN_TASKS, check_task
 from helpers.exercises.progress import ENV_VAR, KINDS, progress_path, read_progress_file
-from helpers.live import RUN_TO_SHOW
-from helpers.snapshot import snapshot_html
+from helpers.widgets.live import RUN_TO_SHOW
+from helpers.widgets.snapshot import snapshot_html
 
 from conftest import NOTEBOOK_DIR, ROOT, as_shown, html_text
 
@@ -351,14 +351,14 @@ def test_the_core_path_and_going_further_are_apart_in_course_order(progress_file
 
 
 def test_the_plan_is_found_next_to_the_notebooks_and_without_one_the_notebooks_go_by_number(tmp_path, monkeypatch):
-    import helpers.course
+    import helpers.core.course
 
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "course.toml").write_text('index = "00_index"\ncore = ["02_projections"]\n'
                                           'going_further = ["01_intuition"]\n')
     assert find_course_plan(tmp_path / "notebooks").core == ("02_projections",)
     (tmp_path / "course.toml").write_text("core = 3")
-    monkeypatch.setattr(helpers.course, "_CHECKOUT", tmp_path / "elsewhere")
+    monkeypatch.setattr(helpers.core.course, "_CHECKOUT", tmp_path / "elsewhere")
     assert find_course_plan(tmp_path / "notebooks") is None
     view = progress_view(folder=tmp_path / "notebooks")
     assert [title for title, _ in view.groups] == ["The notebooks"]
@@ -367,9 +367,9 @@ def test_the_plan_is_found_next_to_the_notebooks_and_without_one_the_notebooks_g
 
 
 def test_a_notebook_that_asks_for_nothing_says_so(tmp_path, monkeypatch):
-    import helpers.course
+    import helpers.core.course
 
-    monkeypatch.setattr(helpers.course, "_CHECKOUT", tmp_path / "elsewhere")
+    monkeypatch.setattr(helpers.core.course, "_CHECKOUT", tmp_path / "elsewhere")
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "course.toml").write_text('index = "00_index"\ncore = ["02_projections"]\n'
                                           'going_further = ["16_further_reading"]\n')

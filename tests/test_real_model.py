@@ -7,8 +7,7 @@ answer is known by construction), then on the real model for the claims notebook
 import numpy as np
 import pytest
 
-from helpers.demos.real_model import HeadExplorer, thumbnails_figure, thumbnails_png
-from helpers.head_analysis import (
+from helpers.core.head_analysis import (
     BANK_SENSES_NO_SHARED_WORDS,
     FIRST_NOUN_NOT_SUBJECT,
     attention_from,
@@ -26,7 +25,8 @@ from helpers.head_analysis import (
     within_group_share,
     word_vector,
 )
-from helpers.pretrained import MiniLM, MiniLMOutput
+from helpers.core.pretrained import MiniLM, MiniLMOutput
+from helpers.demos.real_model import HeadExplorer, thumbnails_figure, thumbnails_png
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -341,7 +341,7 @@ def test_thumbnails_png_is_the_figure_drawn_as_png(model):
     """The fast drawing keeps each sentence length's frame: every picture is still exactly the full figure's."""
     import matplotlib.style
 
-    from helpers.render import figure_png
+    from helpers.look.render import figure_png
 
     short, long_ = "I sat on the river bank", "the cat sat on the mat and looked at the dog for a long time"
     other_short = "we swam near the muddy bank"  # as many tokens as `short`, other weights
@@ -362,7 +362,7 @@ def test_thumbnails_png_follows_matplotlibs_settings_like_the_figure(model):
     """A frame drawn under other settings (here a larger dpi and font) is not reused."""
     import matplotlib
 
-    from helpers.render import figure_png
+    from helpers.look.render import figure_png
 
     out = model(BANK_RIVER)
     default = thumbnails_png(out, (0, 2))
@@ -478,7 +478,7 @@ def test_thumbnails_are_on_light_paper_whatever_the_style(model):
     from matplotlib.colors import to_rgba
     from PIL import Image
 
-    from helpers import theme
+    from helpers.look import theme
 
     with matplotlib.style.context("dark_background"):
         fig = thumbnails_figure(model(BANK_RIVER), selected=(0, 2))

@@ -1,8 +1,8 @@
-"""helpers.recent: a few values kept by key, the one used longest ago dropped first."""
+"""helpers.core.recent: a few values kept by key, the one used longest ago dropped first."""
 
 import pytest
 
-from helpers.recent import Recent
+from helpers.core.recent import Recent
 
 
 def test_a_kept_value_is_not_made_again_and_the_one_used_longest_ago_goes_first():

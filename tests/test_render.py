@@ -8,8 +8,8 @@ from css_colours import contrast, hue_angle, rgb
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from helpers import theme
-from helpers.render import (
+from helpers.look import theme
+from helpers.look.render import (
     MASKED_LEGEND,
     PALETTES,
     WEIGHTS,
@@ -304,7 +304,7 @@ def test_heatmap_follows_the_theme_and_a_plain_figure_gets_the_paper():
     from matplotlib.figure import Figure
     from PIL import Image
 
-    from helpers.render import figure_svg_html
+    from helpers.look.render import figure_svg_html
 
     W = np.array([[0.5, 0.5], [0.2, 0.8]])
     with matplotlib.style.context("dark_background"):  # white text on a black figure
@@ -338,7 +338,7 @@ def test_heatmap_follows_the_theme_and_a_plain_figure_gets_the_paper():
 
 
 def test_a_themed_figure_gives_the_same_markup_twice_and_a_long_title_is_not_cut():
-    from helpers.render import figure_svg_html
+    from helpers.look.render import figure_svg_html
 
     W = np.array([[0.5, 0.5, 0.0], [0.1, 0.2, 0.7]])
     title = "Cross-attention: decoder input (queries) × English (keys)"
@@ -388,7 +388,7 @@ def test_heatmap_draws_a_mask_as_hatched_cells_without_numbers_and_explains_them
 
 
 def render_described_figure(**kwargs):
-    from helpers.render import described_figure
+    from helpers.look.render import described_figure
 
     return described_figure(**kwargs)
 
@@ -633,7 +633,7 @@ def test_matrices_compared_share_one_scale_and_one_legend():
 
 
 def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypatch):
-    from helpers.render import described_figure, figure_img_html
+    from helpers.look.render import described_figure, figure_img_html
 
     def shown(html):
         import base64
@@ -660,8 +660,8 @@ def test_figures_are_drawn_denser_and_shown_larger_in_the_lecture_mode(monkeypat
 
 
 def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_off(monkeypatch):
-    from helpers.colour_easing import ColourEasing
-    from helpers.render import linked_weights_html
+    from helpers.look.colour_easing import ColourEasing
+    from helpers.look.render import linked_weights_html
 
     easing = ColourEasing()  # the colour memory a widget holds for its live views
 
@@ -686,7 +686,7 @@ def test_a_live_views_changed_cells_ease_from_their_old_colour_unless_motion_is_
 def test_each_widget_eases_from_what_it_drew_itself(monkeypatch):
     # Two explorers with the same titles and tokens keep their own colour memory: an edit in one eases its cells from
     # its own last colours, and the first drawing of another (nothing of its own to ease from) does not ease at all.
-    from helpers.explorer import AttentionExplorer
+    from helpers.widgets.explorer import AttentionExplorer
 
     monkeypatch.setenv("COURSE_ANIMATION", "on")
     X = np.array([[1.0, 0.0], [0.0, 1.0]])

@@ -1,5 +1,6 @@
-"""A result folded until its prediction is committed (helpers.reveal): folded at first, opened by the prediction's
-record (in this kernel or earlier) or by Show anyway, and a closed <details> on a page that cannot run it."""
+"""A result folded until its prediction is committed (helpers.widgets.reveal): folded at first, opened by the
+prediction's record (in this kernel or earlier) or by Show anyway, and a closed <details> on a page that cannot run
+it."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 
 from helpers.exercises import predictions, progress
 from helpers.exercises.progress import record
-from helpers.predict import PredictionWidget
-from helpers.reveal import FOLDED, PICTURE_STYLE, PredictionFold, after_prediction, fold_summary
+from helpers.widgets.predict import PredictionWidget
+from helpers.widgets.reveal import FOLDED, PICTURE_STYLE, PredictionFold, after_prediction, fold_summary
 
 import junk
 from conftest import ROOT, html_text

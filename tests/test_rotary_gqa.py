@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from helpers.attention import (
+from helpers.core.attention import (
     causal_mask,
     grouped_query_attention,
     multi_head_attention,
     rotary_embedding,
     sinusoidal_positions,
 )
-from helpers.efficiency import decode_with_kv_cache, kv_cache_size
+from helpers.core.efficiency import decode_with_kv_cache, kv_cache_size
 
 finite = st.floats(-5, 5, allow_nan=False, allow_infinity=False, width=64)
 position = st.integers(-50, 200)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from helpers.figures import figure_path, safe_name
+from helpers.look.figures import figure_path, safe_name
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer
 
 from conftest import html_text, walk
@@ -194,8 +194,8 @@ def test_file_names_are_safe():
 
 
 def test_the_real_models_head_explorer_saves_the_head_on_show_under_its_layer_and_head(notebook_folder):
+    from helpers.core.pretrained import MiniLM
     from helpers.demos.real_model import HeadExplorer
-    from helpers.pretrained import MiniLM
 
     ex = HeadExplorer(MiniLM.load(), "the river bank", layer=0, head=4, show_grid=False)
     ex.head = 2
@@ -245,8 +245,8 @@ def test_the_multi_head_figure_follows_the_heads_and_x_the_learner_chose(noteboo
 
 
 def test_the_pattern_builder_saves_the_weights_on_show_titled_with_the_pattern(notebook_folder):
+    from helpers.core.patterns import TOKENS
     from helpers.demos.patterns import PatternBuilder
-    from helpers.patterns import TOKENS
 
     b = PatternBuilder(pattern="previous", strength=3.0)
     width, height = png_size(saved(b, "png", notebook_folder, "pattern-weights"))
@@ -301,7 +301,7 @@ def training_lab():
 
 @pytest.mark.parametrize("make", [multi_head_explorer, pattern_builder, training_lab])
 def test_the_row_is_on_the_live_widget_under_its_weights_and_left_out_of_its_stored_picture(make):
-    from helpers.snapshot import snapshot_html
+    from helpers.widgets.snapshot import snapshot_html
 
     widget = make()
     shown = list(walk(widget))  # in screen order

@@ -1,4 +1,4 @@
-"""The static picture a stored widget output carries (helpers.snapshot), read as a page reads it.
+"""The static picture a stored widget output carries (helpers.widgets.snapshot), read as a page reads it.
 
 A notebook stored without widget state shows each widget's ``text/html`` picture until its cell runs: on GitHub,
 nbviewer, the course's web site and in JupyterLab before "Run All". These tests parse the picture as HTML and check
@@ -16,14 +16,14 @@ import ipywidgets as widgets
 import numpy as np
 import pytest
 
+from helpers.core.parsing import parse_number
 from helpers.demos.practice import PracticeQuestion, question_text
 from helpers.exercises import QUESTIONS
-from helpers.live import RUN_TO_SHOW
-from helpers.mathtext import math_html
-from helpers.parsing import parse_number
-from helpers.predict import predict
-from helpers.snapshot import OMIT_CLASS, PARTIAL_NOTE, SNAPSHOT_CLASS, STATIC_NOTE, snapshot_html
+from helpers.look.mathtext import math_html
 from helpers.widgets import AttentionExplorer, MatrixEditor
+from helpers.widgets.live import RUN_TO_SHOW
+from helpers.widgets.predict import predict
+from helpers.widgets.snapshot import OMIT_CLASS, PARTIAL_NOTE, SNAPSHOT_CLASS, STATIC_NOTE, snapshot_html
 
 TOKENS = ["ant", "bee", "cow"]
 X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, -1.0]])

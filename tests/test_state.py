@@ -18,9 +18,9 @@ from helpers.demos.patterns import PatternBuilder
 from helpers.demos.pitfalls import OverflowDemo, SaturationDemo
 from helpers.demos.translation import DecodingStepsDemo
 from helpers.exercises.design import design_task
-from helpers.goal_line import GoalLine
-from helpers.live import LiveWidget
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer
+from helpers.widgets.goal_line import GoalLine
+from helpers.widgets.live import LiveWidget
 
 from conftest import html_text, walk
 

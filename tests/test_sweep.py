@@ -30,8 +30,8 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 
-from helpers.live import unexpected_message
-from helpers.parsing import ParseError, parse_number
+from helpers.core.parsing import ParseError, parse_number
+from helpers.widgets.live import unexpected_message
 
 import junk
 from conftest import (
@@ -321,7 +321,7 @@ SLIDERS = (widgets.IntSlider, widgets.FloatSlider, widgets.FloatLogSlider, widge
 def test_no_widget_in_the_course_is_a_slider(notebook_run):
     """ipywidgets 8.1 draws a slider's handle with noUiSlider and gives it no accessible name (a screen reader
     says "slider, 3"); nothing a notebook sets reaches that element. The course uses named number fields and
-    rows of buttons instead (helpers.layout.number_box, choice_buttons)."""
+    rows of buttons instead (helpers.widgets.layout.number_box, choice_buttons)."""
     sliders = [(type(w).__name__, w.description)
                for root in widget_roots(notebook_run) for w in walk(root) if isinstance(w, SLIDERS)]
     assert not sliders, f"sliders in {notebook_run.path.stem} (class, description): {sliders}"

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from helpers.mathtext import math_html
+from helpers.look.mathtext import math_html
 from helpers.widgets import AttentionExplorer
 
 from conftest import html_text

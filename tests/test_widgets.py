@@ -1,7 +1,7 @@
 """The matrix editor and the explorers, driven the way a learner drives them.
 
 Every expected number comes from plain numpy formulas written out in this file, not
-from helpers.attention, so a mistake in the widgets' plumbing cannot hide behind the
+from helpers.core.attention, so a mistake in the widgets' plumbing cannot hide behind the
 library it calls.
 """
 
@@ -16,8 +16,8 @@ import traitlets
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
-from helpers.live import LiveWidget
 from helpers.widgets import AttentionExplorer, CrossAttentionExplorer, MatrixEditor, parse_number
+from helpers.widgets.live import LiveWidget
 
 import junk
 
@@ -527,7 +527,7 @@ def test_a_real_tiny_weight_is_a_number_beside_masked_ones():
 
 
 def test_signed_stages_are_on_the_diverging_scale_and_weights_on_their_own_hue(ex):
-    from helpers import theme
+    from helpers.look import theme
 
     def hues(view):
         return set(re.findall(r"(#[0-9a-f]{6})", ex.views[view].value)) & {
@@ -718,7 +718,7 @@ def test_large_mode_uses_bigger_fonts():
     large = AttentionExplorer(TOKENS, X0, WQ, WK, WV, large=True)
     size = lambda html: int(re.search(r"font-size:(\d+)px", html).group(1))  # noqa: E731
     assert size(large.views["weights"].value) > size(small.views["weights"].value)
-    from helpers.matrix_editor import EDITOR_CSS
+    from helpers.widgets.matrix_editor import EDITOR_CSS
 
     assert "matrix-editor-large" in large.editors["X"]._dom_classes
     assert "matrix-editor-large" not in small.editors["X"]._dom_classes
@@ -1074,7 +1074,7 @@ def test_a_failing_listener_is_shown_not_raised():
 
 
 def test_attention_result_is_still_importable_from_widgets():
-    from helpers.attention import AttentionResult as FromAttention
+    from helpers.core.attention import AttentionResult as FromAttention
     from helpers.widgets import AttentionResult
 
     assert AttentionResult is FromAttention
@@ -1400,7 +1400,7 @@ def test_the_linked_highlighting_covers_every_token_and_follows_new_ones():
 
 
 def test_math_is_written_typeset():
-    from helpers.mathtext import math_html
+    from helpers.look.mathtext import math_html
 
     assert math_html("W^Q") == "W<sup>Q</sup>"
     assert math_html("W^Q_1") == "W<sup>Q</sup><sub>1</sub>"
@@ -1412,7 +1412,7 @@ def test_math_is_written_typeset():
 
 
 def test_an_editor_cell_is_named_in_words_a_screen_reader_says():
-    from helpers.mathtext import math_words
+    from helpers.look.mathtext import math_words
 
     assert [math_words(t) for t in ("W^Q", "W^Q_1", "X_dec", "row_sum")] == ["W Q", "W Q 1", "X dec", "row_sum"]
     names = [MatrixEditor(np.eye(2), title=t, row_labels=["a", "b"], col_labels=["c", "d"]).cell(1, 0).description

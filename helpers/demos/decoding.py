@@ -1,7 +1,7 @@
 """Notebook 05's live demo: a decoder that cheats without the causal mask.
 
 :class:`CheatingDemo`: the learner types a sentence (and can plant a wrong "future" word) and sees what the causal and
-the unmasked model predict at each position. The corpus and the models are in :mod:`helpers.decoding`; this class
+the unmasked model predict at each position. The corpus and the models are in :mod:`helpers.core.decoding`; this class
 draws them.
 """
 
@@ -12,11 +12,11 @@ from functools import lru_cache
 
 import ipywidgets as widgets
 
-from helpers import theme
-from helpers.decoding import parse_sentence, train
-from helpers.layout import course_box, view_html, wrap_row
-from helpers.live import LiveWidget
-from helpers.numbers import MINUS
+from helpers.core.decoding import parse_sentence, train
+from helpers.core.numbers import MINUS
+from helpers.look import theme
+from helpers.widgets.layout import course_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget
 
 __all__ = ["CheatingDemo"]
 
@@ -31,7 +31,7 @@ class CheatingDemo(LiveWidget, widgets.VBox):
 
     Parameters
     ----------
-    sentence : str, words from :data:`helpers.decoding.VOCAB` separated by spaces; ``<s>`` is added
+    sentence : str, words from :data:`helpers.core.decoding.VOCAB` separated by spaces; ``<s>`` is added
         at the front when missing.
 
     Attributes

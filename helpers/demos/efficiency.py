@@ -1,7 +1,7 @@
 """Notebooks 13 and 14's widgets: the timing panel (13), the FlashAttention stepper and the LoRA demo (14).
 
-Each is a :class:`helpers.live.LiveWidget`: its settings are traits linked to its controls, and it never prints.
-The numbers they show come from :mod:`helpers.efficiency` (the math); these classes only draw them.
+Each is a :class:`helpers.widgets.live.LiveWidget`: its settings are traits linked to its controls, and it never prints.
+The numbers they show come from :mod:`helpers.core.efficiency` (the math); these classes only draw them.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from helpers import theme
-from helpers.arrays import one_of, positive_int, whole_number
-from helpers.attention import scaled_dot_product_attention
-from helpers.efficiency import (
+from helpers.core.arrays import one_of, positive_int, whole_number
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.efficiency import (
     FlashStep,
     LoraExample,
     fit_exponent,
@@ -23,13 +22,14 @@ from helpers.efficiency import (
     one_head_qkv,
     time_attention,
 )
-from helpers.layout import course_box, view_html, wrap_row
-from helpers.learning import previous_token_share
-from helpers.live import LiveWidget, Whole, validates
-from helpers.mathtext import math_html
-from helpers.numbers import number_text
-from helpers.render import attention_weights_html, figure_img_html, number_format
-from helpers.snapshot import OMIT_CLASS
+from helpers.core.learning import previous_token_share
+from helpers.core.numbers import number_text
+from helpers.look import theme
+from helpers.look.mathtext import math_html
+from helpers.look.render import attention_weights_html, figure_img_html, number_format
+from helpers.widgets.layout import course_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, Whole, validates
+from helpers.widgets.snapshot import OMIT_CLASS
 
 __all__ = ["TimingPanel", "FlashStepper", "LoraDemo"]
 
@@ -46,7 +46,7 @@ class TimingPanel(LiveWidget, widgets.VBox):
 
     Attributes
     ----------
-    result : dict from :func:`helpers.efficiency.time_attention` for the last measurement
+    result : dict from :func:`helpers.core.efficiency.time_attention` for the last measurement
     exponents : dict "projections", "attention" -> fitted power of n
     button : ipywidgets.Button "Measure again"
     view : ipywidgets.HTML, the log-log figure and the text
@@ -60,7 +60,8 @@ class TimingPanel(LiveWidget, widgets.VBox):
         self.d_model = positive_int(d_model, "d_model")
         self.button = widgets.Button(description="Measure again", tooltip="time every n again")
         self.view = view_html()
-        self.view.add_class(OMIT_CLASS)  # measured: left out of a stored notebook's picture too (helpers.snapshot)
+        # measured: left out of a stored notebook's picture too (helpers.widgets.snapshot)
+        self.view.add_class(OMIT_CLASS)
         super().__init__([self.button, self.status_html, self.view])
         course_box(self)
         self._update()

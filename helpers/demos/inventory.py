@@ -33,7 +33,7 @@ from urllib.parse import quote as _url_quote
 
 import ipywidgets as widgets
 
-from helpers import theme
+from helpers.core.numbers import number_text
 from helpers.exercises.inventory import (
     OBJECTIVES,
     TEST_KINDS,
@@ -48,11 +48,11 @@ from helpers.exercises.inventory import (
     post_order,
 )
 from helpers.exercises.progress import progress, record
-from helpers.layout import LinkedHTML, choice_list, course_box, course_button, wrap_row
-from helpers.live import LiveWidget
-from helpers.mathtext import math_html
-from helpers.numbers import number_text
-from helpers.snapshot import OMIT_CLASS
+from helpers.look import theme
+from helpers.look.mathtext import math_html
+from helpers.widgets.layout import LinkedHTML, choice_list, course_box, course_button, wrap_row
+from helpers.widgets.live import LiveWidget
+from helpers.widgets.snapshot import OMIT_CLASS
 
 __all__ = ["WHEN", "section_href", "InventoryTest", "inventory_test", "InventoryResults", "inventory_results"]
 
@@ -71,7 +71,7 @@ def section_href(notebook: str, section: str) -> str:
     """The link to a section of a notebook, relative to the notebooks folder: ``04_masking.ipynb#1.-Encoder-...``.
 
     JupyterLab names a rendered heading by its text with every space made a "-". Following the link (from a
-    :class:`helpers.layout.LinkedHTML`) opens the notebook in a tab beside this one; JupyterLab 4 scrolls to the
+    :class:`helpers.widgets.layout.LinkedHTML`) opens the notebook in a tab beside this one; JupyterLab 4 scrolls to the
     heading when that notebook is open already, and shows its top when it opens it, which is why the link's text also
     says the section's title.
     """
@@ -279,8 +279,9 @@ class InventoryTest(LiveWidget, widgets.VBox):
     # -- what a page keeps
 
     def _repr_mimebundle_(self, **kwargs):
-        # The picture a page keeps (helpers.snapshot) is the blank form, whatever was chosen or recorded: the options
-        # are cleared while it is drawn and put back after (hold_sync sends the browser only the values put back).
+        # The picture a page keeps (helpers.widgets.snapshot) is the blank form, whatever was chosen or recorded: the
+        # options are cleared while it is drawn and put back after (hold_sync sends the browser only the values put
+        # back).
         with ExitStack() as stack:
             chosen = {name: radio.value for name, radio in self.choices.items()}
             for radio in self.choices.values():
@@ -319,7 +320,7 @@ class InventoryResults(LiveWidget, widgets.VBox):
     missed : tuple of str
         The items missed in the post-test.
     table_html, notes_html : ipywidgets.HTML
-    missed_html : helpers.layout.LinkedHTML
+    missed_html : helpers.widgets.layout.LinkedHTML
         The items missed, with links that open their sections.
     refresh_button : ipywidgets.Button
 

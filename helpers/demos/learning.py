@@ -1,8 +1,8 @@
 """Notebook 15's views of the learning: the loss curve, the training monitor and the learning-rate lab.
 
 :func:`loss_curve` and :class:`TrainingMonitor` only draw numbers they are given; :class:`TrainingLab` (train
-again with a typed learning rate, number of steps and seed) calls :func:`helpers.learning.train` and draws its
-result. The task and the math are in :mod:`helpers.learning`.
+again with a typed learning rate, number of steps and seed) calls :func:`helpers.core.learning.train` and draws its
+result. The task and the math are in :mod:`helpers.core.learning`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
-from helpers import theme
-from helpers.arrays import whole_number
-from helpers.layout import course_box, view_html, wrap_row
-from helpers.learning import attention_weights, copy_task, encode, init_weights, previous_token_share, train
-from helpers.live import LiveWidget, TextForm, animations_on
-from helpers.numbers import number_text
-from helpers.parsing import parse_count, parse_number
-from helpers.render import attention_weights_html, described_figure, figure_img_html, heatmap
-from helpers.save_buttons import SaveButtons
+from helpers.core.arrays import whole_number
+from helpers.core.learning import attention_weights, copy_task, encode, init_weights, previous_token_share, train
+from helpers.core.numbers import number_text
+from helpers.core.parsing import parse_count, parse_number
+from helpers.look import theme
+from helpers.look.render import attention_weights_html, described_figure, figure_img_html, heatmap
+from helpers.widgets.layout import course_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, TextForm, animations_on
+from helpers.widgets.save_buttons import SaveButtons
 
 __all__ = ["loss_curve", "TrainingMonitor", "MAX_STEPS", "LabRun", "TrainingLab"]
 
@@ -72,7 +72,7 @@ class TrainingMonitor(TextForm, widgets.VBox):
     steps : int, the number of training steps (the progress bar's end)
     pace : float, the shortest time in seconds between two frames: :meth:`show` waits so that the
         pattern can be watched forming (0: never wait; nor where nobody watches the frames: see
-        :func:`helpers.live.animations_on`)
+        :func:`helpers.widgets.live.animations_on`)
 
     Attributes
     ----------
@@ -148,7 +148,7 @@ class LabRun:
     ----------
     lr : float, the learning rate;  steps : int;  seed : int, the training data and starting weights
     W_q, W_k : ndarray (d_model, d_k), the trained weights
-    losses : list of float, one per step (see :class:`helpers.learning.TrainingRun`)
+    losses : list of float, one per step (see :class:`helpers.core.learning.TrainingRun`)
     weights : ndarray (n, n), the lab's example sequence's attention weights after training
     previous_share : float, the mean weight on the previous token in 500 sequences not seen in training
     """
@@ -174,7 +174,7 @@ def _settings(lr: float, steps: int, seed: int) -> str:
 class TrainingLab(LiveWidget, widgets.VBox):
     """Train the head again with your own learning rate, number of steps and seed; see the result.
 
-    Each valid change trains from scratch (:func:`helpers.learning.train`, no waiting between steps) and shows the
+    Each valid change trains from scratch (:func:`helpers.core.learning.train`, no waiting between steps) and shows the
     final loss, the weight on the previous token in sequences not seen in training, the example's attention weights
     and the loss curve. A value that cannot be used, or a training run that breaks down, leaves the last result on
     show with a message next to the field or above the views.
@@ -190,7 +190,8 @@ class TrainingLab(LiveWidget, widgets.VBox):
     messages : dict, the same keys -> ipywidgets.HTML, what is wrong with that field
     result : LabRun, the last run that worked
     summary, view, curve : ipywidgets.HTML
-    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the example's weights
+    save_weights : helpers.widgets.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the example's
+    weights
         after the run on show, as a heatmap for a slide (``figures/<notebook>-training-weights.png``)
     """
 

@@ -1,6 +1,6 @@
 """Notebook 01's live soft look-up: number fields for the query and the temperature, and a hard/soft switch.
 
-The documents, their keys and values and the look-up itself are in :mod:`helpers.lookup`.
+The documents, their keys and values and the look-up itself are in :mod:`helpers.core.lookup`.
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from helpers import theme
-from helpers.arrays import as_matrix
-from helpers.layout import course_box, number_box, view_html, wrap_row
-from helpers.live import LiveWidget, Vector, validates
-from helpers.lookup import KEY_FEATURES, KEYS, TITLES, VALUE_FEATURES, VALUES, check_temperature, lookup
-from helpers.numbers import number_text
-from helpers.render import colour_for, labels_or_default, matrix_html
+from helpers.core.arrays import as_matrix
+from helpers.core.lookup import KEY_FEATURES, KEYS, TITLES, VALUE_FEATURES, VALUES, check_temperature, lookup
+from helpers.core.numbers import number_text
+from helpers.look import theme
+from helpers.look.render import colour_for, labels_or_default, matrix_html
+from helpers.widgets.layout import course_box, number_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, Vector, validates
 
 __all__ = ["LookupDemo"]
 
@@ -25,9 +25,9 @@ class LookupDemo(LiveWidget, widgets.VBox):
 
     Parameters
     ----------
-    titles : list of str, length n (default :data:`helpers.lookup.TITLES`)
-    keys : array_like (n, d_k) (default :data:`helpers.lookup.KEYS`)
-    values : array_like (n, d_v) (default :data:`helpers.lookup.VALUES`)
+    titles : list of str, length n (default :data:`helpers.core.lookup.TITLES`)
+    keys : array_like (n, d_k) (default :data:`helpers.core.lookup.KEYS`)
+    values : array_like (n, d_v) (default :data:`helpers.core.lookup.VALUES`)
     key_features, value_features : list of str, names of the key / value columns
     query : array_like (d_k,), the starting query (default all zeros)
     temperature : float > 0
@@ -47,7 +47,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
     table, summary : ipywidgets.HTML, the documents with their scores and weights,
         and the retrieved value
     status, status_html : what could not be computed ('' when all is well), and where it shows
-    scores, weights, retrieved : ndarray, for the current settings (see :func:`helpers.lookup.lookup`)
+    scores, weights, retrieved : ndarray, for the current settings (see :func:`helpers.core.lookup.lookup`)
 
     Everything updates synchronously: when a field's value is set, ``.weights`` and
     the HTML already show the new state. A value the traits refuse raises a ``TraitError`` (also a

@@ -1,7 +1,7 @@
 """Notebook 04's live demo: a padded batch with its masks.
 
 :class:`PaddingDemo`: the learner types the lengths and sees the mask and the weights of every sequence in the batch.
-The batch and the masks are in :mod:`helpers.masking`; this class draws them.
+The batch and the masks are in :mod:`helpers.core.masking`; this class draws them.
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 import ipywidgets as widgets
 import traitlets
 
-from helpers import theme
-from helpers.arrays import whole_number
-from helpers.attention import additive_mask
-from helpers.layout import course_box, view_html, wrap_row
-from helpers.live import LiveWidget, Whole, validates
-from helpers.masking import SENTENCE_POOL, pad_batch, padded_batch_attention, parse_lengths
-from helpers.render import attention_weights_html, matrix_html
+from helpers.core.arrays import whole_number
+from helpers.core.attention import additive_mask
+from helpers.core.masking import SENTENCE_POOL, pad_batch, padded_batch_attention, parse_lengths
+from helpers.look import theme
+from helpers.look.render import attention_weights_html, matrix_html
+from helpers.widgets.layout import course_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, Whole, validates
 
 __all__ = ["PaddingDemo"]
 

@@ -5,7 +5,7 @@
   d_model), shows each head's weights on the fixed [0, 1] scale, the concatenation, the output after
   W^O and the cost; X is editable.
 
-The shapes, the stages and the cost are computed in :mod:`helpers.multihead`; these widgets show them.
+The shapes, the stages and the cost are computed in :mod:`helpers.core.multihead`; these widgets show them.
 """
 
 from __future__ import annotations
@@ -13,14 +13,8 @@ from __future__ import annotations
 import ipywidgets as widgets
 import traitlets
 
-from helpers import highlight, theme
-from helpers.colour_easing import ColourEasing
-from helpers.explain import shape_text
-from helpers.layout import course_box, view_html, wrap_row
-from helpers.live import LiveWidget, Whole, validates
-from helpers.mathtext import math_html
-from helpers.matrix_editor import MatrixEditor
-from helpers.multihead import (
+from helpers.core.explain import shape_text
+from helpers.core.multihead import (
     MAX_SIZE,
     check_layer,
     check_sizes,
@@ -29,9 +23,15 @@ from helpers.multihead import (
     multi_head_shapes,
     multi_head_stages,
 )
-from helpers.parsing import ParseError, parse_count
-from helpers.render import heatmaps, labels_or_default, linked_matrix_html, linked_weights_html
-from helpers.save_buttons import SaveButtons
+from helpers.core.parsing import ParseError, parse_count
+from helpers.look import highlight, theme
+from helpers.look.colour_easing import ColourEasing
+from helpers.look.mathtext import math_html
+from helpers.look.render import heatmaps, labels_or_default, linked_matrix_html, linked_weights_html
+from helpers.widgets.layout import course_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, Whole, validates
+from helpers.widgets.matrix_editor import MatrixEditor
+from helpers.widgets.save_buttons import SaveButtons
 
 __all__ = ["HeadShapes", "MultiHeadExplorer"]
 
@@ -52,10 +52,10 @@ class HeadShapes(LiveWidget, widgets.VBox):
     Attributes
     ----------
     fields : dict "batch", "heads", "seq", "d_model" -> ipywidgets.Text; typed sizes are read with
-        :func:`helpers.parsing.parse_count` (``768``, ``1,024``)
+        :func:`helpers.core.parsing.parse_count` (``768``, ``1,024``)
     messages : dict, same keys -> ipywidgets.HTML, what is wrong with that field's text
     sizes : dict, the last valid sizes
-    shapes : list of (name, how, shape) for :attr:`sizes` (see :func:`helpers.multihead.multi_head_shapes`)
+    shapes : list of (name, how, shape) for :attr:`sizes` (see :func:`helpers.core.multihead.multi_head_shapes`)
     table : ipywidgets.HTML, the shapes as a table (CSS class ``mh-shapes-table``)
 
     A field that is not a whole number, or heads that do not divide d_model, gets a message next to
@@ -139,11 +139,12 @@ class MultiHeadExplorer(LiveWidget, widgets.VBox):
         a ``TraitError``, also a ``ValueError``)
     heads_picker : ipywidgets.ToggleButtons, the heads control
     editors : dict "X" -> MatrixEditor; edit a cell and leave it: every view follows
-    result : helpers.multihead.MultiHeadStages for the last valid input: ``Q, K, V`` (n, d_model), ``weights``
+    result : helpers.core.multihead.MultiHeadStages for the last valid input: ``Q, K, V`` (n, d_model), ``weights``
         (h, n, n), ``heads`` (h, n, d_k), ``concat`` (n, d_model), ``output`` (n, d_model), ``cost``
     views : dict "heads" (a row of per-head heatmaps), "concat", "output", "cost" -> widgets
     head_views : list of ipywidgets.HTML, one heatmap per head currently shown
-    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the heads: every head's weights
+    save_weights : helpers.widgets.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the heads: every head's
+    weights
         on show, side by side in one figure for a slide (``figures/<notebook>-multihead-weights.png``)
 
     CSS classes: ``mh-explorer`` on the whole, ``mh-heads`` on the heads control, ``mh-editor-X``,

@@ -1,6 +1,6 @@
 """Notebook 07's pattern builder: pick a pattern, set its strength, edit W^Q and W^K, watch the weights.
 
-The token features, the weights of each pattern and the attention they give are in :mod:`helpers.patterns`;
+The token features, the weights of each pattern and the attention they give are in :mod:`helpers.core.patterns`;
 :class:`PatternBuilder` shows them and lets the learner change them. With ``goal=`` (a design task of
 :mod:`helpers.exercises.design`) it starts from the task's weights and a goal line above the weights says, after
 every valid edit, whether the goal is met and what is still off.
@@ -12,15 +12,8 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from helpers import highlight, theme
-from helpers.arrays import one_of
-from helpers.colour_easing import ColourEasing
-from helpers.exercises.design import design_task
-from helpers.feedback import Feedback
-from helpers.goal_line import GoalLine
-from helpers.layout import course_box, number_box, view_html, wrap_row
-from helpers.live import LiveWidget, validates
-from helpers.patterns import (
+from helpers.core.arrays import one_of
+from helpers.core.patterns import (
     PATTERNS,
     PHRASES,
     TOKENS,
@@ -30,10 +23,17 @@ from helpers.patterns import (
     pattern_weights,
     token_features,
 )
-from helpers.render import heatmap, linked_matrix_html, linked_weights_html
-from helpers.save_buttons import SaveButtons
-from helpers.snapshot import OMIT_CLASS
+from helpers.exercises.design import design_task
+from helpers.exercises.feedback import Feedback
+from helpers.look import highlight, theme
+from helpers.look.colour_easing import ColourEasing
+from helpers.look.render import heatmap, linked_matrix_html, linked_weights_html
 from helpers.widgets import MatrixEditor
+from helpers.widgets.goal_line import GoalLine
+from helpers.widgets.layout import course_box, number_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, validates
+from helpers.widgets.save_buttons import SaveButtons
+from helpers.widgets.snapshot import OMIT_CLASS
 
 __all__ = ["PatternBuilder", "START"]
 
@@ -57,7 +57,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     pattern : str or None, one of ``PATTERNS`` (or ``START`` with a goal); None: ``"diagonal"``, or with a goal the
         task's starting weights
     strength : float, the value of every non-zero weight (0 to 6)
-    tokens, phrases : the sentence and its phrase ids (see :func:`helpers.patterns.token_features`)
+    tokens, phrases : the sentence and its phrase ids (see :func:`helpers.core.patterns.token_features`)
     goal : str or None
         A design task's name whose arrays are ``W_q`` and ``W_k`` (and ``X``, given, equal to these tokens'
         features). The editors start from the task's weights (``START`` in the menu brings them back); the menu
@@ -69,7 +69,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     pattern : str (a trait), linked to ``pattern_picker``; choosing a pattern loads its weights
     strength : float (a trait), linked to ``strength_box``; reloads the current pattern's weights at this strength
     editors : dict "W_q", "W_k" -> MatrixEditor; edit a cell and the views follow
-    result : helpers.patterns.PatternAttention (X, Q, K, scores, weights) for the current (last valid) weights
+    result : helpers.core.patterns.PatternAttention (X, Q, K, scores, weights) for the current (last valid) weights
     views : dict "weights", "Q", "K", "X" -> ipywidgets.HTML
     status : str, why the weights in the editors cannot be used ('' when they can), e.g.
         scores too large for floating point; shown in ``status_html`` above the views,
@@ -77,8 +77,9 @@ class PatternBuilder(LiveWidget, widgets.VBox):
     goal : DesignTask or None, the task of ``goal=``
     goal_feedback : Feedback or None, the verdict on the current weights, as the goal line shows it
     goal_met : bool, whether the goal is met now (False without a goal)
-    goal_html : helpers.goal_line.GoalLine (an ipywidgets.HTML), the goal line (hidden without a goal)
-    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights on show
+    goal_html : helpers.widgets.goal_line.GoalLine (an ipywidgets.HTML), the goal line (hidden without a goal)
+    save_weights : helpers.widgets.save_buttons.SaveButtons, "Save PNG" / "Save SVG" under the weights: the weights on
+    show
         as a heatmap for a slide, titled with the pattern (``figures/<notebook>-pattern-weights.png``)
 
     Layout, the data flow down the page: X, then W^Q and W^K side by side with the weights beside them (under them
@@ -122,7 +123,7 @@ class PatternBuilder(LiveWidget, widgets.VBox):
         self.views = {name: view_html() for name in ("weights", "Q", "K", "X")}
         self._easing = ColourEasing()  # the colour each live view showed last
         for name in ("Q", "K", "X"):
-            # The picture a stored notebook shows (helpers.snapshot) leaves the stages out: the weights and the
+            # The picture a stored notebook shows (helpers.widgets.snapshot) leaves the stages out: the weights and the
             # editors are what the builder is about, and notebook 07 stays small (it shows X above the builder).
             self.views[name].add_class(OMIT_CLASS)
         W_q, W_k = self._weights_for(pattern)

@@ -6,7 +6,7 @@
 * :class:`OverflowDemo`: type a row of scores; see the textbook softmax overflow to
   ``nan`` while the max-subtracted softmax stays exact.
 
-The numbers come from :mod:`helpers.pitfalls`; these widgets only display them.
+The numbers come from :mod:`helpers.core.pitfalls`; these widgets only display them.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from helpers import theme
-from helpers.attention import softmax
-from helpers.explain import fmt
-from helpers.layout import course_box, number_box, view_html, wrap_row
-from helpers.live import LiveWidget, Whole, validates
-from helpers.mathtext import math_html
-from helpers.numbers import number_text
-from helpers.pitfalls import MAX_D_K, check_d_k, naive_softmax, parse_scores, saturation
-from helpers.render import colour_for
+from helpers.core.attention import softmax
+from helpers.core.explain import fmt
+from helpers.core.numbers import number_text
+from helpers.core.pitfalls import MAX_D_K, check_d_k, naive_softmax, parse_scores, saturation
+from helpers.look import theme
+from helpers.look.mathtext import math_html
+from helpers.look.render import colour_for
+from helpers.widgets.layout import course_box, number_box, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, Whole, validates
 
 __all__ = ["bar_chart_html", "SaturationDemo", "OverflowDemo"]
 
@@ -57,7 +57,7 @@ class SaturationDemo(LiveWidget, widgets.VBox):
     ----------
     d_k : int (a trait), linked to ``d_k_box``; 1 to 512
     scale : bool (a trait), linked to ``scale_box``
-    result : helpers.pitfalls.Saturation for the current settings
+    result : helpers.core.pitfalls.Saturation for the current settings
     view : ipywidgets.HTML with the bars and the numbers
     status, status_html : what could not be computed ('' when all is well), and where it shows
     """

@@ -6,18 +6,18 @@ In a notebook::
     practice.question("q1")          # one lesson question: answer fields, Check, hint, solution
     practice.generator()             # unlimited generated problems, reproducible by seed
     practice.progress()              # "Solved 3 of 8 lesson questions, 2 generated problems."
-    practice.instructor_switch()     # the kernel's instructor switch (helpers.solutions.instructor_switch)
+    practice.instructor_switch()     # the kernel's instructor switch (helpers.widgets.solutions.instructor_switch)
 
 All of these belong to one :class:`PracticeSession` per kernel, made on first use (importing this module
 builds no widget), so the progress summary covers every widget of the notebook. The session follows the
-kernel's instructor mode (:data:`helpers.solutions.INSTRUCTOR`): ticking the switch reveals every solution
+kernel's instructor mode (:data:`helpers.widgets.solutions.INSTRUCTOR`): ticking the switch reveals every solution
 here and opens every folded code solution. Tests create their own session, with a mode of its own.
 
 This module only shows things and reads what the learner typed: the questions' words, their
 answer fields, the given matrices and every verdict come from :mod:`helpers.exercises` (and
-its data, :mod:`helpers.questions`). Each answer field is built by the entry of
+its data, :mod:`helpers.core.questions`). Each answer field is built by the entry of
 :data:`FIELD_WIDGETS` for its kind, so a new kind of problem needs nothing here. Every handler
-is registered through :class:`helpers.live.LiveWidget`: whatever is typed, the learner sees a
+is registered through :class:`helpers.widgets.live.LiveWidget`: whatever is typed, the learner sees a
 message next to the field, never a traceback.
 """
 
@@ -33,7 +33,8 @@ from dataclasses import dataclass
 import ipywidgets as widgets
 import numpy as np
 
-from helpers import theme
+from helpers.core.parsing import ParseError, parse_count, quote
+from helpers.core.recent import Recent
 from helpers.exercises import (
     DIFFICULTIES,
     QUESTIONS,
@@ -48,14 +49,13 @@ from helpers.exercises import (
 )
 from helpers.exercises.course_work import problem_name, read_problem_name
 from helpers.exercises.progress import subscribe
-from helpers.layout import choice_list, course_box, wrap_row
-from helpers.live import LiveWidget, TextForm, close_tree
-from helpers.mathtext import math_html
-from helpers.parsing import ParseError, parse_count, quote
-from helpers.recent import Recent
-from helpers.render import figure_img_html, heatmap, matrix_html
-from helpers.solutions import INSTRUCTOR, InstructorMode, InstructorSwitch
+from helpers.look import theme
+from helpers.look.mathtext import math_html
+from helpers.look.render import figure_img_html, heatmap, matrix_html
 from helpers.widgets import MatrixEditor
+from helpers.widgets.layout import choice_list, course_box, wrap_row
+from helpers.widgets.live import LiveWidget, TextForm, close_tree
+from helpers.widgets.solutions import INSTRUCTOR, InstructorMode, InstructorSwitch
 
 __all__ = [
     "PracticeQuestion",
@@ -648,7 +648,7 @@ class PracticeSession:
     ----------
     instructor : InstructorMode, optional
         The mode whose ``show_solutions`` reveals every solution; a mode of the session's own by default
-        (the kernel's session, :func:`session`, follows :data:`helpers.solutions.INSTRUCTOR`).
+        (the kernel's session, :func:`session`, follows :data:`helpers.widgets.solutions.INSTRUCTOR`).
 
     Attributes
     ----------
@@ -714,7 +714,7 @@ class PracticeSession:
 @functools.cache
 def session() -> PracticeSession:
     """This kernel's practice session (the one the module-level functions use), made on first use; it follows
-    the kernel's instructor mode, :data:`helpers.solutions.INSTRUCTOR`."""
+    the kernel's instructor mode, :data:`helpers.widgets.solutions.INSTRUCTOR`."""
     return PracticeSession(INSTRUCTOR)
 
 
@@ -735,7 +735,7 @@ def generator(kind: str = "attention", difficulty: str = "easy", seed: int = 42)
 
 def instructor_switch() -> InstructorSwitch:
     """The checkbox "Instructor: show all solutions": the kernel's switch
-    (:func:`helpers.solutions.instructor_switch`), which reveals every solution of this notebook's practice
+    (:func:`helpers.widgets.solutions.instructor_switch`), which reveals every solution of this notebook's practice
     widgets and opens every folded code solution."""
     return session().instructor_switch()
 

@@ -11,7 +11,7 @@ to; the view reads it when it is built and again on **Refresh**:
 * the totals, kind by kind (predictions committed, design goals met, bugs fixed, Your turns and lesson questions
   right), out of everything the course defines;
 * one line per notebook, the core path and the notebooks that go further apart (``course.toml``, read by
-  :mod:`helpers.course`): "3 of 4 predictions, 1 of 2 bugs, 2 of 2 Your turns", and what is left, in words
+  :mod:`helpers.core.course`): "3 of 4 predictions, 1 of 2 bugs, 2 of 2 Your turns", and what is left, in words
   (:mod:`helpers.exercises.course_work`);
 * the review list: the predictions missed and the tasks that took several tries, each with a link to its notebook;
 * **Reset** forgets everything recorded, after a second click to confirm; **Hand in** writes the progress next to
@@ -28,16 +28,16 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from helpers import theme
-from helpers.course import find_course_plan, notebook_title
+from helpers.core.course import find_course_plan, notebook_title
 from helpers.exercises import QUESTIONS, bugs, design_tasks, predictions, progress, reset_progress
 from helpers.exercises.code_tasks import YOUR_TURN_TASKS
 from helpers.exercises.course_work import count_words, course_work, describe, review_list
 from helpers.exercises.hand_in import hand_in
-from helpers.layout import course_box, course_button, wrap_row
-from helpers.live import LiveWidget
-from helpers.mathtext import math_html
-from helpers.snapshot import OMIT_CLASS
+from helpers.look import theme
+from helpers.look.mathtext import math_html
+from helpers.widgets.layout import course_box, course_button, wrap_row
+from helpers.widgets.live import LiveWidget
+from helpers.widgets.snapshot import OMIT_CLASS
 
 __all__ = ["ROWS", "NOTHING_TO_REVIEW", "course_totals", "ProgressView", "progress_view"]
 
@@ -142,7 +142,8 @@ class ProgressView(LiveWidget, widgets.VBox):
     def _learners_html(css_class: str) -> widgets.HTML:
         html = widgets.HTML("", layout=widgets.Layout(max_width="100%"))
         html.add_class(css_class)
-        # The learner's own: left out of a stored notebook's picture (helpers.snapshot), as out of the text form.
+        # The learner's own: left out of a stored notebook's picture (helpers.widgets.snapshot), as out of the text
+        # form.
         html.add_class(OMIT_CLASS)
         return html
 

@@ -2,7 +2,7 @@
 
 :class:`HeadExplorer`: type a sentence, pick a layer and a head, read the weights between the tokens, and see all
 6 × 12 heads as thumbnails (:func:`thumbnails_figure`; :func:`thumbnails_png` draws them as PNG, fast). The
-measurements of the heads are in :mod:`helpers.head_analysis`, the model itself in :mod:`helpers.pretrained`.
+measurements of the heads are in :mod:`helpers.core.head_analysis`, the model itself in :mod:`helpers.core.pretrained`.
 
 The model is sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0).
 """
@@ -15,16 +15,16 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from helpers import theme
-from helpers.head_analysis import check_layer_head, token_index
-from helpers.layout import choice_buttons, course_box, picker_group, view_html, wrap_row
-from helpers.live import LiveWidget, Whole, validates
-from helpers.numbers import number_text
-from helpers.parsing import quote
-from helpers.pretrained import MiniLMOutput
-from helpers.recent import Recent
-from helpers.render import WEIGHTS, attention_weights_html, heatmap
-from helpers.save_buttons import SaveButtons
+from helpers.core.head_analysis import check_layer_head, token_index
+from helpers.core.numbers import number_text
+from helpers.core.parsing import quote
+from helpers.core.pretrained import MiniLMOutput
+from helpers.core.recent import Recent
+from helpers.look import theme
+from helpers.look.render import WEIGHTS, attention_weights_html, heatmap
+from helpers.widgets.layout import choice_buttons, course_box, picker_group, view_html, wrap_row
+from helpers.widgets.live import LiveWidget, Whole, validates
+from helpers.widgets.save_buttons import SaveButtons
 
 __all__ = ["thumbnails_figure", "thumbnails_png", "HeadExplorer"]
 
@@ -65,7 +65,7 @@ def thumbnails_figure(out: MiniLMOutput, selected=None, width: float = 11.0):
     matplotlib.figure.Figure (not pyplot; safe inside widgets). Each thumbnail has the
     queries down and the keys across, like the big heatmap, with the colour scale fixed to
     [0, 1]. All thumbnails are drawn in one image, which keeps redrawing fast. Drawn in
-    :func:`helpers.theme.figure_style` (light paper, dark text, grey border), so the image
+    :func:`helpers.look.theme.figure_style` (light paper, dark text, grey border), so the image
     reads in JupyterLab's light and dark themes alike. :func:`thumbnails_png` gives the same
     picture as PNG bytes, faster.
     """
@@ -85,7 +85,7 @@ def thumbnails_png(out: MiniLMOutput, selected=None, width: float = 11.0) -> byt
 
     Returns
     -------
-    bytes, a PNG (the same bytes as :func:`helpers.render.figure_png` of the figure).
+    bytes, a PNG (the same bytes as :func:`helpers.look.render.figure_png` of the figure).
     """
     import io
 
@@ -107,7 +107,7 @@ def thumbnails_png(out: MiniLMOutput, selected=None, width: float = 11.0) -> byt
 def _thumbnails_parts(A: np.ndarray, width: float):
     """The thumbnails of the (L, H, n, n) weights ``A``: (figure, its image of the weights, the selection outline).
 
-    The outline is hidden; :func:`_place_outline` shows it. Call inside :func:`helpers.theme.figure_style`.
+    The outline is hidden; :func:`_place_outline` shows it. Call inside :func:`helpers.look.theme.figure_style`.
     """
     from matplotlib.patches import Rectangle
 
@@ -209,7 +209,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
 
     Parameters
     ----------
-    model : helpers.pretrained.MiniLM
+    model : helpers.core.pretrained.MiniLM
     text : str
         The starting sentence.
     layer, head : int
@@ -232,7 +232,7 @@ class HeadExplorer(LiveWidget, widgets.VBox):
     message_html : ipywidgets.HTML, next to the field: what is wrong with the typed text
     status_html : ipywidgets.HTML, what else could not be done ('' when all is well)
     table : ipywidgets.HTML, the weights of the selected head as a table
-    save_weights : helpers.save_buttons.SaveButtons, "Save PNG" / "Save SVG" of those weights for a slide
+    save_weights : helpers.widgets.save_buttons.SaveButtons, "Save PNG" / "Save SVG" of those weights for a slide
     trace_html : ipywidgets.HTML, the traced row in words
     grid : ipywidgets.Image, all heads (PNG)
     output : MiniLMOutput for the last valid sentence

@@ -1,6 +1,6 @@
 """Notebook 06's demos of the toy translation: decoding step by step, and the toy in a cross-attention explorer.
 
-The toy's words, matrices and cross-attention are in :mod:`helpers.translation`.
+The toy's words, matrices and cross-attention are in :mod:`helpers.core.translation`.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from helpers.arrays import whole_number
-from helpers.layout import choice_buttons, course_box, view_html
-from helpers.live import LiveWidget, Whole, validates
-from helpers.render import attention_weights_html, matrix_html
-from helpers.translation import ToyTranslation, cross_attention, toy_translation
+from helpers.core.arrays import whole_number
+from helpers.core.translation import ToyTranslation, cross_attention, toy_translation
+from helpers.look.render import attention_weights_html, matrix_html
+from helpers.widgets.layout import choice_buttons, course_box, view_html
+from helpers.widgets.live import LiveWidget, Whole, validates
 
 __all__ = ["DecodingStepsDemo", "translation_explorer"]
 

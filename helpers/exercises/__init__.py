@@ -4,7 +4,7 @@ Entry points:
 
 ``check(qid, answer) -> Feedback``
     Checks an answer to one of the lesson's questions ``"q1"`` ... ``"q8"`` (:mod:`.lesson`). Any answer,
-    however malformed, gets a :class:`~helpers.feedback.Feedback`; only an unknown question id raises.
+    however malformed, gets a :class:`~helpers.exercises.feedback.Feedback`; only an unknown question id raises.
 
 ``generate(kind, seed, difficulty="easy") -> Problem``
     A fresh problem with small, friendly numbers (:mod:`.registry`; the built-in kinds are in
@@ -17,12 +17,12 @@ Entry points:
     Runs a learner's function for a "Your turn" task on the course's examples and on probes for classic
     mistakes (:mod:`.code_tasks`, one module per task, whose ``check_task`` is the verdict alone) and records the
     verdict in the learner's progress (:mod:`.your_turn`). The hint ladder a notebook shows after the check,
-    ending with the folded solution, is a widget, :func:`helpers.hints.hints`.
+    ending with the folded solution, is a widget, :func:`helpers.widgets.hints.hints`.
 
 Beyond transcription, three ways to think, each with its data in one module per notebook (``n01.py``, ...):
 
 ``predictions()``, ``judge(name, answer) -> Judgement``
-    Predict, commit, reveal (:mod:`.predictions`; the widget is :func:`helpers.predict.predict`).
+    Predict, commit, reveal (:mod:`.predictions`; the widget is :func:`helpers.widgets.predict.predict`).
 ``design_tasks()``, ``check_design(name, **arrays) -> Feedback``
     Change matrices until the attention meets a goal (:mod:`.design`; the explorers take ``goal=``).
 ``bugs()``, ``check_fix(name, fn) -> Feedback``
@@ -41,9 +41,9 @@ by :mod:`.progress`: ``progress()``, ``reset_progress()``.
     there too).
 
 Every word a learner reads (questions, options, hints, worked solutions, the catalogues of mistakes, the
-texts of generated problems) is data in :mod:`helpers.questions`; answers are read by :mod:`.answers` and
-every reference answer is computed with :mod:`helpers.attention`. Nothing in this package imports a widget
-library: the practice widgets (:mod:`helpers.demos.practice`) and the solution folds (:mod:`helpers.solutions`)
+texts of generated problems) is data in :mod:`helpers.core.questions`; answers are read by :mod:`.answers` and
+every reference answer is computed with :mod:`helpers.core.attention`. Nothing in this package imports a widget
+library: the practice widgets (:mod:`helpers.demos.practice`) and the solution folds (:mod:`helpers.widgets.solutions`)
 build on it.
 
 Answer forms
@@ -60,7 +60,7 @@ Answer forms
   (options in ``p.fields``)
 
 Sensible equivalents are accepted: lists for tuples, ints for floats, numpy arrays, and
-text read by :mod:`helpers.parsing` (numbers such as ``1/2``, counts such as ``10,000``,
+text read by :mod:`helpers.core.parsing` (numbers such as ``1/2``, counts such as ``10,000``,
 shapes such as ``(8, 12, 20, 64)`` or ``8×12×20×64``, matrices such as ``[[2, 1], [0, 3]]``).
 """
 
@@ -71,6 +71,7 @@ from helpers.exercises.attempts import reset_attempts
 from helpers.exercises.bugs import Bug, bugs, check_fix
 from helpers.exercises.code_tasks import solution_source
 from helpers.exercises.design import DesignTask, check_design, design_tasks
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Field, Given, given_matrix, grid_fields
 from helpers.exercises.hints import Ladder, Step, ladder, ladder_names
 from helpers.exercises.inventory import Item, ItemVerdict, items, judge_item
@@ -89,7 +90,6 @@ from helpers.exercises.registry import (
     unregister_kind,
 )
 from helpers.exercises.your_turn import check_code
-from helpers.feedback import Feedback
 
 __all__ = [
     "Feedback",

@@ -2,9 +2,9 @@
 
 Every checker of a lesson question or a generated problem reads the answer's parts through this module:
 numbers, counts, shapes and matrices given as Python values, numpy arrays or typed text (read by
-:mod:`helpers.parsing`, so the forms and messages are the course's everywhere). A part that cannot be
+:mod:`helpers.core.parsing`, so the forms and messages are the course's everywhere). A part that cannot be
 read raises :class:`Unreadable`, whose text says why; :func:`safe_check` turns it, and anything else a
-checker did not foresee, into :class:`~helpers.feedback.Feedback`, so no answer ever gives a traceback.
+checker did not foresee, into :class:`~helpers.exercises.feedback.Feedback`, so no answer ever gives a traceback.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import math
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.explain import fmt, format_matrix, shape_text
-from helpers.feedback import Feedback
-from helpers.parsing import ParseError, parse_count, parse_matrix, parse_number, parse_shape
+from helpers.core import questions as text
+from helpers.core.explain import fmt, format_matrix, shape_text
+from helpers.core.parsing import ParseError, parse_count, parse_matrix, parse_number, parse_shape
+from helpers.exercises.feedback import Feedback
 
 __all__ = [
     "ROUNDED_TOL",
@@ -70,7 +70,7 @@ def is_blank(v) -> bool:
 
 
 def read_number(x, what: str) -> float:
-    """A finite real number from text (:func:`helpers.parsing.parse_number`), a number or a 0-d array."""
+    """A finite real number from text (:func:`helpers.core.parsing.parse_number`), a number or a 0-d array."""
     if isinstance(x, str):
         try:
             return parse_number(x)
@@ -92,7 +92,7 @@ def read_number(x, what: str) -> float:
 
 
 def read_count(x, what: str) -> int:
-    """A whole number; typed text may group thousands (:func:`helpers.parsing.parse_count`)."""
+    """A whole number; typed text may group thousands (:func:`helpers.core.parsing.parse_count`)."""
     if isinstance(x, str):
         try:
             return parse_count(x)
@@ -105,7 +105,7 @@ def read_count(x, what: str) -> int:
 
 
 def read_shape(x, what: str) -> tuple[int, ...]:
-    """A shape from a tuple, list or 1-d array of counts, or text (:func:`helpers.parsing.parse_shape`)."""
+    """A shape from a tuple, list or 1-d array of counts, or text (:func:`helpers.core.parsing.parse_shape`)."""
     if isinstance(x, str):
         try:
             return parse_shape(x)
@@ -121,7 +121,7 @@ def read_shape(x, what: str) -> tuple[int, ...]:
 
 
 def _typed_entries(x, what: str):
-    """Nested lists with every text entry read by :func:`helpers.parsing.parse_number`."""
+    """Nested lists with every text entry read by :func:`helpers.core.parsing.parse_number`."""
     if isinstance(x, str):
         try:
             return parse_number(x)
@@ -133,7 +133,7 @@ def _typed_entries(x, what: str):
 
 
 def read_matrix(x, what: str) -> np.ndarray:
-    """A real matrix (or vector) from an array, nested lists, or text (:func:`helpers.parsing.parse_matrix`)."""
+    """A real matrix (or vector) from an array, nested lists, or text (:func:`helpers.core.parsing.parse_matrix`)."""
     if x is None:
         raise Unreadable(f"{what} is missing")
     if isinstance(x, str):

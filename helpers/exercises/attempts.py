@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from helpers.feedback import Feedback
+from helpers.exercises.feedback import Feedback
 
 __all__ = ["KINDS", "Attempt", "note", "last", "failed", "name_mistake", "mistake_named", "reset_attempts"]
 

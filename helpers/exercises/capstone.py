@@ -4,21 +4,21 @@
 with the learner's attention sublayer (which may call the learner's ``my_minilm_attention`` in every head), compares
 every layer with the model's own run, and says how similar the two "bank" vectors are entering the model and after its
 6 layers: 1.00 and 0.78, as 00 showed, when the learner's code is right. It returns a
-:class:`~helpers.feedback.Feedback` and never raises, whatever the functions do; the checks of the two functions
-themselves are ``check_code("attention_sublayer", ...)`` and ``check_code("encoder", ...)``.
+:class:`~helpers.exercises.feedback.Feedback` and never raises, whatever the functions do; the checks of the two
+functions themselves are ``check_code("attention_sublayer", ...)`` and ``check_code("encoder", ...)``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from helpers.core.head_analysis import cosine
+from helpers.core.learner_calls import TimeUp, call_limited, describe
+from helpers.core.numbers import number_text
+from helpers.core.pretrained import ModelUnavailableError, single_threaded_blas
 from helpers.exercises.code_tasks import engine, layer_by_layer as lbl
 from helpers.exercises.code_tasks.engine import is_unfilled
-from helpers.feedback import NOT_WRITTEN, Feedback
-from helpers.head_analysis import cosine
-from helpers.learner_calls import TimeUp, call_limited, describe
-from helpers.numbers import number_text
-from helpers.pretrained import ModelUnavailableError, single_threaded_blas
+from helpers.exercises.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["bank_from_your_code", "WORD"]
 

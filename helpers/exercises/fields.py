@@ -1,7 +1,7 @@
 """What an exercise shows: its answer fields (:class:`Field`) and its given matrices (:class:`Given`).
 
 Plain data that a widget builds its inputs and tables from and that a prompt prints; nothing here draws.
-Row and column names follow the schemes of :data:`helpers.questions.LABELS` (``"token"`` -> token 1, ...).
+Row and column names follow the schemes of :data:`helpers.core.questions.LABELS` (``"token"`` -> token 1, ...).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.explain import fmt
+from helpers.core import questions as text
+from helpers.core.explain import fmt
 
 __all__ = ["Field", "Given", "labels", "grid_fields", "matrix_text", "given_matrix"]
 
@@ -76,7 +76,8 @@ class Given:
 
 
 def labels(scheme: str, n: int) -> tuple[str, ...]:
-    """``n`` row or column names by one scheme of :data:`helpers.questions.LABELS` (``"token"`` -> token 1, ...)."""
+    """``n`` row or column names by one scheme of :data:`helpers.core.questions.LABELS` (``"token"`` -> token 1,
+    ...)."""
     template, first = text.LABELS[scheme]
     return tuple(template.format(k + first) for k in range(n))
 
@@ -112,7 +113,7 @@ def matrix_text(name: str, M) -> str:
 
 
 def given_matrix(title: str, M, rows: str | None = None, cols: str | None = None) -> Given:
-    """A given matrix with rows and columns named by the schemes of :data:`helpers.questions.LABELS`."""
+    """A given matrix with rows and columns named by the schemes of :data:`helpers.core.questions.LABELS`."""
     M = np.atleast_2d(np.asarray(M, dtype=float))
     return Given(title, M, labels(rows, M.shape[0]) if rows else None, labels(cols, M.shape[1]) if cols else None,
                  matrix_text(title, M))

@@ -3,8 +3,8 @@
 :func:`hand_in` writes ``progress-<learner>.json`` (:func:`~helpers.exercises.progress.progress_json`, with the
 learner's name inside) in a folder, by default the working folder: in JupyterLab, the notebook's folder, which
 nbgrader collects with the assignment. The learner is ``$JUPYTERHUB_USER`` on a hub, else the login name, made safe
-for a file name (:func:`learner_name`). The class report (:mod:`helpers.class_report`) reads such files back and
-takes the learner's name from the file's: ``progress-ana.json`` is ana's.
+for a file name (:func:`learner_name`). The class report (:mod:`helpers.exercises.class_report`) reads such files back
+and takes the learner's name from the file's: ``progress-ana.json`` is ana's.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ steps, in order:
 4. with ``solution=True``, ``"solution"``: the reference solution (for a bug, its task's: the fixed code), which a
    notebook shows folded. The student edition asks for ladders without it.
 
-What the learner sees is built by :mod:`helpers.hints` (a Hint button that shows the next step); here is only
+What the learner sees is built by :mod:`helpers.widgets.hints` (a Hint button that shows the next step); here is only
 what each step says, so it can be read and tested without widgets.
 """
 

@@ -1,7 +1,7 @@
 """The lesson's practice questions Q1-Q8 as self-checking exercises: :data:`QUESTIONS` and :func:`check`.
 
 Every word of a question (text, options, hint, worked solution, mistake catalogue) is data in
-:mod:`helpers.questions`. Each question has a form, a key of :data:`FORMS`: how it is answered (its fields),
+:mod:`helpers.core.questions`. Each question has a form, a key of :data:`FORMS`: how it is answered (its fields),
 how the field values become an answer, how an answer is checked and what a right one is. Q1 and Q5 are
 checked by the ``"shapes"`` and ``"projection"`` problem kinds' own checkers.
 
@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.attention import head_dim, project_qkv
+from helpers.core import questions as text
+from helpers.core.attention import head_dim, project_qkv
+from helpers.core.explain import fmt
+from helpers.core.parsing import ParseError, parse_numbers
 from helpers.exercises.answers import (
     EXACT_TOL,
     Unreadable,
@@ -34,12 +36,10 @@ from helpers.exercises.answers import (
     read_number,
     safe_check,
 )
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Field, Given, grid_fields
 from helpers.exercises.problems.projection import check_projection, projection_given
 from helpers.exercises.problems.shapes import check_shapes, dk_diagnosis, shape_fields, shape_params
-from helpers.explain import fmt
-from helpers.feedback import Feedback
-from helpers.parsing import ParseError, parse_numbers
 
 __all__ = ["Choice", "AnswerForm", "Question", "FORMS", "QUESTIONS", "check"]
 
@@ -143,7 +143,7 @@ class AnswerForm:
     Attributes
     ----------
     fields : callable(spec) -> tuple of Field
-        The answer fields for the question's data ``spec`` (a dict of :data:`helpers.questions.QUESTIONS`).
+        The answer fields for the question's data ``spec`` (a dict of :data:`helpers.core.questions.QUESTIONS`).
     collect : callable(values) -> answer
         From ``{field name: value}`` to the answer :func:`check` takes.
     check : callable(answer, spec) -> Feedback
@@ -213,7 +213,7 @@ FORMS: dict[str, AnswerForm] = {
 
 @dataclass(frozen=True, eq=False)
 class Question:
-    """One of the lesson's practice questions, read from :data:`helpers.questions.QUESTIONS`.
+    """One of the lesson's practice questions, read from :data:`helpers.core.questions.QUESTIONS`.
 
     Attributes
     ----------

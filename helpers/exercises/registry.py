@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.arrays import whole_number
+from helpers.core import questions as text
+from helpers.core.arrays import whole_number
 from helpers.exercises.answers import check_entries, safe_check
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Field, grid_fields
 from helpers.exercises.per_notebook import discover
-from helpers.feedback import Feedback
 
 __all__ = ["DIFFICULTIES", "Generated", "Kind", "Problem", "register_kind", "unregister_kind", "kinds", "generate"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from helpers.exercises import attempts
 from helpers.exercises.code_tasks import NOT_WRITTEN, TASKS, check_task
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.progress import record
-from helpers.feedback import Feedback
 
 __all__ = ["check_code"]
 

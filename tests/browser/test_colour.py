@@ -79,9 +79,9 @@ def test_masked_weights_are_dashes_on_hatching_in_light_and_dark(lab, path):
         set_theme(lab.page, LIGHT)
 
 
-# Zero on every scale: the cells whose colour is the panel's own (level 0, helpers.theme.TABLE_PANEL), in the weights
-# tables (those with a row sum) and in the signed ones, with the colour the browser computes for them and for the
-# panel they sit on (the card's background, and JupyterLab's --jp-layout-color1 itself).
+# Zero on every scale: the cells whose colour is the panel's own (level 0, helpers.look.theme.TABLE_PANEL), in the
+# weights tables (those with a row sum) and in the signed ones, with the colour the browser computes for them and for
+# the panel they sit on (the card's background, and JupyterLab's --jp-layout-color1 itself).
 JS_ZEROS = """
 (root) => {
   const probe = document.createElement('span');
@@ -155,8 +155,8 @@ def test_a_changed_weight_eases_to_its_new_colour_unless_the_reader_asks_for_les
                                                                                        motion):
     import numpy as np
 
-    from helpers.colour_easing import ColourEasing
-    from helpers.render import linked_weights_html
+    from helpers.look.colour_easing import ColourEasing
+    from helpers.look.render import linked_weights_html
 
     monkeypatch.setenv("COURSE_ANIMATION", "on")
     easing = ColourEasing()  # the colour memory of the widget that draws the view

@@ -1,6 +1,6 @@
-"""A result folded until its prediction is committed (helpers.reveal), in JupyterLab: a closed <details> saying why
-before anything runs, folded after Run All with the reason and Show anyway, readable in the light and the dark theme;
-committing the prediction in the box above opens it, and it then shows what the stored notebook's picture holds.
+"""A result folded until its prediction is committed (helpers.widgets.reveal), in JupyterLab: a closed <details> saying
+why before anything runs, folded after Run All with the reason and Show anyway, readable in the light and the dark
+theme; committing the prediction in the box above opens it, and it then shows what the stored notebook's picture holds.
 
 Screenshots go to $COURSE_SCREENSHOTS when it is set: fold-<notebook>-stored-light.png and -stored-dark.png (before
 anything runs), fold-<notebook>-light.png, -dark.png, -open.png and -shown-anyway.png.
@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from course.widget_pages import first_notebook_calling
 from helpers.exercises import predictions
-from helpers.reveal import FOLDED, fold_summary
+from helpers.widgets.reveal import FOLDED, fold_summary
 
 from .test_dark import DARK, LIGHT, SHOTS, assert_dark_panel, screenshot, set_theme
 from .test_interactions import run_notebook

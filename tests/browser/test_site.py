@@ -284,11 +284,11 @@ def test_page_is_offline_typeset_linked_and_accessible(site, site_url, name):
 
 
 def test_stored_widgets_show_their_pictures(site):
-    """A widget cannot run on the site: each shows the picture its stored output carries (helpers/snapshot.py), so 09
-    shows its eight questions and 02 its explorer's weights, not "run this cell"."""
+    """A widget cannot run on the site: each shows the picture its stored output carries (helpers/widgets/snapshot.py),
+    so 09 shows its eight questions and 02 its explorer's weights, not "run this cell"."""
     from helpers.demos.practice import question_text
     from helpers.exercises import QUESTIONS
-    from helpers.mathtext import math_html
+    from helpers.look.mathtext import math_html
 
     page = site("09_practice")
     questions = page.locator(".cell_output .course-snapshot .practice-question-text")

@@ -1,8 +1,8 @@
 """A stored notebook opened in JupyterLab before any cell runs: every widget shows its static picture.
 
 The notebooks keep no widget state, so until Run All a page can only show what each widget output stored beside its
-text form: a picture (``text/html``, helpers/snapshot.py). Opened as ``make lab`` opens them (trusted, so that the
-pictures keep their look), 09_practice shows its eight questions and 02_projections its explorer with the weights,
+text form: a picture (``text/html``, helpers/widgets/snapshot.py). Opened as ``make lab`` opens them (trusted, so that
+the pictures keep their look), 09_practice shows its eight questions and 02_projections its explorer with the weights,
 both readable in JupyterLab Light and Dark, every control of a picture named for a screen reader. Opened untrusted (a
 notebook downloaded from elsewhere), JupyterLab strips the pictures' styles but still shows their words and numbers.
 
@@ -81,7 +81,7 @@ def question_texts() -> dict[str, str]:
     """Each practice question's words as a page shows them: its math typeset ("d_k" reads "dk")."""
     from helpers.demos.practice import question_text
     from helpers.exercises import QUESTIONS
-    from helpers.mathtext import math_html
+    from helpers.look.mathtext import math_html
 
     def shown(text: str) -> str:
         return " ".join(html.unescape(re.sub(r"<[^>]+>", "", math_html(text))).split())

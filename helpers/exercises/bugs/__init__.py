@@ -26,9 +26,9 @@ from functools import cache
 
 from helpers.exercises import attempts
 from helpers.exercises.code_tasks import MISTAKES, TASKS, judge_task
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.per_notebook import check_names, collect, find_entry
 from helpers.exercises.progress import record
-from helpers.feedback import Feedback
 
 __all__ = ["Bug", "bugs", "bug", "check_fix", "mistake_text", "NAMED_FROM", "ONE_LINE", "SEARCH_ON"]
 

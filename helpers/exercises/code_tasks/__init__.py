@@ -11,7 +11,7 @@ takes this package's verdict and records it)::
 
 :func:`check_task` runs the function on the course's own small examples and on probes built so that the
 classic mistakes give results of their own (a softmax along the wrong axis, no max subtraction, no 1/√d_k,
-the mask applied after the softmax, ...), and returns a :class:`~helpers.feedback.Feedback`: correct, or what
+the mask applied after the softmax, ...), and returns a :class:`~helpers.exercises.feedback.Feedback`: correct, or what
 went wrong on which example and, when the wrong results are exactly those of a known mistake, the
 mistake's name, what to change and where the course explains it. A function whose body is still only a
 docstring and ``...`` gets the friendly "not written yet" verdict. The engine is
@@ -70,8 +70,8 @@ from helpers.exercises.code_tasks.engine import (
     Verdict,
     judge,
 )
+from helpers.exercises.feedback import NOT_WRITTEN, Feedback
 from helpers.exercises.per_notebook import discover
-from helpers.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS", "SKELETONS", "NOT_WRITTEN",
            "TIME_LIMIT", "Mistake", "CodeTask", "Verdict", "asked_in", "check_task", "judge_task",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import project_qkv, scaled_dot_product_attention
+from helpers.core.attention import project_qkv, scaled_dot_product_attention
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, cross_qkv, six_token_qkv, small_ints
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores

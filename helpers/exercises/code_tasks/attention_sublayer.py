@@ -1,7 +1,7 @@
 """Code task ``"attention_sublayer"`` (16_capstone): ``fn(X, layer) -> (X_out, weights)``, a layer of MiniLM's
 attention sublayer from the learner's own pieces.
 
-``X`` (n, 384) is what enters the layer, ``layer`` is ``model.layer(i)`` (:class:`helpers.pretrained.MiniLMLayer`:
+``X`` (n, 384) is what enters the layer, ``layer`` is ``model.layer(i)`` (:class:`helpers.core.pretrained.MiniLMLayer`:
 ``W_q, b_q, ..., W_o, b_o``, ``h`` and ``layer_norm``). The learner projects with the biases, splits the 12 heads,
 attends in each, merges them, applies W^O and b^O, adds the residual and normalises. The check runs the two "bank"
 sentences through the model with the learner's sublayer in every layer (the model's own feed-forward after it) and
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.core.explain import shape_text
 from helpers.exercises.code_tasks import layer_by_layer as lbl
 from helpers.exercises.code_tasks.attention import (
     K_NOT_TRANSPOSED,
@@ -28,7 +29,6 @@ from helpers.exercises.code_tasks.merge_heads import MERGE_INTERLEAVED, MERGE_NO
 from helpers.exercises.code_tasks.multi_head_attention import NO_WO, SCALE_DMODEL
 from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
 from helpers.exercises.code_tasks.split_heads import SPLIT_INTERLEAVED, SPLIT_NO_TRANSPOSE
-from helpers.explain import shape_text
 
 __all__ = ["TASK", "my_attention_sublayer", "BIAS_MISSING", "NO_RESIDUAL", "NO_LAYER_NORM", "NORM_BEFORE_RESIDUAL",
            "course_sublayer"]

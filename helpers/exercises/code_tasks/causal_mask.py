@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask
+from helpers.core.attention import causal_mask
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 
 __all__ = ["TASK", "my_causal_mask", "CAUSAL_UPPER", "CAUSAL_NO_DIAGONAL", "CAUSAL_BLOCKED", "CAUSAL_ADDITIVE",

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import scaled_dot_product_attention
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.numbers import number_text
+from helpers.core.translation import toy_translation
 from helpers.exercises.code_tasks.attention import (
     K_NOT_TRANSPOSED,
     NO_SCALE,
@@ -28,8 +30,6 @@ from helpers.exercises.code_tasks.masked_attention import MASK_ADDED, MASK_AFTER
 from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
 from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
 from helpers.exercises.code_tasks.softmax import NO_MAX
-from helpers.numbers import number_text
-from helpers.translation import toy_translation
 
 __all__ = ["TASK", "my_cross_attention_padded", "SOURCE_PADDING_IGNORED", "SOURCE_PADDING_OFF_BY_ONE",
            "SOURCE_PADDING_ON_QUERIES", "SOURCE_PADDING_INVERTED", "SOURCE_KEYS_CAUSAL", "CROSS_ROLES_REVERSED"]

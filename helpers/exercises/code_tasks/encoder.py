@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.core.explain import shape_text
 from helpers.exercises.code_tasks import layer_by_layer as lbl
 from helpers.exercises.code_tasks.attention_sublayer import course_sublayer
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict, _as_arrays
-from helpers.explain import shape_text
 
 __all__ = ["TASK", "my_encoder", "NO_FEED_FORWARD", "FEED_FORWARD_FIRST", "EMBEDDINGS_EVERY_LAYER",
            "LAYERS_REVERSED", "NO_EMBEDDINGS_STATE", "LAST_STATE_ONLY", "NOT_UNPACKED"]

@@ -6,7 +6,7 @@ implementations it tells apart, each paired with the :class:`Mistake` it stands 
 runs the learner's function on every case (in a copy of the arguments, stopped after :data:`TIME_LIMIT`),
 compares each result with the reference's and, when something is wrong, looks for the one wrong
 implementation that explains every result: its mistake's name, advice and place in the course go into the
-:class:`~helpers.feedback.Feedback`. Whatever the function does (raises, returns None or a text, loops
+:class:`~helpers.exercises.feedback.Feedback`. Whatever the function does (raises, returns None or a text, loops
 forever, changes its input), the learner gets a Feedback, never a traceback.
 """
 
@@ -22,10 +22,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from helpers.core.explain import fmt, shape_text
+from helpers.core.learner_calls import (
+    TIME_LIMIT,
+    TimeUp as _TimeUp,
+    call_limited as _call_limited,
+    describe as _describe,
+)
 from helpers.exercises.code_tasks.failing_example import example_text
-from helpers.explain import fmt, shape_text
-from helpers.feedback import NOT_WRITTEN, Feedback
-from helpers.learner_calls import TIME_LIMIT, TimeUp as _TimeUp, call_limited as _call_limited, describe as _describe
+from helpers.exercises.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "Verdict", "is_unfilled",
            "judge", "check_function"]
@@ -386,8 +391,8 @@ class Verdict:
     diagnosis: str = ""
 
     def feedback(self, message: str | None = None, named: bool = True) -> Feedback:
-        """This verdict as a :class:`~helpers.feedback.Feedback`: with ``message`` instead of its own if given, and
-        without the mistake's key unless ``named``."""
+        """This verdict as a :class:`~helpers.exercises.feedback.Feedback`: with ``message`` instead of its own if
+        given, and without the mistake's key unless ``named``."""
         key = self.mistake.key if self.mistake is not None and named else ""
         return Feedback(self.correct, self.message if message is None else message, key, self.example)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import project_qkv
-from helpers.masking import batch_example, decoder_example
+from helpers.core.attention import project_qkv
+from helpers.core.masking import batch_example, decoder_example
 
 __all__ = ["SIX_TOKENS", "X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES",
            "small_ints", "six_token_qkv", "cross_example", "cross_qkv", "six_token_weights", "padded_batch_qkv"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.explain import fmt, shape_text
-from helpers.numbers import number_text
+from helpers.core.explain import fmt, shape_text
+from helpers.core.numbers import number_text
 
 __all__ = ["MAX_ENTRIES", "MAX_WIDTH", "DECIMALS", "array_lines", "side_by_side", "example_text"]
 

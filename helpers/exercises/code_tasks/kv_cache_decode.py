@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention
+from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_attention
+from helpers.core.masking import decoder_example
 from helpers.exercises.code_tasks.attention import NO_SCALE, OVER_QUERIES, SCALE_DK, WEIGHTS_AT_K
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V33, X3, small_ints
@@ -18,7 +19,6 @@ from helpers.exercises.code_tasks.learner_math import nan_softmax
 from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
 from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
 from helpers.exercises.code_tasks.softmax import NO_MAX
-from helpers.masking import decoder_example
 
 __all__ = ["TASK", "my_kv_cache_decode", "WHERE", "KV_OWN_KEY_MISSING", "KV_CACHE_REPLACED", "KV_ALL_KEYS",
            "KV_LAST_ROW_ONLY"]

@@ -1,7 +1,7 @@
 """Checking a learner's piece of a real model, layer by layer: what the three capstone tasks share.
 
-The capstone (16_capstone) plugs the learner's code into all-MiniLM-L6-v2 (:mod:`helpers.pretrained`) and runs it on
-the two "bank" sentences of 00_index. Each task compares the learner's run with the model's own, layer by layer (and,
+The capstone (16_capstone) plugs the learner's code into all-MiniLM-L6-v2 (:mod:`helpers.core.pretrained`) and runs it
+on the two "bank" sentences of 00_index. Each task compares the learner's run with the model's own, layer by layer (and,
 for the weights, head by head), stops at the first layer where they differ, and reports:
 
 * where: the sentence, the layer and the head (``On "We sat on the river bank", layer 0, head 3: ...``);
@@ -23,12 +23,12 @@ from functools import cache
 
 import numpy as np
 
+from helpers.core.explain import fmt
+from helpers.core.learner_calls import TimeUp, call_limited
+from helpers.core.pretrained import MiniLM, ModelUnavailableError, single_threaded_blas
 from helpers.exercises.code_tasks import engine
 from helpers.exercises.code_tasks.engine import MUTATES_INPUT, CodeTask, Mistake, Verdict
 from helpers.exercises.code_tasks.failing_example import array_lines, side_by_side
-from helpers.explain import fmt
-from helpers.learner_calls import TimeUp, call_limited
-from helpers.pretrained import MiniLM, ModelUnavailableError, single_threaded_blas
 
 __all__ = ["BANK_SENTENCES", "WEIGHTS_TOL", "STATES_TOL", "model", "judged", "unavailable", "close",
            "first_difference", "entry_text", "weights_symptom", "values_of", "call", "outcome_of", "failed",

@@ -1,7 +1,7 @@
 """Attention's pieces as a learner writes them, for the wrong implementations (mistake models) to build on.
 
 A mistake model must fail where the learner's code fails and give NaN where it gives NaN, so these are
-deliberately not the library's functions: :func:`helpers.attention.softmax` raises ``ValueError`` on a row with
+deliberately not the library's functions: :func:`helpers.core.attention.softmax` raises ``ValueError`` on a row with
 nothing allowed, where a hand-written softmax quietly returns NaN.
 """
 

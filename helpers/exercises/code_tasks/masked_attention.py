@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask, scaled_dot_product_attention
+from helpers.core.attention import causal_mask, scaled_dot_product_attention
 from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, OVER_QUERIES, SCALE_DK, WEIGHTS_AT_K
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import K_M, Q_M, V_M, cross_qkv, six_token_qkv, small_ints

@@ -1,8 +1,8 @@
 """Code task ``"merge_heads"`` (10_multi_head): ``fn(Xh)`` -> (..., n, h * d_k), the inverse of ``split_heads``.
 
 Concat(head_1, ..., head_h): each token's row holds head 1's d_k numbers, then head 2's, and so on (as
-:func:`helpers.attention.merge_heads`). The classic mistake, a reshape to (n, h * d_k) without transposing back, has
-the right shape and the wrong numbers; a case with a batch axis in front tells a transpose that counts the axes from
+:func:`helpers.core.attention.merge_heads`). The classic mistake, a reshape to (n, h * d_k) without transposing back,
+has the right shape and the wrong numbers; a case with a batch axis in front tells a transpose that counts the axes from
 the front apart.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import merge_heads, multi_head_attention, split_heads
+from helpers.core.attention import merge_heads, multi_head_attention, split_heads
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import X6, six_token_weights, small_ints
 from helpers.exercises.code_tasks.split_heads import WHERE, one_sequence, with_one_sequence_variants

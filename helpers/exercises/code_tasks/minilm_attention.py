@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import scaled_dot_product_attention
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.pretrained import AttentionFunctionError
 from helpers.exercises.code_tasks import attention, engine, layer_by_layer as lbl
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Verdict
 from helpers.exercises.code_tasks.softmax import GLOBAL_MAX
-from helpers.pretrained import AttentionFunctionError
 
 __all__ = ["TASK", "my_minilm_attention"]
 

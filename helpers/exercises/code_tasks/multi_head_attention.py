@@ -1,6 +1,6 @@
 """Code task ``"multi_head_attention"`` (10_multi_head): ``fn(X, W_q, W_k, W_v, W_o, h)`` -> output (n, d_model).
 
-Head i uses columns ``i*d_k:(i+1)*d_k`` of Q, K and V (as :func:`helpers.attention.split_heads`). Probes with
+Head i uses columns ``i*d_k:(i+1)*d_k`` of Q, K and V (as :func:`helpers.core.attention.split_heads`). Probes with
 h = 2 and h = 3 on d_model 6 tell a reshape without a transpose (splitting the heads, or merging them back),
 interleaved columns and one big head apart. The heads themselves are taught in 03_heads, where most mistakes point.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import multi_head_attention, split_heads
+from helpers.core.attention import multi_head_attention, split_heads
 from helpers.exercises.code_tasks.attention import NO_SCALE, OVER_QUERIES
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import X6, small_ints

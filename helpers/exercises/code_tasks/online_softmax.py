@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import online_softmax_step
+from helpers.core.attention import online_softmax_step
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import small_ints
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import padding_mask, scaled_dot_product_attention
+from helpers.core.attention import padding_mask, scaled_dot_product_attention
 from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, OVER_QUERIES, SCALE_DK
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import padded_batch_qkv, small_ints

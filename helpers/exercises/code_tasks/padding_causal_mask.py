@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask, padding_mask
+from helpers.core.attention import causal_mask, padding_mask
 from helpers.exercises.code_tasks.causal_mask import (
     CAUSAL_ADDITIVE,
     CAUSAL_BLOCKED,

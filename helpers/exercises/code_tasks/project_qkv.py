@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import project_qkv
+from helpers.core.attention import project_qkv
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, X6
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import project_qkv, scaled_dot_product_attention
+from helpers.core.attention import project_qkv, scaled_dot_product_attention
 from helpers.exercises.code_tasks.attention import (
     K_NOT_TRANSPOSED,
     NO_SCALE,

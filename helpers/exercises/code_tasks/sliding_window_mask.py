@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask
+from helpers.core.attention import causal_mask
+from helpers.core.masks import sliding_window_mask
 from helpers.exercises.code_tasks.causal_mask import CAUSAL_ADDITIVE, MASK_NOT_BOOL
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
-from helpers.masks import sliding_window_mask
 
 __all__ = ["TASK", "my_sliding_window_mask", "WHERE", "WINDOW_OFF_BY_ONE", "WINDOW_BOTH_SIDES", "WINDOW_NOT_CAUSAL",
            "WINDOW_AHEAD", "WINDOW_IGNORED", "WINDOW_INVERTED", "WINDOW_FROM_START"]

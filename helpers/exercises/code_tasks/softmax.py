@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import softmax
+from helpers.core.attention import softmax
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import LOOKUP_SCORES, X6, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import softmax
+from helpers.core.attention import softmax
+from helpers.core.learning import softmax_backward
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import LOOKUP_SCORES, X6, small_ints
-from helpers.learning import softmax_backward
 
 __all__ = ["TASK", "my_softmax_backward", "BACKWARD_NO_SUBTRACTION", "BACKWARD_WRONG_AXIS", "BACKWARD_NO_KEEPDIMS",
            "BACKWARD_DIAGONAL", "BACKWARD_GLOBAL_SUM"]

@@ -1,16 +1,16 @@
 """Code task ``"split_heads"`` (10_multi_head): ``fn(X, h)`` -> (..., h, n, d_model // h), without a loop.
 
-Head k holds columns ``k*d_k:(k+1)*d_k`` of X (as :func:`helpers.attention.split_heads`). A reshape keeps the numbers
-in row order, so the classic mistake, ``X.reshape(h, n, d_k)`` without the transpose, has the right shape and the
-wrong numbers; the cases with h = 2 and h = 3 show it. A case with a batch axis in front tells a transpose that counts
-the axes from the front (right for one sequence only) apart.
+Head k holds columns ``k*d_k:(k+1)*d_k`` of X (as :func:`helpers.core.attention.split_heads`). A reshape keeps the
+numbers in row order, so the classic mistake, ``X.reshape(h, n, d_k)`` without the transpose, has the right shape and
+the wrong numbers; the cases with h = 2 and h = 3 show it. A case with a batch axis in front tells a transpose that
+counts the axes from the front (right for one sequence only) apart.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import split_heads
+from helpers.core.attention import split_heads
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
 from helpers.exercises.code_tasks.examples import six_token_qkv, small_ints
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 from functools import cache
 
 from helpers.exercises.design.task import LAYOUTS, DesignTask
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.per_notebook import collect, find_entry
 from helpers.exercises.progress import record
-from helpers.feedback import Feedback
 
 __all__ = ["DesignTask", "LAYOUTS", "design_tasks", "design_task", "check_design"]
 

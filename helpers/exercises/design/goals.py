@@ -6,16 +6,16 @@ A judge is a function ``arrays -> (met, detail)``; it is usually two lines::
         weights = self_attention(arrays)[1]
         return attends_most(weights, TOKENS, TOKENS, "sat", "cat", at_least=0.5)
 
-The attention is computed with :mod:`helpers.attention`, as the explorers compute it. Numbers in the details have two
-decimals, as the explorers' weights do.
+The attention is computed with :mod:`helpers.core.attention`, as the explorers compute it. Numbers in the details have
+two decimals, as the explorers' weights do.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
-from helpers.numbers import number_text
+from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax, split_heads
+from helpers.core.numbers import number_text
 
 __all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between",
            "LARGEST_SCORE", "multi_head_weights", "attends_previous", "attends_within_groups"]
@@ -156,7 +156,7 @@ LARGEST_SCORE = 1e12
 
 def multi_head_weights(arrays: dict, h: int) -> np.ndarray:
     """The weights (h, n, n) of multi-head self-attention over ``arrays["X"]`` with ``W_q`` and ``W_k`` (each
-    d_model × d_model): head i reads columns ``i*d_k:(i+1)*d_k`` of Q and K (:func:`helpers.attention.split_heads`)
+    d_model × d_model): head i reads columns ``i*d_k:(i+1)*d_k`` of Q and K (:func:`helpers.core.attention.split_heads`)
     and is scaled by 1/√d_k, d_k = d_model / h.
 
     Raises

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.core.numbers import number_text
 from helpers.exercises.code_tasks.examples import SIX_TOKENS, X6, six_token_weights
 from helpers.exercises.design.goals import attends_most, self_attention
 from helpers.exercises.design.task import DesignTask
-from helpers.numbers import number_text
 
 __all__ = ["TASKS", "LARGEST_SCORE", "changed_entries"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.core.explain import fmt
+from helpers.core.heads import TOKENS, H, two_head_layer
 from helpers.exercises.design.goals import attends_most, multi_head_weights
 from helpers.exercises.design.task import DesignTask
-from helpers.explain import fmt
-from helpers.heads import TOKENS, H, two_head_layer
 
 __all__ = ["TASKS"]
 

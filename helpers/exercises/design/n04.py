@@ -1,18 +1,18 @@
 """The design tasks of 04_masking.
 
 The padding task works on sentence 2 of section 4's batch, "birds sing" padded to 5 tokens
-(:func:`helpers.masking.batch_example`), projected by section 1's W^Q, W^K, W^V
-(:func:`helpers.masking.decoder_example`), as the notebook computes it.
+(:func:`helpers.core.masking.batch_example`), projected by section 1's W^Q, W^K, W^V
+(:func:`helpers.core.masking.decoder_example`), as the notebook computes it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import project_qkv, scaled_dot_product_attention
+from helpers.core.attention import project_qkv, scaled_dot_product_attention
+from helpers.core.masking import batch_example, decoder_example
 from helpers.exercises.design.goals import hides_keys
 from helpers.exercises.design.task import DesignTask
-from helpers.masking import batch_example, decoder_example
 
 _SENTENCE = 2
 _PADDED, _LENGTHS, _XB = batch_example()

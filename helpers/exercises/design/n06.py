@@ -1,4 +1,4 @@
-"""The design tasks of 06_cross_attention, on the toy translation (:mod:`helpers.translation`).
+"""The design tasks of 06_cross_attention, on the toy translation (:mod:`helpers.core.translation`).
 
 Both goals are the toy's whole alignment: every decoder position (its input is the target shifted right,
 ``<s> le chat noir s' est``) gives the English word behind the French word it writes more weight than any other key,
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import softmax
+from helpers.core.attention import softmax
+from helpers.core.numbers import number_text
+from helpers.core.translation import MEANINGS, REFERENCE_ALIGNMENT, input_dim, toy_translation
 from helpers.exercises.design.goals import attends_most
 from helpers.exercises.design.task import DesignTask
-from helpers.numbers import number_text
-from helpers.translation import MEANINGS, REFERENCE_ALIGNMENT, input_dim, toy_translation
 
 _TOY = toy_translation()
 _CAT, _COLOUR = input_dim("cat", "en"), MEANINGS.index("colour")

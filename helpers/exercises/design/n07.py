@@ -1,20 +1,20 @@
 """The design tasks of 07_patterns: a previous-token head (in code) and a block pattern (in the pattern builder).
 
 Both are judged on the weights of ``softmax((X W^Q)(X W^K)^T / sqrt(d_k))`` over the notebook's token features
-(:func:`helpers.patterns.token_features`), which stay fixed; the learner changes ``W_q`` and ``W_k``. The previous-token
-head starts from the diagonal head's W^Q and an empty W^K; the block pattern from the long-range head (noun -> d1)
-with a second, empty direction.
+(:func:`helpers.core.patterns.token_features`), which stay fixed; the learner changes ``W_q`` and ``W_k``. The
+previous-token head starts from the diagonal head's W^Q and an empty W^K; the block pattern from the long-range head
+(noun -> d1) with a second, empty direction.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import scaled_dot_product_attention
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.numbers import number_text
+from helpers.core.patterns import PHRASES, TOKENS, pattern_weights, token_features
 from helpers.exercises.design.goals import attends_previous, attends_within_groups
 from helpers.exercises.design.task import DesignTask
-from helpers.numbers import number_text
-from helpers.patterns import PHRASES, TOKENS, pattern_weights, token_features
 
 _X = token_features(TOKENS, PHRASES)
 _N = len(TOKENS)

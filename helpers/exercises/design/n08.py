@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from helpers.attention import softmax
+from helpers.core.attention import softmax
+from helpers.core.numbers import number_text
+from helpers.core.pitfalls import MAX_D_K, saturated_query
 from helpers.exercises.design.goals import largest_weight_between
 from helpers.exercises.design.task import DesignTask
-from helpers.numbers import number_text
-from helpers.pitfalls import MAX_D_K, saturated_query
 
 _Q, _K = saturated_query(MAX_D_K)  # the saturation demo's query (1, 512) and its 8 keys (8, 512)
 KEYS = tuple(f"key {j}" for j in range(_K.shape[0]))

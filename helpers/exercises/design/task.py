@@ -9,7 +9,7 @@ counts.
 :meth:`DesignTask.check` takes the learner's arrays by name. An array the learner does not pass is the task's own:
 a changeable one its ``start``, a fixed one its ``given`` value, so ``check_design(name, X=my_X)`` checks a task in
 which only X was changed. Whatever is passed (a wrong shape, NaN, text, an unknown name, a fixed array changed), the
-answer is a :class:`~helpers.feedback.Feedback` saying what is wrong, never an exception.
+answer is a :class:`~helpers.exercises.feedback.Feedback` saying what is wrong, never an exception.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from helpers.core.explain import shape_text
+from helpers.core.parsing import ParseError, parse_matrix
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.per_notebook import check_names
-from helpers.explain import shape_text
-from helpers.feedback import Feedback
-from helpers.parsing import ParseError, parse_matrix
 
 __all__ = ["LAYOUTS", "DesignTask"]
 
@@ -40,7 +40,7 @@ LAYOUTS = {
 
 
 def _as_array(value) -> np.ndarray:
-    """``value`` as an array: text is read by :func:`helpers.parsing.parse_matrix`; ValueError saying why not."""
+    """``value`` as an array: text is read by :func:`helpers.core.parsing.parse_matrix`; ValueError saying why not."""
     if isinstance(value, str):
         try:
             return parse_matrix(value)

@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from helpers.core.parsing import quote
 from helpers.exercises.per_notebook import NOTEBOOK
-from helpers.parsing import quote
 
 __all__ = ["OPTION_COUNT", "LETTERS", "POST_PLACE", "Item", "ItemVerdict"]
 

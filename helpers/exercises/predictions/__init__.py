@@ -2,8 +2,8 @@
 
 Learners who commit a prediction before a demonstration learn more from it than those who only watch it (Crouch,
 Fagen, Callan & Mazur, 2004). A notebook shows a prediction with ``predict("01-pasta-weight")``
-(:mod:`helpers.predict`, in a cell tagged ``predict-commit``); this package holds what that widget asks and how it
-judges the answer.
+(:mod:`helpers.widgets.predict`, in a cell tagged ``predict-commit``); this package holds what that widget asks and how
+it judges the answer.
 
 Each notebook's predictions are one module, ``n01.py`` for ``01_intuition`` and so on, holding a list
 ``PREDICTIONS`` of :class:`Prediction`; the modules are found automatically, so adding a notebook's predictions

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from helpers.core.explain import fmt
+from helpers.core.lookup import KEYS, QUERY, TITLES, VALUES, lookup
 from helpers.exercises.code_tasks.examples import SIX_TOKENS, X6
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.lookup import KEYS, QUERY, TITLES, VALUES, lookup
 
 _SCORES, _WEIGHTS, _ = lookup(QUERY, KEYS, VALUES)
 _PASTA = TITLES.index("Pasta recipes")

@@ -1,17 +1,18 @@
 """The predictions of 02_projections.
 
 Each truth is computed from the course's own examples (:mod:`helpers.exercises.code_tasks.examples`: the worked
-example "The cat sat" and the six tokens of the explorer) with :mod:`helpers.attention`, as the notebook computes it.
+example "The cat sat" and the six tokens of the explorer) with :mod:`helpers.core.attention`, as the notebook computes
+it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import scaled_dot_product_attention
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.explain import fmt, format_matrix
 from helpers.exercises.code_tasks.examples import SIX_TOKENS, W_K3, W_Q3, W_V3, X3, X6, six_token_weights
 from helpers.exercises.predictions.prediction import Prediction, region_of
-from helpers.explain import fmt, format_matrix
 
 __all__ = ["PREDICTIONS", "THREE_TOKENS", "LABELS6", "scores_after_edit"]
 

@@ -1,17 +1,17 @@
 """The predictions of 03_heads.
 
-Each truth is computed from the course's data: the head width with :func:`helpers.attention.head_dim`, what a head
-reads and the concatenation's shape from 03's two-head layer (:mod:`helpers.heads`) and its arrays.
+Each truth is computed from the course's data: the head width with :func:`helpers.core.attention.head_dim`, what a head
+reads and the concatenation's shape from 03's two-head layer (:mod:`helpers.core.heads`) and its arrays.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import head_dim
+from helpers.core.attention import head_dim
+from helpers.core.explain import fmt
+from helpers.core.heads import TOKENS, head_columns, two_head_layer
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.heads import TOKENS, head_columns, two_head_layer
 
 __all__ = ["PREDICTIONS"]
 

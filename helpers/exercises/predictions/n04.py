@@ -1,7 +1,7 @@
 """The predictions of 04_masking.
 
 Every truth is computed from the notebook's own examples: section 1's four tokens
-(:func:`helpers.masking.decoder_example`) and the worked example of section 3
+(:func:`helpers.core.masking.decoder_example`) and the worked example of section 3
 (:mod:`helpers.exercises.code_tasks.examples`).
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
+from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_attention, softmax
+from helpers.core.explain import fmt
+from helpers.core.masking import DECODER_TOKENS, decoder_example
 from helpers.exercises.code_tasks.examples import K_M, Q_M
 from helpers.exercises.predictions.prediction import Prediction, region_of
-from helpers.explain import fmt
-from helpers.masking import DECODER_TOKENS, decoder_example
 
 _TOKENS = DECODER_TOKENS
 _LAST = _TOKENS[-1]

@@ -1,9 +1,9 @@
 """The predictions of 05_decoding.
 
 Every truth is computed from the notebook's own data: section 1's target and its shifted input
-(:data:`helpers.decoding.TARGET`, :func:`helpers.decoding.shift_right`), section 2's tiny next-token models
-(:func:`helpers.decoding.train` on :func:`helpers.decoding.corpus_sentences`) and, in section 3, 04's four tokens
-(:func:`helpers.masking.decoder_example`).
+(:data:`helpers.core.decoding.TARGET`, :func:`helpers.core.decoding.shift_right`), section 2's tiny next-token models
+(:func:`helpers.core.decoding.train` on :func:`helpers.core.decoding.corpus_sentences`) and, in section 3, 04's four
+tokens (:func:`helpers.core.masking.decoder_example`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from functools import cache
 
 import numpy as np
 
-from helpers.attention import causal_mask, project_qkv, scaled_dot_product_attention
-from helpers.decoding import BOS, LOOK_OFFSETS, TARGET, corpus_sentences, shift_right, train
+from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_attention
+from helpers.core.decoding import BOS, LOOK_OFFSETS, TARGET, corpus_sentences, shift_right, train
+from helpers.core.masking import DECODER_TOKENS, decoder_example
 from helpers.exercises.predictions.prediction import Prediction, region_of
-from helpers.masking import DECODER_TOKENS, decoder_example
 
 # --------------------------------------------------------------------------- section 1: the row that produces a word
 

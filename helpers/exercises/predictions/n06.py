@@ -2,9 +2,10 @@
 
 Every truth is computed from the course's data: the random first example of section 1 is
 :func:`helpers.exercises.code_tasks.examples.cross_qkv` (the notebook's cell, number for number), and the toy
-translation is :func:`helpers.translation.toy_translation` with its :func:`~helpers.translation.cross_attention`. The
-toy's decoder rows are its input, the target shifted right (``<s> le chat noir s' est``): the row of "chat" is the
-position that writes "noir", so it asks for a colour and reads "black".
+translation is :func:`helpers.core.translation.toy_translation` with its
+:func:`~helpers.core.translation.cross_attention`. The toy's decoder rows are its input, the target shifted right
+(``<s> le chat noir s' est``): the row of "chat" is the position that writes "noir", so it asks for a colour and reads
+"black".
 """
 
 from __future__ import annotations
@@ -13,11 +14,18 @@ import math
 
 import numpy as np
 
-from helpers.attention import scaled_dot_product_attention
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.explain import fmt
+from helpers.core.translation import (
+    ASKS_FOR,
+    MEANINGS,
+    REFERENCE_ALIGNMENT,
+    cross_attention,
+    input_dim,
+    toy_translation,
+)
 from helpers.exercises.code_tasks.examples import cross_qkv
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.translation import ASKS_FOR, MEANINGS, REFERENCE_ALIGNMENT, cross_attention, input_dim, toy_translation
 
 # --------------------------------------------------------------------------- section 1: the shape of the weights
 

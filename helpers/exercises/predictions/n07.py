@@ -1,7 +1,7 @@
 """The predictions of 07_patterns: what a stronger W does, which pattern a W pair makes, position vs content, and
 the two outputs of "bank".
 
-Every truth is computed from :mod:`helpers.patterns` (the token features, each pattern's weights, the shuffled
+Every truth is computed from :mod:`helpers.core.patterns` (the token features, each pattern's weights, the shuffled
 sentence and the "bank" embeddings), as the notebook computes what it shows.
 """
 
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.patterns import (
+from helpers.core.explain import fmt
+from helpers.core.patterns import (
     BANK_SENTENCES,
     PHRASES,
     SHUFFLE_ORDER,
@@ -22,6 +21,7 @@ from helpers.patterns import (
     pattern_of,
     pattern_weights,
 )
+from helpers.exercises.predictions.prediction import Prediction
 
 _N = len(TOKENS)
 

@@ -6,11 +6,19 @@ import math
 
 import numpy as np
 
-from helpers.attention import softmax, split_heads
+from helpers.core.attention import softmax, split_heads
+from helpers.core.explain import fmt
+from helpers.core.numbers import MINUS
+from helpers.core.pitfalls import (
+    LARGE_SCORES,
+    MAX_D_K,
+    SHIFT,
+    naive_softmax,
+    running_example,
+    saturation,
+    saturation_table,
+)
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.numbers import MINUS
-from helpers.pitfalls import LARGE_SCORES, MAX_D_K, SHIFT, naive_softmax, running_example, saturation, saturation_table
 
 
 def _fixed(x: float, digits: int) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import multi_head_attention, softmax
+from helpers.core.attention import multi_head_attention, softmax
+from helpers.core.explain import fmt
+from helpers.core.multihead import multi_head_cost
+from helpers.core.patterns import TOKENS, feature_names, pattern_weights, token_features
 from helpers.exercises.code_tasks.examples import SIX_TOKENS, X6, six_token_weights
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.multihead import multi_head_cost
-from helpers.patterns import TOKENS, feature_names, pattern_weights, token_features
 
 H = 2  # the heads of the six-token example
 _CAT = SIX_TOKENS.index("cat")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers.attention import multi_head_attention, rotary_embedding, sinusoidal_positions
+from helpers.core.attention import multi_head_attention, rotary_embedding, sinusoidal_positions
+from helpers.core.explain import fmt
+from helpers.core.multihead import rotary_example
 from helpers.exercises.code_tasks.examples import X6, six_token_weights
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.multihead import rotary_example
 
 H = 2  # the heads of the six-token example (10_multi_head's layer)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import cache
 
+from helpers.core.explain import fmt
+from helpers.core.head_analysis import attention_from, content_following, sense_similarity, similarity_matrix
+from helpers.core.pretrained import MiniLM, ModelUnavailableError
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.head_analysis import attention_from, content_following, sense_similarity, similarity_matrix
-from helpers.pretrained import MiniLM, ModelUnavailableError
 
 
 @cache

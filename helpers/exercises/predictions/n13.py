@@ -6,10 +6,10 @@ from functools import cache
 
 import numpy as np
 
-from helpers.attention import scaled_dot_product_attention
-from helpers.efficiency import attention_cost, peak_memory
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.efficiency import attention_cost, peak_memory
+from helpers.core.explain import fmt
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
 
 # --------------------------------------------------------------------------- where the n² work overtakes
 

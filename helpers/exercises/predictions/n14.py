@@ -6,16 +6,16 @@ from functools import cache
 
 import numpy as np
 
-from helpers.attention import softmax
-from helpers.efficiency import (
+from helpers.core.attention import softmax
+from helpers.core.efficiency import (
     kept_fraction,
     linear_attention_weights,
     lora_parameters,
     sliding_window_mask,
     strided_mask,
 )
+from helpers.core.explain import fmt
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
 
 # --------------------------------------------------------------------------- sparse attention at length 4096
 

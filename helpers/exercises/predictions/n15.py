@@ -1,5 +1,5 @@
-"""The predictions of 15_learning, computed on its copy task (helpers.learning): the same data, starting weights and
-training as the notebook's."""
+"""The predictions of 15_learning, computed on its copy task (helpers.core.learning): the same data, starting weights
+and training as the notebook's."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from functools import cache
 
 import numpy as np
 
-from helpers.attention import softmax
-from helpers.exercises.predictions.prediction import Prediction
-from helpers.explain import fmt
-from helpers.learning import (
+from helpers.core.attention import softmax
+from helpers.core.explain import fmt
+from helpers.core.learning import (
     VOCAB,
     attention_weights,
     copy_task,
@@ -21,7 +20,8 @@ from helpers.learning import (
     previous_token_share,
     train,
 )
-from helpers.numbers import number_text
+from helpers.core.numbers import number_text
+from helpers.exercises.predictions.prediction import Prediction
 
 _D_K, _STEPS = 4, 300
 _EXAMPLE = "BADCAB"   # the sequence the monitor and the heatmaps show

@@ -9,7 +9,7 @@ says what could not be read (or, for a number, that it is not possible), never a
 Forms
 -----
 ``"number"``
-    A number, right within ``tolerance``. Typed text is read by :func:`helpers.parsing.parse_number` (``0.3``,
+    A number, right within ``tolerance``. Typed text is read by :func:`helpers.core.parsing.parse_number` (``0.3``,
     ``1/3``, ``.25``). ``thought`` keys: a number (a wrong answer within ``tolerance`` of it gets its thought),
     ``"higher"`` or ``"lower"`` (than the truth), ``"*"``.
 
@@ -50,9 +50,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from helpers.core.explain import fmt
+from helpers.core.parsing import ParseError, parse_number, quote
 from helpers.exercises.per_notebook import check_names
-from helpers.explain import fmt
-from helpers.parsing import ParseError, parse_number, quote
 
 __all__ = ["FORMS", "KINDS_OF_ANSWER", "QUANTITIES", "Quantity", "Prediction", "Judgement", "region_of",
            "region_options", "region_kind"]

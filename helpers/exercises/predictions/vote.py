@@ -1,5 +1,5 @@
 """The room's vote on a prediction (peer instruction): counts read from what the presenter types, and the tally of
-one or two votes beside the truth. No widgets: :mod:`helpers.predict_vote` shows it.
+one or two votes beside the truth. No widgets: :mod:`helpers.widgets.predict_vote` shows it.
 
 Peer instruction (Crouch & Mazur, 2001): the room votes on a question, discusses it with neighbours, votes again,
 and only then sees the answer. A vote is, for a ``"choice"`` or ``"region"`` prediction, a count of hands per option;
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from helpers.core.parsing import ParseError, parse_count, parse_numbers, quote
 from helpers.exercises.predictions.prediction import Prediction
-from helpers.parsing import ParseError, parse_count, parse_numbers, quote
 
 __all__ = ["MAX_COUNT", "MAX_GUESSES", "ROUNDS", "Tally", "read_count", "read_guesses", "tally", "vote_keys"]
 

@@ -11,14 +11,14 @@ import math
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.attention import scaled_dot_product_attention
+from helpers.core import questions as text
+from helpers.core.attention import scaled_dot_product_attention
+from helpers.core.explain import attention_entry_lines, fmt, format_matrix, softmax_lines, weighted_sum_lines
 from helpers.exercises.answers import ROUNDED_TOL, all_close, first_wrong, read_matrix_part, read_parts, verdict_head
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Given, given_matrix, labels
 from helpers.exercises.problems.friendly import friendly_ints, nonzero_rows
 from helpers.exercises.registry import Generated, Kind, Problem
-from helpers.explain import attention_entry_lines, fmt, format_matrix, softmax_lines, weighted_sum_lines
-from helpers.feedback import Feedback
 
 __all__ = ["KIND", "random_qkv", "attention_sizes", "attention_given", "attention_solution", "output_tol",
            "check_attention", "check_generated_attention"]

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.attention import causal_mask, softmax
+from helpers.core import questions as text
+from helpers.core.attention import causal_mask, softmax
+from helpers.core.numbers import number_text
 from helpers.exercises.answers import Unreadable, is_blank, read_parts
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Field, Given
 from helpers.exercises.registry import Generated, Kind, Problem
-from helpers.feedback import Feedback
-from helpers.numbers import number_text
 
 __all__ = ["KIND", "HeatmapGiven", "HEATMAP_MARGIN"]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.attention import additive_mask, causal_mask, scaled_dot_product_attention
+from helpers.core import questions as text
+from helpers.core.attention import additive_mask, causal_mask, scaled_dot_product_attention
 from helpers.exercises.fields import Given, labels, matrix_text
 from helpers.exercises.problems.attention import (
     attention_given,

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.attention import project_qkv
+from helpers.core import questions as text
+from helpers.core.attention import project_qkv
+from helpers.core.explain import dot_terms, format_matrix, matmul_lines
 from helpers.exercises.answers import (
     ROUNDED_TOL,
     all_close,
@@ -20,11 +21,10 @@ from helpers.exercises.answers import (
     read_parts,
     verdict_head,
 )
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Given, given_matrix
 from helpers.exercises.problems.friendly import nonzero_rows
 from helpers.exercises.registry import Generated, Kind, Problem
-from helpers.explain import dot_terms, format_matrix, matmul_lines
-from helpers.feedback import Feedback
 
 __all__ = ["KIND", "projection_given", "check_projection"]
 

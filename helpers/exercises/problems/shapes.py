@@ -1,7 +1,7 @@
 """Generated problems of kind ``"shapes"``: d_k and every array's shape in multi-head attention (as the lesson's Q1).
 
-The catalogues of wrong shapes and wrong d_k values are data (:data:`helpers.questions.SHAPE_MISTAKES`,
-:data:`helpers.questions.DK_MISTAKES`); their sizes are expressions such as ``"d_model*heads"``, evaluated
+The catalogues of wrong shapes and wrong d_k values are data (:data:`helpers.core.questions.SHAPE_MISTAKES`,
+:data:`helpers.core.questions.DK_MISTAKES`); their sizes are expressions such as ``"d_model*heads"``, evaluated
 here for the sizes of the problem. The lesson's Q1 and Q2 are checked with the same functions.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from helpers import questions as text
+from helpers.core import questions as text
+from helpers.core.explain import fmt, shape_text
 from helpers.exercises.answers import (
     Unreadable,
     is_blank,
@@ -18,10 +19,9 @@ from helpers.exercises.answers import (
     read_shape,
     verdict_head,
 )
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Field
 from helpers.exercises.registry import Generated, Kind
-from helpers.explain import fmt, shape_text
-from helpers.feedback import Feedback
 
 __all__ = ["KIND", "shape_params", "dk_diagnosis", "check_shapes", "shape_fields"]
 

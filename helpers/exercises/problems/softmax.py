@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from helpers import questions as text
-from helpers.attention import softmax
+from helpers.core import questions as text
+from helpers.core.attention import softmax
+from helpers.core.explain import fmt, format_matrix, softmax_lines
 from helpers.exercises.answers import ROUNDED_TOL, all_close, first_wrong, read_matrix_part
+from helpers.exercises.feedback import Feedback
 from helpers.exercises.fields import Field, Given, labels
 from helpers.exercises.problems.friendly import friendly_ints
 from helpers.exercises.registry import Generated, Kind, Problem
-from helpers.explain import fmt, format_matrix, softmax_lines
-from helpers.feedback import Feedback
 
 __all__ = ["KIND", "check_softmax"]
 
