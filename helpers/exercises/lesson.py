@@ -29,7 +29,7 @@ from helpers.exercises.answers import (
     Unreadable,
     describe,
     is_blank,
-    named_error,
+    parsed,
     read_count,
     read_number,
     safe_check,
@@ -39,7 +39,7 @@ from helpers.exercises.problems.projection import check_projection, projection_g
 from helpers.exercises.problems.shapes import check_shapes, dk_diagnosis, shape_fields, shape_params
 from helpers.explain import fmt
 from helpers.feedback import Feedback
-from helpers.parsing import ParseError, parse_numbers
+from helpers.parsing import parse_numbers
 
 __all__ = ["Choice", "AnswerForm", "Question", "FORMS", "QUESTIONS", "check"]
 
@@ -56,10 +56,7 @@ def _check_dk_pair(answer, spec) -> Feedback:
     if isinstance(answer, (int, float, np.integer, np.floating)) and not isinstance(answer, bool):
         raise Unreadable(words["one_number"])
     if isinstance(answer, str):
-        try:
-            items = parse_numbers(answer, "case")
-        except ParseError as err:
-            raise named_error("the answer", err) from None
+        items = parsed(parse_numbers, answer, "the answer", "case")
     elif isinstance(answer, np.ndarray) and answer.ndim == 1:
         items = list(answer)
     elif isinstance(answer, (list, tuple)):
