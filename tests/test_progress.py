@@ -15,7 +15,10 @@ import pytest
 from helpers.core.course import find_course_plan
 from helpers.demos.progress import NOTHING_TO_REVIEW, ROWS, ProgressView, course_totals, progress_view
 from helpers.exercises import Progress, bugs, check_code, design_tasks, predictions, progress, record, reset_progress
+from helpers.exercises.attempts import last, reset_attempts
+from helpers.exercises.bugs import check_fix, judge_fix
 from helpers.exercises.code_tasks import SOLUTIONS, YOUR_TURN_TASKS, check_task
+from helpers.exercises.design import check_design, judge_design
 from helpers.exercises.progress import ENV_VAR, KINDS, progress_path, read_progress_file
 from helpers.widgets.live import RUN_TO_SHOW
 from helpers.widgets.snapshot import snapshot_html
@@ -176,6 +179,30 @@ def test_checking_code_writes_nothing_and_the_cells_check_records_its_verdict(pr
     feedback = check_code("softmax", SOLUTIONS["softmax"])
     assert feedback.correct and progress_file.exists()
     assert progress().result("your-turn", "softmax").correct is True
+
+
+def test_checking_a_fix_writes_nothing_and_the_cells_check_fix_records_its_verdict(progress_file):
+    """A bug's check (bugs.judge_fix) returns a verdict whatever the function and notes no try; the cell's check_fix
+    notes the try for the stage and records it."""
+    name = "02-softmax-over-queries"
+    task = bugs()[name].task
+    reset_attempts()
+    for fn in (lambda *args: None, SOLUTIONS[task], None, "junk", lambda *args: 1 / 0):
+        assert judge_fix(name, fn).correct is (fn is SOLUTIONS[task])
+    assert not progress_file.exists() and last("bug", name) is None
+    assert check_fix(name, SOLUTIONS[task]).correct and progress_file.exists()
+    assert progress().result("bug", name).correct is True and last("bug", name).correct
+
+
+def test_judging_a_design_writes_nothing_and_check_design_records_a_goal_met(progress_file):
+    """A design task's check (design.judge_design) returns a verdict; check_design records a goal met."""
+    name = "01-sat-attends-cat"
+    task = design_tasks()[name]
+    assert not judge_design(name).correct and judge_design(name, **task.solution).correct
+    assert not judge_design(name, X="junk").correct
+    assert not progress_file.exists()
+    assert check_design(name, **task.solution).correct and progress_file.exists()
+    assert progress().designs == (name,)
 
 
 def SKELETON_LIKE(x):

@@ -25,6 +25,7 @@ __all__ = [
     "describe",
     "is_blank",
     "named_error",
+    "parsed",
     "read_number",
     "read_count",
     "read_shape",
@@ -64,6 +65,15 @@ def named_error(what: str, err: ParseError) -> Unreadable:
     return Unreadable(f"{what} {message}" if message.startswith("is ") else f"{what}: {message}")
 
 
+def parsed(parse, text: str, what: str, *args):
+    """``parse(text, *args)`` (a reader of :mod:`helpers.parsing`), its ParseError raised as :func:`named_error`'s
+    Unreadable for the field ``what``."""
+    try:
+        return parse(text, *args)
+    except ParseError as err:
+        raise named_error(what, err) from None
+
+
 def is_blank(v) -> bool:
     """True for a part the learner left empty (None or only spaces)."""
     return v is None or (isinstance(v, str) and not v.strip())
@@ -72,10 +82,7 @@ def is_blank(v) -> bool:
 def read_number(x, what: str) -> float:
     """A finite real number from text (:func:`helpers.core.parsing.parse_number`), a number or a 0-d array."""
     if isinstance(x, str):
-        try:
-            return parse_number(x)
-        except ParseError as err:
-            raise named_error(what, err) from None
+        return parsed(parse_number, x, what)
     if isinstance(x, (bool, np.bool_)):
         raise Unreadable(f"{what} should be a number, not {x}")
     if isinstance(x, (int, float, np.integer, np.floating)):
@@ -94,10 +101,7 @@ def read_number(x, what: str) -> float:
 def read_count(x, what: str) -> int:
     """A whole number; typed text may group thousands (:func:`helpers.core.parsing.parse_count`)."""
     if isinstance(x, str):
-        try:
-            return parse_count(x)
-        except ParseError as err:
-            raise named_error(what, err) from None
+        return parsed(parse_count, x, what)
     value = read_number(x, what)
     if value != int(value):
         raise Unreadable(f"{what}: {fmt(value)} is not a whole number")
@@ -107,10 +111,7 @@ def read_count(x, what: str) -> int:
 def read_shape(x, what: str) -> tuple[int, ...]:
     """A shape from a tuple, list or 1-d array of counts, or text (:func:`helpers.core.parsing.parse_shape`)."""
     if isinstance(x, str):
-        try:
-            return parse_shape(x)
-        except ParseError as err:
-            raise named_error(what, err) from None
+        return parsed(parse_shape, x, what)
     if isinstance(x, np.ndarray):
         if x.ndim != 1:
             raise Unreadable(f"{what} should be a flat list of numbers; got an array of shape {x.shape}")
@@ -123,10 +124,7 @@ def read_shape(x, what: str) -> tuple[int, ...]:
 def _typed_entries(x, what: str):
     """Nested lists with every text entry read by :func:`helpers.core.parsing.parse_number`."""
     if isinstance(x, str):
-        try:
-            return parse_number(x)
-        except ParseError as err:
-            raise named_error(what, err) from None
+        return parsed(parse_number, x, what)
     if isinstance(x, (list, tuple)):
         return [_typed_entries(v, what) for v in x]
     return x
@@ -137,10 +135,7 @@ def read_matrix(x, what: str) -> np.ndarray:
     if x is None:
         raise Unreadable(f"{what} is missing")
     if isinstance(x, str):
-        try:
-            return parse_matrix(x)
-        except ParseError as err:
-            raise named_error(what, err) from None
+        return parsed(parse_matrix, x, what)
     if isinstance(x, (bool, np.bool_)):
         raise Unreadable(f"{what} should be a matrix of numbers, not {x}")
     if isinstance(x, np.ndarray) and x.dtype.kind == "b":

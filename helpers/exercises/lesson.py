@@ -25,13 +25,13 @@ import numpy as np
 from helpers.core import questions as text
 from helpers.core.attention import head_dim, project_qkv
 from helpers.core.explain import fmt
-from helpers.core.parsing import ParseError, parse_numbers
+from helpers.core.parsing import parse_numbers
 from helpers.exercises.answers import (
     EXACT_TOL,
     Unreadable,
     describe,
     is_blank,
-    named_error,
+    parsed,
     read_count,
     read_number,
     safe_check,
@@ -56,10 +56,7 @@ def _check_dk_pair(answer, spec) -> Feedback:
     if isinstance(answer, (int, float, np.integer, np.floating)) and not isinstance(answer, bool):
         raise Unreadable(words["one_number"])
     if isinstance(answer, str):
-        try:
-            items = parse_numbers(answer, "case")
-        except ParseError as err:
-            raise named_error("the answer", err) from None
+        items = parsed(parse_numbers, answer, "the answer", "case")
     elif isinstance(answer, np.ndarray) and answer.ndim == 1:
         items = list(answer)
     elif isinstance(answer, (list, tuple)):

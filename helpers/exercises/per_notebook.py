@@ -10,6 +10,9 @@ each with one list of entries (``PREDICTIONS``, ``TASKS``, ``BUGS``). :func:`col
 finds (``pkgutil``) and gathers the lists into one dict by name. Adding a notebook's entries is therefore one new
 or edited file and nothing else: no registry to extend, no file that two authors both change.
 
+:class:`Entries` is one package's entries, to list them all or look one up: what the package's own ``predictions()``
+and ``prediction(name)`` (``bugs()`` and ``bug(name)``, ...) return.
+
 :func:`find_entry` looks one entry up by name and imports only its notebook's module (the name starts with the
 notebook's number): a notebook that shows ``predict("01-pasta-weight")`` does not compute the truths of every other
 notebook's predictions (notebooks 05 and 08 compute theirs from their demos, 0.3 s together).
@@ -22,7 +25,7 @@ import pkgutil
 import re
 from functools import cache
 
-__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "discover", "collect", "check_names", "find", "find_entry"]
+__all__ = ["MODULE_NAME", "NAME", "NOTEBOOK", "Entries", "discover", "collect", "check_names", "find", "find_entry"]
 
 MODULE_NAME = re.compile(r"n\d\d")            # n01 ... n13: the module of one notebook
 NAME = re.compile(r"\d\d-[a-z0-9]+(?:-[a-z0-9]+)*")  # "01-pasta-weight": the notebook's number, then words
@@ -126,3 +129,31 @@ def find(entries: dict, name, what: str, plural: str):
     if not isinstance(name, str) or name not in entries:
         raise ValueError(f"no {what} is called {name!r}; the {plural} are {', '.join(entries) or 'none yet'}")
     return entries[name]
+
+
+class Entries:
+    """The entries of one package's per-notebook modules: :meth:`all` of them, or :meth:`one` by its name.
+
+    Parameters
+    ----------
+    package : str
+        The package's dotted name (``"helpers.exercises.bugs"``).
+    attribute : str
+        The list each of its modules holds (``"BUGS"``).
+    what, plural : str
+        An entry in words, one and many (``"bug"``, ``"bugs"``), for the message naming the known ones.
+    """
+
+    def __init__(self, package: str, attribute: str, what: str, plural: str) -> None:
+        self.package, self.attribute, self.what, self.plural = package, attribute, what, plural
+        self._found: dict | None = None
+
+    def all(self) -> dict:
+        """Every entry by name, in notebook order (a new dict: changing it changes nothing); read once."""
+        if self._found is None:
+            self._found = collect(self.package, self.attribute)
+        return dict(self._found)
+
+    def one(self, name):
+        """The entry called ``name``, importing only its notebook's module (:func:`find_entry`)."""
+        return find_entry(self.package, self.attribute, name, self.what, self.plural)

@@ -22,15 +22,15 @@ Each notebook's bugs are one module, ``n02.py`` for ``02_projections`` and so on
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from helpers.exercises import attempts
-from helpers.exercises.code_tasks import MISTAKES, TASKS, judge_task
+from helpers.exercises.code_tasks import MISTAKES, TASKS, Verdict, judge_task
 from helpers.exercises.feedback import Feedback
-from helpers.exercises.per_notebook import check_names, collect, find_entry
+from helpers.exercises.per_notebook import Entries, check_names
 from helpers.exercises.progress import record
 
-__all__ = ["Bug", "bugs", "bug", "check_fix", "mistake_text", "NAMED_FROM", "ONE_LINE", "SEARCH_ON"]
+__all__ = ["Bug", "bugs", "bug", "judge_fix", "fix_feedback", "check_fix", "mistake_text", "NAMED_FROM", "ONE_LINE",
+           "SEARCH_ON"]
 
 # The failed check of a bug, counted in this kernel, from which the check names the mistake it sees.
 NAMED_FROM = 2
@@ -79,14 +79,12 @@ class Bug:
             raise ValueError(f"bug {self.name!r}: idea must say in words what the function must do; got {self.idea!r}")
 
 
-@cache
-def _all() -> dict[str, Bug]:
-    return collect(__name__, "BUGS")
+_ENTRIES = Entries(__name__, "BUGS", "bug", "bugs")
 
 
 def bugs() -> dict[str, Bug]:
     """Every bug of the course, by name, in notebook order (a new dict: changing it changes nothing)."""
-    return dict(_all())
+    return _ENTRIES.all()
 
 
 def bug(name: str) -> Bug:
@@ -97,12 +95,40 @@ def bug(name: str) -> Bug:
     ValueError
         If there is none, naming the known ones.
     """
-    return find_entry(__name__, "BUGS", name, "bug", "bugs")
+    return _ENTRIES.one(name)
+
+
+def judge_fix(name: str, fn) -> Verdict:
+    """The verdict on the function of the "Find the bug" cell ``name``, checked as the bug's code task in its notebook:
+    the verdict alone, noting and recording nothing (:func:`check_fix` is the cell's check that does both).
+
+    Raises
+    ------
+    ValueError
+        If no bug is called ``name``.
+    """
+    found = bug(name)
+    return judge_task(found.task, fn, found.notebook)
+
+
+def fix_feedback(name: str, verdict: Verdict, failed: int) -> Feedback:
+    """What the check of the bug ``name`` says of ``verdict`` when ``failed`` of its checks in this kernel have failed,
+    this one included: right; or the failing example and "one line is wrong" (the first stage); or, from the
+    :data:`NAMED_FROM`-th failed check on or once the hint ladder named it, the example and the mistake."""
+    if verdict.correct or not verdict.example:  # right, or nothing ran: there is no example to search from
+        return verdict.feedback()
+    if failed >= NAMED_FROM or attempts.mistake_named(name):
+        return verdict.feedback("\n".join(part for part in (verdict.header, verdict.example, verdict.diagnosis)
+                                           if part))
+    return verdict.feedback(f"{verdict.header} {ONE_LINE}\n{verdict.example}\n{SEARCH_ON}", named=False)
 
 
 def check_fix(name: str, fn) -> Feedback:
     """Check the function of the "Find the bug" cell ``name``: ✓ once fixed; while not, ✗ with the failing example,
     and the mistake named from the second failed check on (or once the hint ladder named it).
+
+    The check is :func:`judge_fix`'s verdict, worded for its stage by :func:`fix_feedback`; this caller notes it for
+    the stage and the hint ladder (:mod:`helpers.exercises.attempts`) and records it in the learner's progress.
 
     Parameters
     ----------
@@ -126,16 +152,11 @@ def check_fix(name: str, fn) -> Feedback:
     ValueError
         If no bug is called ``name``.
     """
-    verdict = judge_task(bug(name).task, fn, bug(name).notebook)
+    verdict = judge_fix(name, fn)
     feedback = verdict.feedback()
     failed = attempts.note("bug", name, feedback)
     record("bug", name, correct=feedback.correct, answer=feedback.mistake or None)
-    if feedback.correct or not verdict.example:  # right, or nothing ran: there is no example to search from
-        return feedback
-    if failed >= NAMED_FROM or attempts.mistake_named(name):
-        return verdict.feedback("\n".join(part for part in (verdict.header, verdict.example, verdict.diagnosis)
-                                           if part))
-    return verdict.feedback(f"{verdict.header} {ONE_LINE}\n{verdict.example}\n{SEARCH_ON}", named=False)
+    return fix_feedback(name, verdict, failed)
 
 
 def mistake_text(name: str) -> str:

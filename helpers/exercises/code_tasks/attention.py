@@ -10,7 +10,17 @@ import numpy as np
 
 from helpers.core.attention import project_qkv, scaled_dot_product_attention
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
-from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, cross_qkv, six_token_qkv, small_ints
+from helpers.exercises.code_tasks.examples import (
+    W_K3,
+    W_Q3,
+    W_V3,
+    W_V33,
+    X3,
+    cross_qkv,
+    near_30,
+    six_token_qkv,
+    small_ints,
+)
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
 from helpers.exercises.code_tasks.softmax import (
     GLOBAL_MAX,
@@ -92,7 +102,7 @@ def _cases() -> list[Case]:
         Case("n_k = d_k: Q 2×3, K 3×3, V 3×2", (small_ints(11, (2, 3)), small_ints(12, (3, 3)),
                                                 small_ints(13, (3, 2)))),
         Case("large scores: Q 2×4, K 3×4 with entries near 30",
-             (30 * small_ints(21, (2, 4), 1, 4), 30 * small_ints(22, (3, 4), 1, 4), small_ints(23, (3, 2))),
+             (near_30(21, (2, 4)), near_30(22, (3, 4)), small_ints(23, (3, 2))),
              large=True),
     ]
 

@@ -23,7 +23,7 @@ from helpers.exercises.code_tasks.attention import (
     SCALE_DK,
     WEIGHTS_TRANSPOSED,
 )
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict, _as_arrays
+from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict
 from helpers.exercises.code_tasks.learner_math import nan_softmax
 from helpers.exercises.code_tasks.merge_heads import MERGE_INTERLEAVED, MERGE_NO_TRANSPOSE
 from helpers.exercises.code_tasks.multi_head_attention import NO_WO, SCALE_DMODEL
@@ -154,11 +154,7 @@ def _given(layer: int, X) -> list[str]:
     return [f"X: the tokens' vectors entering layer {layer}, shape {X.shape}; layer = model.layer({layer})"]
 
 
-def _verdict(task: CodeTask, fn) -> Verdict:
-    missing = lbl.unavailable(task.name)
-    if missing is not None:
-        return missing
-    model = lbl.model()
+def _verdict(task: CodeTask, fn, model) -> Verdict:
     for case in task.cases():
         tokens = model.tokenize(case.args[0])
         X = model.embed(case.args[0])
@@ -166,12 +162,7 @@ def _verdict(task: CodeTask, fn) -> Verdict:
             want = layer.attention_sublayer(X)
             where, given = f"{case.name}, layer {layer.index}", _given(layer.index, X)
             argument = X.copy()
-            value, problem, learner = lbl.call(fn, (argument, layer))
-            got = None
-            if not problem:
-                got = _as_arrays(value, task) if value is not None else "returned None. Did you forget `return`?"
-                if isinstance(got, str):
-                    problem, learner = f"your function {got.rstrip('.')}", lbl.outcome_of(value, 2)
+            got, problem, learner = lbl.call_for_results(task, fn, (argument, layer))
             if not problem and any(g.shape != w.shape for g, w in zip(got, want)):
                 problem = "; ".join(f"{name} has shape {shape_text(g.shape)}; expected {shape_text(w.shape)} ({words})"
                                     for (name, words), g, w in zip(task.outputs, got, want) if g.shape != w.shape)
@@ -198,17 +189,16 @@ def _difference(task, got, want, where, tokens, given, args) -> Verdict | None:
         problem = lbl.weights_symptom(weights[head], w_want[head])
         rows = lbl.row_lines(f"weights of head {head}, row {at[0]} ({tokens[at[0]]})", w_want[head][at[0]],
                              weights[head][at[0]])
-        last = "First difference: " + lbl.entry_text("weights", weights, w_want, (head, *at)) + "."
+        first = lbl.entry_text("weights", weights, w_want, (head, *at))
     elif not lbl.close(x_out, x_want, lbl.STATES_TOL):
         at = lbl.first_difference(x_out, x_want, lbl.STATES_TOL)
         problem = (f"the weights are right in all {len(w_want)} heads, but "
                    + lbl.entry_text("X_out", x_out, x_want, at))
         rows = lbl.row_lines(f"X_out, row {at[0]} ({tokens[at[0]]})", x_want[at[0]], x_out[at[0]], SHOWN_COLUMNS)
-        last = "First difference: " + lbl.entry_text("X_out", x_out, x_want, at) + "."
+        first = lbl.entry_text("X_out", x_out, x_want, at)
     else:
         return None
-    mistake = lbl.name_mistake(task.models, args, ("value", got), want, 2, lbl.STATES_TOL)
-    return lbl.wrong(task.name, where, problem, mistake, lbl.example(where, given, rows, last))
+    return lbl.differs(task, where, problem, got, args, want, lbl.STATES_TOL, given, rows, first)
 
 
 TASK = CodeTask(

@@ -24,7 +24,7 @@ from helpers.exercises.code_tasks.attention import (
     WEIGHTS_TRANSPOSED,
 )
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
-from helpers.exercises.code_tasks.examples import cross_example, small_ints
+from helpers.exercises.code_tasks.examples import cross_example, near_30, small_ints
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
 from helpers.exercises.code_tasks.masked_attention import MASK_ADDED, MASK_AFTER_SOFTMAX, MASK_MULTIPLIED
 from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
@@ -102,7 +102,7 @@ def _cases() -> list[Case]:
              (small_ints(116, (2, 5), -1, 2), small_ints(117, (3, 5), -1, 2), small_ints(118, (5, 3), -1, 2),
               small_ints(119, (5, 3), -1, 2), small_ints(120, (5, 2), -1, 2), 2)),
         Case("large scores: X_dec 2×4, X_enc 3×4 with entries near 30, enc_length 2",
-             (30 * small_ints(111, (2, 4), 1, 4), 30 * small_ints(112, (3, 4), 1, 4), small_ints(113, (4, 2), 1, 3),
+             (near_30(111, (2, 4)), near_30(112, (3, 4)), small_ints(113, (4, 2), 1, 3),
               small_ints(114, (4, 2), 1, 3), small_ints(115, (4, 2)), 2), large=True),
     ]
 

@@ -16,7 +16,7 @@ import numpy as np
 from helpers.core.explain import shape_text
 from helpers.exercises.code_tasks import layer_by_layer as lbl
 from helpers.exercises.code_tasks.attention_sublayer import course_sublayer
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict, _as_arrays
+from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict
 
 __all__ = ["TASK", "my_encoder", "NO_FEED_FORWARD", "FEED_FORWARD_FIRST", "EMBEDDINGS_EVERY_LAYER",
            "LAYERS_REVERSED", "NO_EMBEDDINGS_STATE", "LAST_STATE_ONLY", "NOT_UNPACKED"]
@@ -120,11 +120,7 @@ MODELS = (
 
 # --------------------------------------------------------------------------- the check
 
-def _verdict(task: CodeTask, fn) -> Verdict:
-    missing = lbl.unavailable(task.name)
-    if missing is not None:
-        return missing
-    model = lbl.model()
+def _verdict(task: CodeTask, fn, model) -> Verdict:
     for case in task.cases():
         tokens = model.tokenize(case.args[0])
         X = model.embed(case.args[0])
@@ -133,15 +129,11 @@ def _verdict(task: CodeTask, fn) -> Verdict:
                  "sublayer = the course's attention sublayer"]
         args = (X, list(model.layers), course_sublayer)
         argument = X.copy()
-        value, problem, learner = lbl.call(fn, (argument, list(model.layers), course_sublayer))
-        if not problem:
-            got = _as_arrays(value, task) if value is not None else "returned None. Did you forget `return`?"
-            if isinstance(got, str):
-                problem, learner = f"your function {got.rstrip('.')}", lbl.outcome_of(value, 1)
-            elif got[0].shape != want.shape:
-                problem = (f"the states have shape {shape_text(got[0].shape)}; expected {shape_text(want.shape)} "
-                           f"(the embeddings, then the output of each of the {model.n_layers} layers)")
-                learner = ("value", got)
+        got, problem, learner = lbl.call_for_results(task, fn, (argument, list(model.layers), course_sublayer))
+        if not problem and got[0].shape != want.shape:
+            problem = (f"the states have shape {shape_text(got[0].shape)}; expected {shape_text(want.shape)} "
+                       f"(the embeddings, then the output of each of the {model.n_layers} layers)")
+            learner = ("value", got)
         if problem:
             rows = lbl.row_lines(f"states[1], row 0 ({tokens[0]})", want[1][0], None, SHOWN_COLUMNS)
             return lbl.failed(task, case.name, problem, learner, args, (want,), lbl.STATES_TOL, given, rows)
@@ -157,9 +149,8 @@ def _verdict(task: CodeTask, fn) -> Verdict:
                 f"states[{k}]", states[k], want[k], at)
             rows = lbl.row_lines(f"states[{k}], row {at[0]} ({tokens[at[0]]})", want[k][at[0]], states[k][at[0]],
                                  SHOWN_COLUMNS)
-            mistake = lbl.name_mistake(MODELS, args, ("value", got), (want,), 1, lbl.STATES_TOL)
-            last = "First difference: " + lbl.entry_text("states", states, want, (k, *at)) + "."
-            return lbl.wrong(task.name, where, problem, mistake, lbl.example(where, given, rows, last))
+            return lbl.differs(task, where, problem, got, args, (want,), lbl.STATES_TOL, given, rows,
+                               lbl.entry_text("states", states, want, (k, *at)))
         if not np.array_equal(argument, X):
             return lbl.changed_argument(task.name, case.name, "X", given)
     return lbl.right(task.name, "stack of layers")

@@ -33,7 +33,7 @@ from helpers.exercises.code_tasks.failing_example import example_text
 from helpers.exercises.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "Verdict", "is_unfilled",
-           "judge", "check_function"]
+           "judge", "check_function", "results_of"]
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ def is_unfilled(fn) -> bool:
 # --------------------------------------------------------------------------- reading and comparing results
 
 
-def _as_arrays(value, task: CodeTask):
+def results_of(value, task: CodeTask):
     """The returned value as a tuple of arrays, one per output, or a text saying why it cannot be read."""
     k = len(task.outputs)
     names = " and ".join(n for n, _ in task.outputs)
@@ -342,7 +342,7 @@ def _problem(task: CodeTask, run: _Run, got: dict) -> str:
         return f"your function raised {type(run.error).__name__}" + (f": {text}" if text else "") + "."
     if run.value is None:
         return "your function returned None. Did you forget `return`?"
-    arrays = _as_arrays(run.value, task)
+    arrays = results_of(run.value, task)
     if isinstance(arrays, str):
         return f"your function {arrays}."
     got[case.name] = arrays

@@ -12,7 +12,8 @@ from helpers.core.attention import project_qkv
 from helpers.core.masking import batch_example, decoder_example
 
 __all__ = ["SIX_TOKENS", "X6", "X3", "W_Q3", "W_K3", "W_V3", "W_V33", "Q_M", "K_M", "V_M", "LOOKUP_SCORES",
-           "small_ints", "six_token_qkv", "cross_example", "cross_qkv", "six_token_weights", "padded_batch_qkv"]
+           "small_ints", "near_30", "six_token_qkv", "cross_example", "cross_qkv", "six_token_weights",
+           "padded_batch_qkv"]
 
 # The six tokens "The cat sat on the mat", (6, 4) (01_intuition, 02_projections, 10_multi_head).
 SIX_TOKENS = ("The", "cat", "sat", "on", "the", "mat")
@@ -40,6 +41,12 @@ LOOKUP_SCORES = np.array([2.5, 1.5, 2.0, 0.0])
 def small_ints(seed: int, shape, low: int = -2, high: int = 3) -> np.ndarray:
     """Seeded integers from ``low`` to ``high - 1`` as floats, of ``shape``: a probe with readable numbers."""
     return np.random.default_rng(seed).integers(low, high, size=shape).astype(float)
+
+
+def near_30(seed: int, shape) -> np.ndarray:
+    """Seeded entries 30, 60 or 90, of ``shape``: a "large scores" probe. Queries or keys made of them score in the
+    thousands, where a softmax that does not subtract each row's max overflows."""
+    return 30 * small_ints(seed, shape, 1, 4)
 
 
 def six_token_qkv():

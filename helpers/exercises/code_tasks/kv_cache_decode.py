@@ -14,7 +14,7 @@ from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_
 from helpers.core.masking import decoder_example
 from helpers.exercises.code_tasks.attention import NO_SCALE, OVER_QUERIES, SCALE_DK, WEIGHTS_AT_K
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
-from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V33, X3, small_ints
+from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V33, X3, near_30, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
 from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
 from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
@@ -72,7 +72,7 @@ def _cases() -> list[Case]:
         Case("X 5×6, W 6×2", (small_ints(91, (5, 6)), small_ints(92, (6, 2), -1, 2), small_ints(93, (6, 2), -1, 2),
                               small_ints(94, (6, 2), -1, 2))),
         Case("large scores: X 3×4 with entries near 30, W 4×3",
-             (30 * small_ints(95, (3, 4), 1, 4), small_ints(96, (4, 3), 1, 3), small_ints(97, (4, 3), 1, 3),
+             (near_30(95, (3, 4)), small_ints(96, (4, 3), 1, 3), small_ints(97, (4, 3), 1, 3),
               small_ints(98, (4, 2))), large=True),
     ]
 

@@ -31,8 +31,8 @@ from helpers.exercises.code_tasks.engine import MUTATES_INPUT, CodeTask, Mistake
 from helpers.exercises.code_tasks.failing_example import array_lines, side_by_side
 
 __all__ = ["BANK_SENTENCES", "WEIGHTS_TOL", "STATES_TOL", "model", "judged", "unavailable", "close",
-           "first_difference", "entry_text", "weights_symptom", "values_of", "call", "outcome_of", "failed",
-           "name_mistake", "row_lines", "example",
+           "first_difference", "entry_text", "weights_symptom", "values_of", "call", "call_for_results", "outcome_of",
+           "failed", "differs", "name_mistake", "row_lines", "example",
            "right", "wrong", "changed_argument", "raised_text", "repr_text"]
 
 # The two sentences of 00_index: "bank" enters both as the same vector and leaves them different.
@@ -54,11 +54,16 @@ def model() -> MiniLM:
 
 
 def judged(verdict):
-    """``verdict(task, fn)`` run with numpy's matrix products on one thread, as the model runs them (the products are
-    small: on a busy machine, threads that wait for each other make a check ten times slower)."""
+    """A task's check ``verdict(task, fn, model)``, given the model, as the engine calls it (``(task, fn)``): the
+    verdict saying the model is not installed when it does not load (:func:`unavailable`); else ``verdict`` run with
+    numpy's matrix products on one thread, as the model runs them (the products are small: on a busy machine, threads
+    that wait for each other make a check ten times slower)."""
     def run(task, fn):
+        missing = unavailable(task.name)
+        if missing is not None:
+            return missing
         with single_threaded_blas():
-            return verdict(task, fn)
+            return verdict(task, fn, model())
     return run
 
 
@@ -147,6 +152,22 @@ def call(fn, args):
         return None, f"your function raised {raised_text(err)}", ("raised", raised_text(err))
 
 
+def call_for_results(task: CodeTask, fn, args) -> tuple[tuple | None, str, tuple | None]:
+    """``fn(*args)`` as :func:`call` runs it, its value read as ``task``'s results: ``(results, problem, outcome)``.
+
+    ``results`` is one float array per output of the task when they can be read (``problem`` is then ''); else None,
+    ``problem`` says what happened in words (it raised, ran too long, returned None or what is not the task's
+    results) and ``outcome`` is the learner's, to compare with the wrong implementations' (:func:`name_mistake`).
+    """
+    value, problem, outcome = call(fn, args)
+    if problem:
+        return None, problem, outcome
+    results = engine.results_of(value, task) if value is not None else "returned None. Did you forget `return`?"
+    if isinstance(results, str):
+        return None, f"your function {results.rstrip('.')}", outcome_of(value, len(task.outputs))
+    return results, "", None
+
+
 def outcome_of(value, k: int):
     """A returned value as an outcome to compare with the wrong implementations': ``("value", arrays)`` or
     ``("other", None)`` when it cannot be read as ``k`` arrays of numbers."""
@@ -160,6 +181,14 @@ def failed(task: CodeTask, where: str, problem: str, learner, args, reference, t
     cannot be read or has the wrong shape): the mistake whose wrong implementation does the same on ``args``."""
     mistake = name_mistake(task.models, args, learner, reference, len(task.outputs), tol)
     return wrong(task.name, where, problem, mistake, example(where, given, rows, f"What happened: {problem}."))
+
+
+def differs(task: CodeTask, where: str, problem: str, got: tuple, args, reference, tol: float, given: list[str],
+            rows: list[str], first: str) -> Verdict:
+    """The verdict on results ``got`` that could be compared and first differ at ``where`` (``first``: that entry,
+    as :func:`entry_text` says it): the mistake whose wrong implementation gives ``got`` on ``args``."""
+    mistake = name_mistake(task.models, args, ("value", got), reference, len(task.outputs), tol)
+    return wrong(task.name, where, problem, mistake, example(where, given, rows, f"First difference: {first}."))
 
 
 def _outcome(fn, args, k: int):

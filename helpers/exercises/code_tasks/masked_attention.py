@@ -11,7 +11,7 @@ import numpy as np
 from helpers.core.attention import causal_mask, scaled_dot_product_attention
 from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, OVER_QUERIES, SCALE_DK, WEIGHTS_AT_K
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
-from helpers.exercises.code_tasks.examples import K_M, Q_M, V_M, cross_qkv, six_token_qkv, small_ints
+from helpers.exercises.code_tasks.examples import K_M, Q_M, V_M, cross_qkv, near_30, six_token_qkv, small_ints
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
 from helpers.exercises.code_tasks.softmax import MIXED_AXES, NO_MAX, softmax_mixed_axes
 
@@ -83,7 +83,7 @@ def _cases() -> list[Case]:
         Case("cross-attention (06), 6 queries × 4 keys, the last key padding", (Qc, Kc, Vc, src_pad)),
         Case("the masked example (04) with the mask [[1,0,1],[1,1,0],[0,1,1]]", (Q_M, K_M, V_M, irregular)),
         Case("large scores, causal mask",
-             (30 * small_ints(31, (3, 4), 1, 4), 30 * small_ints(32, (3, 4), 1, 4), small_ints(33, (3, 2)),
+             (near_30(31, (3, 4)), near_30(32, (3, 4)), small_ints(33, (3, 2)),
               causal_mask(3)),
              large=True),
     ]

@@ -56,11 +56,7 @@ def _given(Q) -> list[str]:
     return [f"Q, K, V: that head's queries, keys and values from the model, each of shape {Q.shape}"]
 
 
-def _verdict(task: CodeTask, fn) -> Verdict:
-    missing = lbl.unavailable(task.name)
-    if missing is not None:
-        return missing
-    model = lbl.model()
+def _verdict(task: CodeTask, fn, model) -> Verdict:
     for case in task.cases():
         text = case.args[0]
         tokens = model.tokenize(text)
@@ -95,9 +91,7 @@ def _verdict(task: CodeTask, fn) -> Verdict:
                     + lbl.row_lines(f"output, row {row}", want[0][row], got[0][row], SHOWN_COLUMNS))
             first = lbl.entry_text("output" if weights_right else "weights", *(
                 (got[0], want[0]) if weights_right else (got[1], want[1])), at)
-            mistake = lbl.name_mistake(task.models, (Q, K, V), ("value", got), want, 2, lbl.WEIGHTS_TOL)
-            return lbl.wrong(task.name, where, problem, mistake,
-                             lbl.example(where, _given(Q), rows, f"First difference: {first}."))
+            return lbl.differs(task, where, problem, got, (Q, K, V), want, lbl.WEIGHTS_TOL, _given(Q), rows, first)
     return lbl.right(task.name, "attention in all 72 heads")
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from helpers.core.attention import padding_mask, scaled_dot_product_attention
 from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, OVER_QUERIES, SCALE_DK
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
-from helpers.exercises.code_tasks.examples import padded_batch_qkv, small_ints
+from helpers.exercises.code_tasks.examples import near_30, padded_batch_qkv, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
 from helpers.exercises.code_tasks.masked_attention import MASK_AFTER_SOFTMAX, MASK_IGNORED, MASK_INVERTED
 
@@ -61,7 +61,7 @@ def _cases() -> list[Case]:
         Case("one real token: lengths 1 and 3, Q, K, V 2×3×2",
              (small_ints(107, (2, 3, 2)), small_ints(108, (2, 3, 2)), small_ints(109, (2, 3, 2)), np.array([1, 3]))),
         Case("large scores: lengths 2 and 3, Q, K with entries near 30",
-             (30 * small_ints(110, (2, 3, 4), 1, 4), 30 * small_ints(111, (2, 3, 4), 1, 4), small_ints(112, (2, 3, 2)),
+             (near_30(110, (2, 3, 4)), near_30(111, (2, 3, 4)), small_ints(112, (2, 3, 2)),
               np.array([2, 3])), large=True),
     ]
 

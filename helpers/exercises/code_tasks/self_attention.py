@@ -23,7 +23,7 @@ from helpers.exercises.code_tasks.attention import (
     WEIGHTS_TRANSPOSED,
 )
 from helpers.exercises.code_tasks.engine import Case, CodeTask
-from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, X6, small_ints
+from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, X6, near_30, small_ints
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax
 from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
 from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
@@ -52,7 +52,7 @@ def _cases() -> list[Case]:
         Case("n = d_k: X 3×5, W 5×3", (small_ints(71, (3, 5)), small_ints(72, (5, 3), -1, 2),
                                         small_ints(73, (5, 3), -1, 2), small_ints(74, (5, 2), -1, 2))),
         Case("large scores: X 2×4 with entries near 30, W 4×3",
-             (30 * small_ints(75, (2, 4), 1, 4), small_ints(76, (4, 3), 1, 3), small_ints(77, (4, 3), 1, 3),
+             (near_30(75, (2, 4)), small_ints(76, (4, 3), 1, 3), small_ints(77, (4, 3), 1, 3),
               small_ints(78, (4, 2))), large=True),
     ]
 

@@ -16,19 +16,15 @@ value. A goal met is recorded in the learner's progress (:mod:`helpers.exercises
 
 from __future__ import annotations
 
-from functools import cache
-
 from helpers.exercises.design.task import LAYOUTS, DesignTask
 from helpers.exercises.feedback import Feedback
-from helpers.exercises.per_notebook import collect, find_entry
+from helpers.exercises.per_notebook import Entries
 from helpers.exercises.progress import record
 
-__all__ = ["DesignTask", "LAYOUTS", "design_tasks", "design_task", "check_design"]
+__all__ = ["DesignTask", "LAYOUTS", "design_tasks", "design_task", "judge_design", "check_design"]
 
 
-@cache
-def _all() -> dict[str, DesignTask]:
-    return collect(__name__, "TASKS")
+_ENTRIES = Entries(__name__, "TASKS", "design task", "tasks")
 
 
 def design_tasks() -> dict[str, DesignTask]:
@@ -37,7 +33,7 @@ def design_tasks() -> dict[str, DesignTask]:
     Each task has ``.notebook`` (``"01_intuition"``), ``.goal`` (one sentence), ``.start`` and ``.solution`` (dicts:
     array name -> array, the arrays the learner changes), ``.given`` (the fixed arrays, may be empty).
     """
-    return dict(_all())
+    return _ENTRIES.all()
 
 
 def design_task(name: str) -> DesignTask:
@@ -48,11 +44,12 @@ def design_task(name: str) -> DesignTask:
     ValueError
         If there is none, naming the known ones.
     """
-    return find_entry(__name__, "TASKS", name, "design task", "tasks")
+    return _ENTRIES.one(name)
 
 
-def check_design(name: str, **arrays) -> Feedback:
-    """Is the goal of the design task ``name`` met by these arrays? Says what is still off.
+def judge_design(name: str, **arrays) -> Feedback:
+    """Is the goal of the design task ``name`` met by these arrays? The verdict alone, recording nothing
+    (:func:`check_design` is the check that records it).
 
     Parameters
     ----------
@@ -74,7 +71,19 @@ def check_design(name: str, **arrays) -> Feedback:
     ValueError
         If no design task is called ``name``.
     """
-    feedback = design_task(name).check(**arrays)
+    return design_task(name).check(**arrays)
+
+
+def check_design(name: str, **arrays) -> Feedback:
+    """:func:`judge_design`'s verdict on these arrays, a goal met recorded in the learner's progress (kind
+    ``"design"``): what a notebook's ``check_design(name, X=my_X)`` and an explorer's goal line call.
+
+    Raises
+    ------
+    ValueError
+        If no design task is called ``name``.
+    """
+    feedback = judge_design(name, **arrays)
     if feedback.correct:  # only a goal met: an explorer checks its goal at every edit, which is not a try
         record("design", name, correct=True)
     return feedback

@@ -18,7 +18,7 @@ from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_
 from helpers.core.numbers import number_text
 
 __all__ = ["self_attention", "cross_attention", "attends_most", "hides_keys", "largest_weight_between",
-           "LARGEST_SCORE", "multi_head_weights", "attends_previous", "attends_within_groups"]
+           "LARGEST_SCORE", "multi_head_weights", "head_2_attends_most", "attends_previous", "attends_within_groups"]
 
 
 def self_attention(arrays: dict, causal: bool = False, scale: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -172,6 +172,39 @@ def multi_head_weights(arrays: dict, h: int) -> np.ndarray:
         raise ArithmeticError(f"a score reaches {number_text(largest, None, sig=2)}, and at that size float64 cannot "
                               "tell scores that differ by less than 1e-4 apart")
     return softmax(scores)
+
+
+def head_2_attends_most(tokens, query: str, key: str, head_1, changed: str, at_least: float = 0.5):
+    """The judge of a two-head task: in head 2, ``query`` gives ``key`` more weight than any other key, and at least
+    ``at_least`` (:func:`attends_most`), while head 1's weights stay ``head_1``.
+
+    Parameters
+    ----------
+    tokens : sequence of str
+        The tokens, the rows of ``arrays["X"]``.
+    query, key : str
+    head_1 : ndarray (n, n)
+        Head 1's weights as the task starts.
+    changed : str
+        The matrix the learner changes, as the detail names it (``"W^K"``): when head 1's weights moved, the detail
+        says that its columns of that matrix are head 1's.
+    at_least : float
+
+    Returns
+    -------
+    callable
+        ``arrays -> (met, detail)``, with ``h = 2`` heads over ``arrays["X"]``, ``W_q`` and ``W_k``.
+    """
+    def judge(arrays) -> tuple[bool, str]:
+        weights = multi_head_weights(arrays, 2)
+        met, detail = attends_most(weights[1], tokens, tokens, query, key, at_least=at_least)
+        if not np.allclose(weights[0], head_1):
+            d_k = np.shape(arrays["W_q"])[1] // 2
+            columns = ", ".join(str(c) for c in range(d_k - 1)) + f" and {d_k - 1}"
+            return False, (f"head 1's weights changed (columns {columns} of {changed} are head 1's: put them back); "
+                           "in head 2, " + detail)
+        return met, "in head 2, " + detail + " Head 1's weights are as they were."
+    return judge
 
 
 def _token(labels: list, i: int) -> str:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from helpers.core.explain import fmt
 from helpers.core.heads import TOKENS, H, two_head_layer
-from helpers.exercises.design.goals import attends_most, multi_head_weights
+from helpers.exercises.design.goals import head_2_attends_most, multi_head_weights
 from helpers.exercises.design.task import DesignTask
 
 __all__ = ["TASKS"]
@@ -21,15 +19,6 @@ _SAT = TOKENS.index("sat")
 _Q_SAT_TEXT = ", ".join(fmt(v) for v in (_X @ _W_Q)[_SAT, 2:])   # its query in head 2
 
 
-def _head_2_sat_reads_cat(arrays) -> tuple[bool, str]:
-    weights = multi_head_weights(arrays, H)
-    met, detail = attends_most(weights[1], TOKENS, TOKENS, "sat", "cat", at_least=0.5)
-    if not np.allclose(weights[0], _HEAD_1):
-        return False, ("head 1's weights changed (columns 0 and 1 of W^K are head 1's: put them back); in head 2, "
-                       + detail)
-    return met, "in head 2, " + detail + " Head 1's weights are as they were."
-
-
 TASKS = [
     DesignTask(
         name="03-head-2-sat-reads-cat",
@@ -39,7 +28,7 @@ TASKS = [
         start={"W_k": _W_K},
         solution={"W_k": _SOLUTION_W_K},
         given={"X": _X, "W_q": _W_Q},
-        judge=_head_2_sat_reads_cat,
+        judge=head_2_attends_most(TOKENS, "sat", "cat", _HEAD_1, changed="W^K"),
         hint=(f"Head 2 reads columns 2 and 3. There the query of 'sat' is ({_Q_SAT_TEXT}): "
               "give 'cat' a key that points the same way. Its key is 2 × row d1 + row d2 of W^K's columns 2 and 3 "
               "(x_cat = [2, 1, 0, 0]), and only 'The' and 'cat' use row d1."),

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from helpers.exercises.code_tasks.examples import SIX_TOKENS, X6, six_token_weights
-from helpers.exercises.design.goals import attends_most, multi_head_weights
+from helpers.exercises.design.goals import head_2_attends_most, multi_head_weights
 from helpers.exercises.design.task import DesignTask
 
 H = 2
@@ -17,15 +15,6 @@ _SOLUTION_W_Q = _W_Q.copy()
 _SOLUTION_W_Q[:2, 2:] = [[3.0, -1.0], [2.0, 0.0]]
 
 
-def _head_2_cat_reads_mat(arrays) -> tuple[bool, str]:
-    weights = multi_head_weights(arrays, H)
-    met, detail = attends_most(weights[1], SIX_TOKENS, SIX_TOKENS, "cat", "mat", at_least=0.5)
-    if not np.allclose(weights[0], _HEAD_1):
-        return False, ("head 1's weights changed (columns 0 and 1 of W^Q are head 1's: put them back); in head 2, "
-                       + detail)
-    return met, "in head 2, " + detail + " Head 1's weights are as they were."
-
-
 TASKS = [
     DesignTask(
         name="10-head-2-cat-reads-mat",
@@ -35,7 +24,7 @@ TASKS = [
         start={"W_q": _W_Q},
         solution={"W_q": _SOLUTION_W_Q},
         given={"X": X6, "W_k": _W_K},
-        judge=_head_2_cat_reads_mat,
+        judge=head_2_attends_most(SIX_TOKENS, "cat", "mat", _HEAD_1, changed="W^Q"),
         hint=("Head 2 reads columns 2 and 3 of W^Q and W^K. There the query of 'cat' is 2 × row 0 + row 1 of W^Q "
               "(its row of X is [2, 1, 0, 0]); the keys it meets are the rows of (X @ W_k)[:, 2:]."),
     ),

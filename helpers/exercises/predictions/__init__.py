@@ -19,9 +19,7 @@ Forms, truth functions and ``thought`` tables: :mod:`.prediction`.
 
 from __future__ import annotations
 
-from functools import cache
-
-from helpers.exercises.per_notebook import collect, find_entry
+from helpers.exercises.per_notebook import Entries
 from helpers.exercises.predictions.prediction import (
     FORMS,
     KINDS_OF_ANSWER,
@@ -38,14 +36,12 @@ __all__ = ["FORMS", "KINDS_OF_ANSWER", "QUANTITIES", "Quantity", "Prediction", "
            "judge", "region_of", "region_options", "region_kind"]
 
 
-@cache
-def _all() -> dict[str, Prediction]:
-    return collect(__name__, "PREDICTIONS")
+_ENTRIES = Entries(__name__, "PREDICTIONS", "prediction", "predictions")
 
 
 def predictions() -> dict[str, Prediction]:
     """Every prediction of the course, by name, in notebook order (a new dict: changing it changes nothing)."""
-    return dict(_all())
+    return _ENTRIES.all()
 
 
 def prediction(name: str) -> Prediction:
@@ -56,7 +52,7 @@ def prediction(name: str) -> Prediction:
     ValueError
         If there is none, naming the known ones.
     """
-    return find_entry(__name__, "PREDICTIONS", name, "prediction", "predictions")
+    return _ENTRIES.one(name)
 
 
 def judge(name: str, answer) -> Judgement:

@@ -112,6 +112,35 @@ def _entry(edit) -> str:
             f"from {fmt(W[row, col])} to {fmt(value)}")
 
 
+def _edit_region(name: str, edit, setting: str, made: str, makes: str, mistaken: dict) -> Prediction:
+    """The prediction "which part of the scores does this edit change?", for an edit of W^Q or of W^K.
+
+    ``setting`` says where the learner makes the edit (``{entry}`` stands for it), ``made`` one of what the matrix
+    makes (``"query"``), ``makes`` those and where they sit in the scores (``"the queries, and query i is row i"``);
+    ``mistaken`` is the thought of the region the other matrix would change.
+    """
+    matrix = "W^Q" if edit[0] == "W_q" else "W^K"
+    return Prediction(
+        name=name,
+        notebook="02_projections",
+        question=f"{setting.format(entry=_entry(edit))} Which part of the scores does this {matrix} edit change?",
+        form="region",
+        row_labels=LABELS6,
+        col_labels=LABELS6,
+        options=_edit_options(edit[1]),
+        truth=lambda: _region(edit),
+        why=(f"{matrix} makes {makes} of the scores; only the tokens with a non-zero {_dim(edit)} "
+             f"({_quoted(_tokens_using(edit[1]))}) get a new {made}."),
+        thought={
+            **mistaken,
+            "whole": (f"every score uses {matrix}, so every score moves; but only tokens whose x is non-zero in "
+                      f"{_dim(edit)} meet that row of {matrix}"),
+            "nothing": (f"one entry is too small to matter; it changes the {made} of every token with a non-zero "
+                        f"{_dim(edit)}"),
+        },
+    )
+
+
 # --------------------------------------------------------------------------- the shape of the output
 
 _N, _D_MODEL_SHAPE, _D_K, _D_V = 10, 512, 64, 32
@@ -164,44 +193,12 @@ PREDICTIONS = [
                                                 "d_v (03 shows how a layer gets back to d_model)"),
         },
     ),
-    Prediction(
-        name="02-wq-entry-region",
-        notebook="02_projections",
-        question=(f"In the explorer below, you set {_entry(_Q_EDIT)}. Which part of the scores does this W^Q edit "
-                  "change?"),
-        form="region",
-        row_labels=LABELS6,
-        col_labels=LABELS6,
-        options=_edit_options(_Q_EDIT[1]),
-        truth=lambda: _region(_Q_EDIT),
-        why=(f"W^Q makes the queries, and query i is row i of the scores; only the tokens with a non-zero "
-             f"{_dim(_Q_EDIT)} ({_quoted(_tokens_using(_Q_EDIT[1]))}) get a new query."),
-        thought={
-            "columns": "W^Q moves the columns; a column is a key (Keys →), and W^Q makes queries, the rows",
-            "whole": (f"every score uses W^Q, so every score moves; but only tokens whose x is non-zero in "
-                      f"{_dim(_Q_EDIT)} meet that row of W^Q"),
-            "nothing": (f"one entry is too small to matter; it changes the query of every token with a non-zero "
-                        f"{_dim(_Q_EDIT)}"),
-        },
-    ),
-    Prediction(
-        name="02-wk-entry-region",
-        notebook="02_projections",
-        question=(f"Back at the start, you set {_entry(_K_EDIT)} instead. Which part of the scores does this W^K edit "
-                  "change?"),
-        form="region",
-        row_labels=LABELS6,
-        col_labels=LABELS6,
-        options=_edit_options(_K_EDIT[1]),
-        truth=lambda: _region(_K_EDIT),
-        why=(f"W^K makes the keys, and key j is column j of the scores; only the tokens with a non-zero "
-             f"{_dim(_K_EDIT)} ({_quoted(_tokens_using(_K_EDIT[1]))}) get a new key."),
-        thought={
-            "rows": "any change to a weight matrix moves rows, as W^Q did; W^K makes keys, and a key is a column",
-            "whole": (f"every score uses W^K, so every score moves; but only tokens whose x is non-zero in "
-                      f"{_dim(_K_EDIT)} meet that row of W^K"),
-            "nothing": (f"one entry is too small to matter; it changes the key of every token with a non-zero "
-                        f"{_dim(_K_EDIT)}"),
-        },
-    ),
+    _edit_region("02-wq-entry-region", _Q_EDIT, setting="In the explorer below, you set {entry}.", made="query",
+                 makes="the queries, and query i is row i",
+                 mistaken={"columns": "W^Q moves the columns; a column is a key (Keys →), and W^Q makes queries, the "
+                                      "rows"}),
+    _edit_region("02-wk-entry-region", _K_EDIT, setting="Back at the start, you set {entry} instead.", made="key",
+                 makes="the keys, and key j is column j",
+                 mistaken={"rows": "any change to a weight matrix moves rows, as W^Q did; W^K makes keys, and a key is "
+                                   "a column"}),
 ]

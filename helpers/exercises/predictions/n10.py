@@ -131,10 +131,8 @@ PREDICTIONS = [
         truth=_head_1_most,
         why=_head_1_why(),
         thought={
-            "cat": ("a token's head output is its own value; it is the weighted sum of the values of the tokens it "
-                    "reads, and head 1 reads the token before"),
-            "mat": ("a token's head output is its own value; it is the weighted sum of the values of the tokens it "
-                    "reads, and head 1 reads the token before"),
+            **dict.fromkeys(("cat", "mat"), "a token's head output is its own value; it is the weighted sum of the "
+                                            "values of the tokens it reads, and head 1 reads the token before"),
             "*": "another token reads a noun; only one token comes right after a noun here",
         },
     ),

@@ -151,10 +151,9 @@ def _predictions() -> list[Prediction]:
             truth=_muddy_truth,
             why=_muddy_why(),
             thought={
-                "[CLS]": ("with no river to find, the head parks its attention on a special token; it finds the "
-                          "content word beside \"bank\", whatever its sense"),
-                "[SEP]": ("with no river to find, the head parks its attention on a special token; it finds the "
-                          "content word beside \"bank\", whatever its sense"),
+                **dict.fromkeys(("[CLS]", "[SEP]"), "with no river to find, the head parks its attention on a "
+                                                    "special token; it finds the content word beside \"bank\", "
+                                                    "whatever its sense"),
                 "bank": "a head looks mostly at the word itself; this one looks at the content words beside it",
                 "*": ("the head reads the meaning and finds nothing related; it links \"bank\" to the content word "
                       "beside it, whatever that word means"),
@@ -173,10 +172,9 @@ def _predictions() -> list[Prediction]:
                  f"{fmt(_sense_gaps()[0], 2)} more alike at layer 0. Six layers of attention mix in the context: "
                  f"{fmt(_sense_gaps()[1], 2)} more alike after the last one."),
             thought={
-                _SENSE_OPTIONS[0]: ("the embedding already tells the senses apart; one word has one embedding, and "
-                                    "only its position differs from sentence to sentence"),
-                _SENSE_OPTIONS[2]: ("the embedding already tells the senses apart; one word has one embedding, and "
-                                    "only its position differs from sentence to sentence"),
+                **dict.fromkeys((_SENSE_OPTIONS[0], _SENSE_OPTIONS[2]), "the embedding already tells the senses "
+                                "apart; one word has one embedding, and only its position differs from sentence to "
+                                "sentence"),
                 _SENSE_OPTIONS[3]: ("a small model cannot tell senses apart; its last layer's vectors do, on average"),
             },
         ),

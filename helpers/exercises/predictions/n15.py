@@ -254,10 +254,8 @@ PREDICTIONS = [
         thought={
             _RATE_OPTIONS[0]: ("small steps are the safe ones; they are, but in 300 steps η = 0.1 barely leaves the "
                                "uniform start"),
-            _RATE_OPTIONS[2]: ("a larger step always learns faster; past some size a step overshoots, and at "
-                               "η = 100 the loss stops being a finite number"),
-            _RATE_OPTIONS[3]: ("a larger step always learns faster; past some size a step overshoots, and at "
-                               "η = 100 the loss stops being a finite number"),
+            **dict.fromkeys((_RATE_OPTIONS[2], _RATE_OPTIONS[3]), "a larger step always learns faster; past some "
+                            "size a step overshoots, and at η = 100 the loss stops being a finite number"),
             _RATE_OPTIONS[4]: ("the learning rate changes only the speed; too small is too slow for 300 steps, "
                                "too large diverges"),
             "*": "the learning rate hardly matters; it decides whether 300 steps learn anything at all",

@@ -255,7 +255,8 @@ class Prediction:
         One line: why the truth is what it is.
     thought : mapping
         Wrong answer (or kind of answer, or ``"*"`` for any other) -> what the learner probably thought, written
-        to follow "You probably thought" (e.g. ``"the weights are shared evenly"``).
+        to follow "You probably thought" (e.g. ``"the weights are shared evenly"``). Answers that suggest the
+        same thing share one text: ``**dict.fromkeys(("[CLS]", "[SEP]"), "...")``.
     tolerance : float
         ``"number"``: how far from the truth an answer may be and still be right; set it so that a learner
         estimating in their head can meet it. Twice as far is close (see :class:`Judgement`).
