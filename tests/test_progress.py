@@ -489,3 +489,12 @@ def test_a_learners_name_is_made_safe_for_a_file_name(given, safe):
     from helpers.exercises.hand_in import safe_name
 
     assert safe_name(given) == safe
+
+
+def test_notebooks_copied_away_from_the_checkout_still_find_its_plan(tmp_path):
+    # A copy of notebooks/ with no course.toml beside or above it (a class folder, the browser tests' server root)
+    # reads the plan of the checkout the helpers come from.
+    plan = tomllib.loads((ROOT / "course.toml").read_text(encoding="utf-8"))
+    (tmp_path / "copy" / "notebooks").mkdir(parents=True)
+    found = find_course_plan(tmp_path / "copy" / "notebooks")
+    assert found is not None and found.going_further == tuple(plan["going_further"])

@@ -22,7 +22,7 @@ __all__ = ["PLAN_FILE", "CoursePlan", "read_course_plan", "find_course_plan", "n
 
 PLAN_FILE = "course.toml"
 # The folder that holds the helpers package: an author's checkout (and an editable install) has course.toml there.
-_CHECKOUT = Path(__file__).resolve().parent.parent
+_CHECKOUT = Path(__file__).resolve().parents[2]  # helpers/core/course.py -> the checkout
 
 
 @dataclass(frozen=True)
