@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 
 from course.browser import notebook_paths
 from course.widget_pages import (
@@ -190,9 +191,10 @@ def test_figures_follow_the_theme_in_dark_and_light(lab, path):
     lab.run_notebook(f"notebooks/{path}")
     show_folded(lab.notebook)  # several figures wait for a prediction
     figures = figure_outputs(lab)
-    assert figures.count() > 0, "no figure in the notebook"
+    # The opened folds draw their figures after the click returns: wait for them (a busy machine takes a while).
+    expect(figures.first, "no figure in the notebook").to_be_attached()
     themed = lab.notebook.locator(".jp-OutputArea-output svg[role=img]")
-    assert themed.count() > 0, "no themed figure in the notebook"
+    expect(themed.first, "no themed figure in the notebook").to_be_attached()
     first_cell = figures.first.locator("xpath=ancestor::div[contains(@class, 'jp-Cell')][1]")
     shares = {}
     try:
