@@ -10,12 +10,19 @@
   model a notebook opens was pretty-printed for nothing, more than half of what strict nbval costs a pytest worker
   (5.2 s of CPU for the 14 notebooks, 2.3 s without). :class:`FormatWhenWritten` makes the same text only when a
   debug log is written.
+* OpenBLAS starts one thread per CPU in every process that multiplies matrices: each pytest-xdist worker and each
+  kernel nbval starts. With two workers on two CPUs those threads wait for each other and for the other worker, and
+  a small product took milliseconds of spinning instead of microseconds (notebook 13's timing panel: 1.5 s of CPU
+  instead of 0.6 under load). One thread per process (``OPENBLAS_NUM_THREADS=1``, set before numpy is imported and
+  inherited by the kernels), unless the environment says otherwise.
 """
 
+import os
 import pprint
 import sys
 
 sys.modules.setdefault("rfc3987_syntax", None)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 class FormatWhenWritten:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -119,6 +120,7 @@ _SHARPER, _FLATTER_THAN_RIGHT, _UNCHANGED = ("sharper: closer to one weight of 1
                                              "the same: softmax ignores the scale")
 
 
+@functools.cache  # seeded, so always the same two numbers; three places ask, each time a truth is worked out
 def _largest_weights() -> tuple[float, float]:
     """The mean largest weight of each query's row, divided by √d_k (right) and by √d_model (wrong): the notebook's
     seeded batch of lesson Q1's sizes."""
