@@ -89,10 +89,6 @@ _RULES = (  # (what the picture must hold for the rule to be written, the rule)
     ("cs-chosen", f"{_S} .cs-chosen{{background:var(--jp-brand-color1,#1976d2);color:#fff;font-weight:700;"
                   "box-shadow:none}"),
     ("cs-pick", ".cs-pick{display:inline-flex;align-items:center;margin:1px 10px 1px 0}"),
-    # A list of options (helpers.widgets.layout.choice_list): its question above the options and wrapping, as on the
-    # live page.
-    ("course-choice", ".cs-field.course-choice{flex-direction:column;align-items:flex-start}"
-                      ".course-choice>.cs-desc{white-space:normal;text-align:left;max-width:100%}"),
     ("cs-row", ".cs-row{display:flex;flex-wrap:wrap;align-items:center;min-width:0}"),
     ("cs-fold", f".cs-fold{{border:1px solid {theme.BORDER};margin:2px 0}}"
                 ".cs-fold>summary{padding:4px 8px;background:var(--jp-layout-color2,#eee);cursor:pointer}"
