@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from course.browser import notebook_paths
+from course.widget_pages import choice_inputs, choice_options, choice_question
 
 from .test_dark import DARK, LIGHT, screenshot, seen, set_theme
 from .test_layout import JS_TOO_WIDE, SIZES, run
@@ -50,8 +51,8 @@ def test_the_pre_test_reads_well_in_light_and_dark_and_fits_the_notebook(lab, pa
             set_theme(lab.page, theme)
             test.locator(".inventory-objective").first.scroll_into_view_if_needed()
             first = items.first
-            readable(first.locator(".widget-label").first, "a question", dark)
-            readable(first.locator(".widget-radio-box label").first, "an option", dark)
+            readable(choice_question(first), "a question", dark)
+            readable(choice_options(first).first, "an option", dark)
             readable(test.locator(".inventory-objective").first, "an objective's heading", dark)
             past = test.evaluate(JS_PAST_THE_EDGE)
             assert not past, f"past the notebook's edge in the {theme} theme: {past}"
@@ -60,7 +61,7 @@ def test_the_pre_test_reads_well_in_light_and_dark_and_fits_the_notebook(lab, pa
         assert not too_wide, "wider than the notebook:\n" + "\n".join(too_wide)
 
         # Submit with every question but the first open: the message sits beside the button, nothing is revealed.
-        first.locator(".widget-radio-box input").first.check()
+        choice_inputs(first).first.check()
         submit = test.locator(".inventory-submit")
         submit.scroll_into_view_if_needed()
         submit.click()
