@@ -24,6 +24,12 @@ function render({ model, el }) {
   options.setAttribute("role", "radiogroup");
   root.append(question, options);
   el.append(root);
+  // The arrow keys and Space belong to the radio group: JupyterLab's notebook shortcuts (ArrowDown: the next cell)
+  // would otherwise take them before the browser moves the choice.
+  root.setAttribute("data-lm-suppress-shortcuts", "true");
+  options.addEventListener("keydown", (event) => {
+    if (["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " "].includes(event.key)) event.stopPropagation();
+  });
   let inputs = [];
 
   function drawOptions() {

@@ -35,11 +35,11 @@ _ON_ACCENT = "var(--jp-ui-inverse-font-color1,#fff)"
 
 # The look of every option list on the page, written once (anywidget puts it in the page's head), in the theme's
 # colours (JupyterLab's variables: light and dark alike) and sizes (13 px, 20 px in the lecture mode). An option's
-# text wraps beside its button; the question wraps above the options. In the "buttons" look the radio itself is
-# hidden but stays the focusable, checkable element: the label around it is drawn as the button, its outline shows
-# the keyboard focus, and the chosen one (``course-choices-chosen``) is filled with the accent and bold, as
-# ipywidgets' option buttons are in the course (helpers.widgets.layout.CONTROLS_CSS); a chosen option that is
-# disabled (a committed prediction) keeps its fill, a little faded.
+# text wraps beside its radio button (a chosen one filled with the accent); the question wraps above the options. In
+# the "buttons" look the radio itself is hidden but stays the focusable, checkable element: the label around it is
+# drawn as the button, its outline shows the keyboard focus, and the chosen one (``course-choices-chosen``) is filled
+# with the accent and bold, as ipywidgets' option buttons are in the course (helpers.widgets.layout.CONTROLS_CSS); a
+# chosen option that is disabled (a committed prediction) keeps its fill, a little faded.
 CHOICES_CSS = (
     ".course-choices{display:flex;flex-direction:column;align-items:flex-start;max-width:100%;"
     f"box-sizing:border-box;margin:2px 0;font-size:{theme.sizes(False).font};line-height:1.4;color:{theme.PANEL_FG}}}"
@@ -48,7 +48,8 @@ CHOICES_CSS = (
     ".course-choices-options{display:flex;flex-direction:column;align-items:flex-start;max-width:100%}"
     ".course-choices-option{display:flex;align-items:flex-start;max-width:100%;padding:2px 0;cursor:pointer;"
     "white-space:normal}"
-    ".course-choices-option input{flex:none;height:1.4em;margin:0 0.5em 0 1px;cursor:inherit}"
+    ".course-choices-option input{flex:none;height:1.4em;margin:0 0.5em 0 1px;cursor:inherit;"
+    f"accent-color:{_ACCENT}}}"
     ".course-choices-disabled .course-choices-option{cursor:default;opacity:0.8}"
     ".course-choices-buttons{flex-direction:row;flex-wrap:wrap;align-items:center;gap:4px 8px}"
     ".course-choices-buttons .course-choices-question{margin:0}"
