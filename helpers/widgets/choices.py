@@ -46,6 +46,7 @@ CHOICES_CSS = (
     f".course-choices.course-choices-large{{font-size:{theme.sizes(True).font}}}"
     ".course-choices-question{max-width:100%;white-space:normal;margin-bottom:2px}"
     ".course-choices-options{display:flex;flex-direction:column;align-items:flex-start;max-width:100%}"
+    ".course-choices-pick{display:contents}"
     ".course-choices-option{display:flex;align-items:flex-start;max-width:100%;padding:2px 0;cursor:pointer;"
     "white-space:normal}"
     ".course-choices-option input{flex:none;height:1.4em;margin:0 0.5em 0 1px;cursor:inherit;"
@@ -208,10 +209,13 @@ class ChoiceList(anywidget.AnyWidget):
         """What the list shows, as static HTML (the picture of a stored notebook, :mod:`helpers.widgets.snapshot`):
         the question and the disabled radio inputs with their typeset labels, the same CSS classes as the live list,
         styled by the same style sheet (:data:`CHOICES_CSS`, which the picture carries once per page)."""
+        # Each option in a block of its own (display:contents where the style sheet applies): a page that drops the
+        # picture's <style> (JupyterLab, for a notebook not trusted yet) still shows one option per line.
         picks = "".join(
-            f'<label class="course-choices-option{" course-choices-chosen" if k == self.index else ""}">'
+            f'<div class="course-choices-pick"><label class="course-choices-option'
+            f'{" course-choices-chosen" if k == self.index else ""}">'
             f'<input type="radio" disabled{" checked" if k == self.index else ""}>'
-            f'<span class="course-choices-text">{label}</span></label>' for k, label in enumerate(self.labels))
+            f'<span class="course-choices-text">{label}</span></label></div>' for k, label in enumerate(self.labels))
         question = (f'<div class="course-choices-question">{self.description_html}</div>'
                     if self.description else "")
         classes = f"course-choices course-choices-{self.look}" + (" course-choices-large" if self.large else "")
