@@ -476,7 +476,7 @@ def picture(test) -> str:
 
 def choices_drawn(shown: str) -> list[str]:
     """The questions and their options as a picture draws them, one text per question."""
-    return re.findall(r"<div class='cs-own course-choice[^']*'>.*?</div></div></div>", shown)
+    return re.findall(r"<div class='cs-field course-choice[^']*'>.*?</div></div>", shown)
 
 
 def test_the_test_shows_every_item_numbered_and_grouped_by_objective(progress_file):

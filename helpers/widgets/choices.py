@@ -15,7 +15,6 @@ filled with the theme's accent (a prediction's options).
 
 from __future__ import annotations
 
-import html as _html
 from importlib.resources import files
 
 import anywidget
@@ -46,7 +45,6 @@ CHOICES_CSS = (
     f".course-choices.course-choices-large{{font-size:{theme.sizes(True).font}}}"
     ".course-choices-question{max-width:100%;white-space:normal;margin-bottom:2px}"
     ".course-choices-options{display:flex;flex-direction:column;align-items:flex-start;max-width:100%}"
-    ".course-choices-pick{display:contents}"
     ".course-choices-option{display:flex;align-items:flex-start;max-width:100%;padding:2px 0;cursor:pointer;"
     "white-space:normal}"
     ".course-choices-option input{flex:none;height:1.4em;margin:0 0.5em 0 1px;cursor:inherit;"
@@ -121,7 +119,6 @@ class ChoiceList(anywidget.AnyWidget):
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
     _css = traitlets.Unicode(CHOICES_CSS).tag(sync=True)
-    static_css = CHOICES_CSS  # the look of the static picture (helpers.widgets.snapshot): the live list's
 
     options = traitlets.Tuple(help="the options as given: texts, or (label, value) pairs")
     value = traitlets.Any(None, allow_none=True, help="the chosen option's value, or None")
@@ -141,6 +138,8 @@ class ChoiceList(anywidget.AnyWidget):
         super().__init__(options=tuple(options), description=str(description), look=look, large=bool(large),
                          **kwargs)
         self.value = value
+        if look == "list":
+            self.add_class("course-choice")  # the picture's question above its options (helpers.widgets.snapshot)
 
     # -- the options and the value, kept in step with what the page shows
 
@@ -202,26 +201,6 @@ class ChoiceList(anywidget.AnyWidget):
     def label(self) -> str | None:
         """The chosen option's label as written (plain text), or ``None``."""
         return None if self.index < 0 else self._pairs[self.index][0]
-
-    # -- the picture of a stored notebook
-
-    def static_html(self) -> str:
-        """What the list shows, as static HTML (the picture of a stored notebook, :mod:`helpers.widgets.snapshot`):
-        the question and the disabled radio inputs with their typeset labels, the same CSS classes as the live list,
-        styled by the same style sheet (:data:`CHOICES_CSS`, which the picture carries once per page)."""
-        # Each option in a block of its own (display:contents where the style sheet applies): a page that drops the
-        # picture's <style> (JupyterLab, for a notebook not trusted yet) still shows one option per line.
-        picks = "".join(
-            f'<div class="course-choices-pick"><label class="course-choices-option'
-            f'{" course-choices-chosen" if k == self.index else ""}">'
-            f'<input type="radio" disabled{" checked" if k == self.index else ""}>'
-            f'<span class="course-choices-text">{label}</span></label></div>' for k, label in enumerate(self.labels))
-        question = (f'<div class="course-choices-question">{self.description_html}</div>'
-                    if self.description else "")
-        classes = f"course-choices course-choices-{self.look}" + (" course-choices-large" if self.large else "")
-        name = _html.escape(self.description or "options", quote=True)
-        return (f'<div class="{classes} course-choices-disabled">{question}'
-                f'<div class="course-choices-options" role="radiogroup" aria-label="{name}">{picks}</div></div>')
 
     def __repr__(self) -> str:
         return f"ChoiceList({len(self.options)} options, value={self.value!r})"
