@@ -313,8 +313,7 @@ def _choice_list(w) -> str:
     """An option list (:class:`~helpers.widgets.choices.ChoiceList`) drawn as the radio or option buttons it stands
     for, its question and labels typeset (HTML the list wrote, its text escaped)."""
     index = w.index
-    width = ' style="width:auto"' if w.look == "buttons" else ""
-    question = f'<span class="cs-desc"{width}>{w.description_html}</span>' if w.description else ""
+    question = f'<span class="cs-desc" style="width:auto">{w.description_html}</span>' if w.description else ""
     if w.look == "buttons":
         chosen, other = ' class="cs-btn cs-on cs-chosen" aria-pressed="true"', ' class="cs-btn"'
         picks = "".join(f"<button disabled{chosen if k == index else other}>{label}</button>"
@@ -322,9 +321,10 @@ def _choice_list(w) -> str:
         group = f'<div class="cs-row">{picks}</div>'
     else:
         # Each option a block of its own, so that a page that drops the picture's <style> (JupyterLab, for a notebook
-        # not trusted yet) still shows one option per line.
+        # not trusted yet) still shows one option per line; its text one <span>, so that the label's flex layout
+        # keeps a sub- or superscript in the line of text around it.
         picks = "".join(f'<div><label class="cs-pick"><input type="radio" disabled{" checked" if k == index else ""}>'
-                        f"{label}</label></div>" for k, label in enumerate(w.labels))
+                        f"<span>{label}</span></label></div>" for k, label in enumerate(w.labels))
         group = f'<div class="cs-box cs-v">{picks}</div>'
     return f"<div{_attrs(w, 'cs-field', ['width:auto', *_layout_css(w)])}>{question}{group}</div>"
 
