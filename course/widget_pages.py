@@ -222,3 +222,31 @@ def most_telling_edit(inputs: dict, step: float = 2.0) -> tuple[int, int, float]
 
 def shown(x: float) -> str:
     return f"{x:g}".replace("-", "−")  # the typographic minus, as a learner may paste it
+
+
+# An option list (helpers/widgets/choices.py): one radio group (role=radiogroup) named by its question, each option a
+# <label> around its radio input, whose typeset text is the option's accessible name.
+CHOICE_GROUP = ".course-choices-options"
+CHOICE_OPTION = ".course-choices-option"
+CHOICE_QUESTION = ".course-choices-question"
+
+
+def choice_question(root):
+    """The question above the (first) option list in ``root``."""
+    return root.locator(CHOICE_QUESTION).first
+
+
+def choice_options(root):
+    """Every option of the option lists in ``root``: a ``<label>`` (click it to choose)."""
+    return root.locator(CHOICE_OPTION)
+
+
+def choice_inputs(root):
+    """The radio inputs of the option lists in ``root`` (``.check()`` one to choose it)."""
+    return root.locator(f"{CHOICE_OPTION} input[type=radio]")
+
+
+def prediction_options(box):
+    """What a Predict box offers to pick: its options (forms "choice" and "region") or its matrix's entries
+    ("cell")."""
+    return box.locator(f".predict-input {CHOICE_OPTION}, .predict-input button")

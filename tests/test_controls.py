@@ -11,6 +11,7 @@ import pytest
 from helpers.core.pretrained import MiniLM
 from helpers.demos.practice import question
 from helpers.demos.real_model import HeadExplorer
+from helpers.widgets.choices import CHOICES_CSS, ChoiceList
 from helpers.widgets.layout import CONTROLS_CSS
 from helpers.widgets.predict import predict
 from helpers.widgets.snapshot import snapshot_html
@@ -41,13 +42,15 @@ def test_commit_and_check_are_primary_buttons():
     assert re.search(r"<button disabled[^>]*class='[^']*cs-primary[^']*'[^>]*>Commit</button>", snapshot_html(box))
 
 
+FILLED = r"\.course-choices-chosen(?:[^{]*)\{background:var\(--jp-brand-color1"
+
+
 def test_the_chosen_option_is_filled_with_the_accent_live_and_in_the_picture():
     box = predict("05-cheating-head")
-    (choices,) = [w for w in walk(box) if type(w).__name__ == "ToggleButtons"]
+    (choices,) = [w for w in walk(box) if isinstance(w, ChoiceList)]
     assert "course-widget" in box._dom_classes
-    # The rule every course widget carries: the chosen option (ipywidgets' mod-active) filled with the accent.
-    assert re.search(r"\.widget-toggle-button\.mod-active\{background:var\(--jp-brand-color1", CONTROLS_CSS)
-    assert any(CONTROLS_CSS in str(getattr(w, "value", "") or "") for w in walk(box))
+    # The rule every option list carries: the chosen option (course-choices-chosen) filled with the accent.
+    assert re.search(FILLED, CHOICES_CSS) and choices._css == CHOICES_CSS
     choices.value = choices.options[1]
     picture = snapshot_html(box)
     chosen = re.findall(r"<button disabled[^>]*class='[^']*cs-chosen[^']*'[^>]*>([^<]*)</button>", picture)

@@ -103,12 +103,18 @@ TAG = re.compile(r"<[^>]*>")
 
 
 def shown_html(w) -> list[str]:
-    """The HTML a widget shows as text: an HTML view's value, a matrix editor's title."""
+    """The HTML a widget shows as text: an HTML view's value, a matrix editor's title, an option list's question and
+    option labels; and the labels of ipywidgets' own option widgets (radio and option buttons, drop-downs), which
+    the page shows as plain text, escaped here as the page escapes them."""
+    import html
+
     import ipywidgets as widgets
 
     if isinstance(w, (widgets.HTML, widgets.HTMLMath)):
         return [w.value]
-    return [getattr(w, "title_html", "")]
+    if isinstance(w, widgets.widget_selection._Selection):
+        return [html.escape(str(label)) for label in w._options_labels]
+    return [getattr(w, "title_html", ""), getattr(w, "description_html", ""), *getattr(w, "labels", ())]
 
 
 @pytest.mark.parametrize("notebook_run", NOTEBOOKS, indirect=True, ids=lambda p: p.stem)

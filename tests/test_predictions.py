@@ -22,6 +22,7 @@ from helpers.exercises import Judgement, Prediction, judge, predictions, progres
 from helpers.exercises.predictions import region_kind, region_of, region_options
 from helpers.exercises.progress import subscribe
 from helpers.look import theme
+from helpers.widgets.choices import ChoiceList
 from helpers.widgets.live import RUN_TO_SHOW
 from helpers.widgets.predict import PredictionWidget, predict
 
@@ -504,7 +505,7 @@ def test_every_control_has_an_accessible_name_and_nothing_is_an_output(form):
         assert not isinstance(part, widgets.Output)
         if isinstance(part, (widgets.Button, widgets.ToggleButton)):
             assert (part.description or part.tooltip).strip()
-        if isinstance(part, (widgets.Text, widgets.ToggleButtons)):
+        if isinstance(part, (widgets.Text, widgets.ToggleButtons, ChoiceList)):
             assert part.description.strip()
     assert f"predict-form-{form}" in _classes(w)
 

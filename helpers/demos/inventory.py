@@ -50,6 +50,7 @@ from helpers.exercises.inventory import (
 from helpers.exercises.progress import progress, record
 from helpers.look import theme
 from helpers.look.mathtext import math_html
+from helpers.widgets.choices import ChoiceList
 from helpers.widgets.layout import LinkedHTML, choice_list, course_box, course_button, wrap_row
 from helpers.widgets.live import LiveWidget
 from helpers.widgets.snapshot import OMIT_CLASS
@@ -116,7 +117,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
     ----------
     kind : str
         The progress kind it records under (``"inventory-pre"`` or ``"inventory-post"``).
-    choices : dict name -> ipywidgets.RadioButtons
+    choices : dict name -> ChoiceList (helpers.widgets.choices)
         One per item, in the order shown; ``.value`` is the option chosen (its text), or None.
     submitted : bool
         True once the test is submitted (now, or recorded before).
@@ -140,7 +141,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
         self._items = items()
         self.submitted = False
         self.verdicts: dict[str, bool | None] = {}
-        self.choices: dict[str, widgets.RadioButtons] = {}
+        self.choices: dict[str, ChoiceList] = {}
         self._verdict_html: dict[str, LinkedHTML] = {}
         parts: list[widgets.Widget] = []
         for objective, words in OBJECTIVES.items():
@@ -168,7 +169,7 @@ class InventoryTest(LiveWidget, widgets.VBox):
 
     def _item_box(self, number: int, name: str, item: Item) -> widgets.VBox:
         options = item.options if self.when == "pre" else post_order(name)
-        radio = choice_list(f"{number}. {item.question}", options)
+        radio = choice_list(f"{number}. {item.question}", options, large=self._large)
         # Shown once there is a verdict; a LinkedHTML, as the post-test's verdict links the section that teaches it.
         verdict = LinkedHTML(layout=widgets.Layout(display="none"))
         verdict.add_class("inventory-verdict")

@@ -53,6 +53,7 @@ from helpers.look import theme
 from helpers.look.mathtext import math_html
 from helpers.look.render import figure_img_html, heatmap, matrix_html
 from helpers.widgets import MatrixEditor
+from helpers.widgets.choices import ChoiceList
 from helpers.widgets.layout import choice_list, course_box, wrap_row
 from helpers.widgets.live import LiveWidget, TextForm, close_tree
 from helpers.widgets.solutions import INSTRUCTOR, InstructorMode, InstructorSwitch
@@ -118,11 +119,11 @@ def _grid_pending(field: Field, editor: MatrixEditor) -> list[str]:
     return [f"{n} cell{'' if n == 1 else 's'} in {field.name}"] if n else []
 
 
-def _choice(field: Field, aligned: bool, large: bool) -> widgets.RadioButtons:
+def _choice(field: Field, aligned: bool, large: bool) -> ChoiceList:
     # One option per line, its whole text the clickable label: "diagonal", or "a) Bidirectional attention ...".
     # The value is the option's key either way.
     options = [(key if text == key else f"{key}) {text}", key) for key, text in field.options]
-    return choice_list(field.label or "Your answer:", options)
+    return choice_list(field.label or "Your answer:", options, large=large)
 
 
 FIELD_WIDGETS: dict[str, _FieldWidget] = {
@@ -373,7 +374,7 @@ class PracticeQuestion(_AnswerPanel, widgets.VBox):
 
     Test hooks (what a learner does, as code):
 
-    * ``answer_widgets``: dict of the input widgets (Text fields, MatrixEditors or RadioButtons)
+    * ``answer_widgets``: dict of the input widgets (Text fields, MatrixEditors or ChoiceLists)
     * ``check()``: press Check (the same handler as the button); returns the Feedback
     * ``feedback_html.value``: what the learner sees next to the button
     * ``show_hint()``, ``show_solution()``; ``hint_visible``, ``solution_visible``

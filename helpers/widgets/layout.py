@@ -11,6 +11,7 @@ import ipywidgets as widgets
 
 from helpers.core.numbers import number_text
 from helpers.look import theme
+from helpers.widgets.choices import ChoiceList
 
 __all__ = [
     "TEXT_CSS", "text_style_widget", "course_box", "wrap_row", "view_html",
@@ -22,20 +23,8 @@ __all__ = [
 # one-line label sits on the baseline of the inputs beside it; any text that wraps inside such a widget is then
 # double-spaced. Widgets of the course carry the class ``course-widget`` and one copy of this rule (a hidden HTML
 # widget, see :func:`text_style_widget`), which sets a normal line height inside them only.
-# The same copy carries the look of :func:`choice_list`: the question above its options, one option per line, each
-# option's text wrapping beside its button (ipywidgets gives radio options one fixed line of height, so a long option
-# ran into the next one, and a group 300 px wide, so short options wrapped over their buttons).
 TEXT_CSS = ("<style>.course-widget .widget-html > .widget-html-content,"
-            ".course-widget .jupyter-widget-html > .jupyter-widget-html-content{line-height:1.4}"
-            ".course-widget .course-choice{flex-direction:column;align-items:flex-start;width:auto;max-width:100%;"
-            "height:auto;line-height:1.4}"
-            ".course-widget .course-choice > .widget-label{width:auto;max-width:100%;white-space:normal;"
-            "text-align:left;line-height:1.4;margin-bottom:2px}"
-            ".course-widget .course-choice .widget-radio-box{max-width:100%;margin-bottom:0}"
-            ".course-widget .course-choice .widget-radio-box label{display:flex;align-items:flex-start;height:auto;"
-            "line-height:1.4;white-space:normal;padding:2px 0;cursor:pointer}"
-            ".course-widget .course-choice .widget-radio-box input{float:none;flex:none;order:-1;height:1.4em;"
-            "margin:0 0.5em 0 1px}</style>")
+            ".course-widget .jupyter-widget-html > .jupyter-widget-html-content{line-height:1.4}</style>")
 
 
 # The look of the controls, in the theme's colours (JupyterLab's variables, light and dark alike):
@@ -112,16 +101,14 @@ def number_box(description: str, value, low, high, step, integer: bool = False,
                layout=widgets.Layout(width=f"{label_em + field_em:.1f}em", max_width="100%"))
 
 
-def choice_list(description: str, options, value=None) -> widgets.RadioButtons:
-    """Options as a vertical list of radio buttons under ``description``: each ``(text, value)`` of ``options`` is one
-    line whose whole text is the clickable label (a long text wraps beside its button). Put it in a widget made by
-    :func:`course_box`, which carries its look (:data:`TEXT_CSS`)."""
-    w = widgets.RadioButtons(options=list(options), value=value, description=description,
-                             style={"description_width": "initial"}, layout=widgets.Layout(width="auto",
-                                                                                          max_width="100%"))
+def choice_list(description: str, options, value=None, large: bool = False) -> ChoiceList:
+    """Options as a vertical list of radio buttons under ``description``: each option (a text, or a ``(text,
+    value)`` pair) is one line whose whole text, its math typeset, is the clickable label (a long text wraps beside
+    its button); see :class:`~helpers.widgets.choices.ChoiceList`."""
+    w = ChoiceList(options=list(options), value=value, description=description, look="list", large=large,
+                   layout=widgets.Layout(width="auto", max_width="100%"))
     w.add_class("course-choice")
     return w
-
 
 
 def course_button(description: str, tooltip: str, css_class: str, large: bool = False,

@@ -41,7 +41,8 @@ from helpers.exercises.predictions import Judgement, Prediction, prediction
 from helpers.exercises.progress import progress, record
 from helpers.look import theme
 from helpers.look.mathtext import math_html
-from helpers.widgets.layout import choice_buttons, course_box, course_button, wrap_row
+from helpers.widgets.choices import ChoiceList
+from helpers.widgets.layout import course_box, course_button, wrap_row
 from helpers.widgets.live import LiveWidget, lecture_mode
 from helpers.widgets.predict_vote import VotePanel
 
@@ -85,7 +86,7 @@ class PredictionWidget(LiveWidget, widgets.VBox):
         What the input holds now: the typed text (number), the option picked or None (choice, region), the
         ``(row, column)`` labels of the entry picked or None (cell).
     input : ipywidgets.Widget
-        The input of the form (CSS class ``predict-input``): a Text, a ToggleButtons, or a box of ToggleButtons.
+        The input of the form (CSS class ``predict-input``): a Text, a ChoiceList, or a box of ToggleButtons.
     commit_button, reveal_button, try_again_button : ipywidgets.Button
     question_html, message_html, reveal_html : ipywidgets.HTML
         The question; what is wrong with the input (next to it); the reveal.
@@ -164,8 +165,7 @@ class PredictionWidget(LiveWidget, widgets.VBox):
             self.watch(box, self._typed, where=self.message_html)
             return box
         if p.form in ("choice", "region"):
-            buttons = choice_buttons("Your prediction", p.options, None)
-            buttons.style.description_width = "initial"
+            buttons = ChoiceList(p.options, None, description="Your prediction", look="buttons", large=self._large)
             self.watch(buttons, lambda _change: self.clear_problem(self.message_html), where=self.message_html)
             return buttons
         return self._cell_grid()

@@ -14,7 +14,8 @@ The picture is made from the widget tree as it is, one rule per kind of widget:
   drops ``aria-label``); in a grid (``GridBox``), whose row and column labels name each cell on screen, the cell's
   description is its ``aria-label`` (a ``title`` alone is not a name that axe accepts);
 * ``Button``, ``ToggleButton``, ``ToggleButtons``, ``RadioButtons``, ``Checkbox``, ``Dropdown``, ``Select``: disabled
-  controls with their labels and what is selected;
+  controls with their labels and what is selected; a ``ChoiceList`` (helpers.widgets.choices) as the radio or option
+  buttons it stands for, its question and labels typeset;
 * ``Box``, ``HBox``, ``VBox``, ``GridBox``: a ``<div>`` with the layout's flex and grid properties, sizes, margins and
   borders; ``Accordion`` and ``Tab``: a ``<details>`` per page (the open page open: the others still open on a
   click, without a kernel), ``Stack``: the page shown;
@@ -89,7 +90,7 @@ _RULES = (  # (what the picture must hold for the rule to be written, the rule)
     ("cs-chosen", f"{_S} .cs-chosen{{background:var(--jp-brand-color1,#1976d2);color:#fff;font-weight:700;"
                   "box-shadow:none}"),
     ("cs-pick", ".cs-pick{display:inline-flex;align-items:center;margin:1px 10px 1px 0}"),
-    # A list of options (helpers.widgets.layout.choice_list): its question above the options and wrapping, as on the
+    # A list of options (helpers.widgets.choices, as a list): its question above the options and wrapping, as on the
     # live page.
     ("course-choice", ".cs-field.course-choice{flex-direction:column;align-items:flex-start}"
                       ".course-choice>.cs-desc{white-space:normal;text-align:left;max-width:100%}"),
@@ -302,6 +303,32 @@ def _radio_buttons(w) -> str:
     return _field(w, group, width_auto=True)
 
 
+def _is_choice_list(w) -> bool:
+    # Known by what it holds, not by its class: helpers.widgets.choices imports helpers.widgets.live, which imports
+    # this module.
+    return getattr(w, "look", None) in ("list", "buttons") and isinstance(getattr(w, "labels", None), list)
+
+
+def _choice_list(w) -> str:
+    """An option list (:class:`~helpers.widgets.choices.ChoiceList`) drawn as the radio or option buttons it stands
+    for, its question and labels typeset (HTML the list wrote, its text escaped)."""
+    index = w.index
+    question = f'<span class="cs-desc" style="width:auto">{w.description_html}</span>' if w.description else ""
+    if w.look == "buttons":
+        chosen, other = ' class="cs-btn cs-on cs-chosen" aria-pressed="true"', ' class="cs-btn"'
+        picks = "".join(f"<button disabled{chosen if k == index else other}>{label}</button>"
+                        for k, label in enumerate(w.labels))
+        group = f'<div class="cs-row">{picks}</div>'
+    else:
+        # Each option a block of its own, so that a page that drops the picture's <style> (JupyterLab, for a notebook
+        # not trusted yet) still shows one option per line; its text one <span>, so that the label's flex layout
+        # keeps a sub- or superscript in the line of text around it.
+        picks = "".join(f'<div><label class="cs-pick"><input type="radio" disabled{" checked" if k == index else ""}>'
+                        f"<span>{label}</span></label></div>" for k, label in enumerate(w.labels))
+        group = f'<div class="cs-box cs-v">{picks}</div>'
+    return f"<div{_attrs(w, 'cs-field', ['width:auto', *_layout_css(w)])}>{question}{group}</div>"
+
+
 def _choice(w) -> str:
     index = getattr(w, "index", None)
     labels = _labels(w)
@@ -442,6 +469,8 @@ def _draw(w, in_grid: bool = False) -> str:
         return f"<span{_attrs(w, '', _layout_css(w))}>{_esc(w.value)}</span>"
     if isinstance(w, _TEXT_FIELDS):
         return _text_field(w, in_grid)
+    if _is_choice_list(w):
+        return _choice_list(w)
     if isinstance(w, widgets.ToggleButtons):
         return _toggle_buttons(w)
     if isinstance(w, widgets.RadioButtons):

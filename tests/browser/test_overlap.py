@@ -20,7 +20,15 @@ import pytest
 from playwright.sync_api import expect
 
 from course.browser import notebook_paths
-from course.widget_pages import editor, editor_cells, editor_message, explorer, projections_notebook, type_into_cell
+from course.widget_pages import (
+    CHOICE_GROUP,
+    editor,
+    editor_cells,
+    editor_message,
+    explorer,
+    projections_notebook,
+    type_into_cell,
+)
 
 from .test_dark import DARK, LIGHT, set_theme
 
@@ -35,7 +43,7 @@ JS_OVERLAPS = """
 () => {
   const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
   const SELECTOR = ['button', 'input:not([type=hidden])', 'select', 'textarea', 'label', '.widget-label',
-                    '[role=alert]', '.widget-radio-box label', '.widget-html-content [role=status]'].join(',');
+                    '[role=alert]', '.course-choices-option', '.widget-html-content [role=status]'].join(',');
   const cells = [...panel.querySelectorAll('.jp-Cell')];
   const clipping = (e) => ['hidden', 'clip', 'auto', 'scroll'].includes(getComputedStyle(e).overflowX)
                           || ['hidden', 'clip', 'auto', 'scroll'].includes(getComputedStyle(e).overflowY);
@@ -104,7 +112,7 @@ JS_OVERLAPS = """
     }
   }
   // A radio option's text inside its group (text that wraps under its button or runs past the group's edge).
-  for (const group of panel.querySelectorAll('.widget-radio-box')) {
+  for (const group of panel.querySelectorAll('.course-choices-list .course-choices-options')) {
     const g = group.getBoundingClientRect();
     if (g.width === 0) continue;
     for (const label of group.querySelectorAll('label')) {
@@ -169,7 +177,7 @@ def keep(lab, name: str, locator=None) -> None:
 def test_no_control_overlaps_another(lab, path):
     run(lab, path)
     # The widget with the most radio options (09's "Read the heatmap") is the one worth looking at.
-    heatmap = lab.notebook.locator(".practice-generator").filter(has=lab.page.locator(".widget-radio-box")).first
+    heatmap = lab.notebook.locator(".practice-generator").filter(has=lab.page.locator(CHOICE_GROUP)).first
     shoot = (lambda tag: keep(lab, f"overlap-{path.stem}-{tag}", heatmap)) if heatmap.count() else None
     found = overlaps_everywhere(lab, shoot)
     assert not found, "controls, labels or messages overlap:\n" + "\n".join(found[:40])

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from course.widget_pages import first_notebook_calling
+from course.widget_pages import first_notebook_calling, prediction_options
 from helpers.exercises import predictions
 from helpers.widgets.reveal import FOLDED, fold_summary
 
@@ -90,7 +90,7 @@ def test_a_folded_answer_is_readable_in_both_themes_and_opens_when_its_predictio
 
     # Commit a prediction in the box above (any option): the fold opens and shows what the cell printed.
     box.scroll_into_view_if_needed()
-    box.locator(".predict-input button").first.click()
+    prediction_options(box).first.click()
     box.locator(".predict-commit").first.click()
     expect(box.locator(".predict-reveal").first).to_contain_text("Your prediction")
     expect(output).to_be_visible()
