@@ -21,7 +21,7 @@ from course.browser import notebook_paths
 SHOWN_ATOL = 0.0051
 
 
-# The explorers' stable CSS classes (helpers/widgets.py documents them). Tests find widgets by these, not by the
+# The explorers' stable CSS classes (README, "For authors", lists them). Tests find widgets by these, not by the
 # titles on screen, so rewording a title cannot break a test. Older callers pass the on-screen names; both forms work.
 _EXPLORER_CLASS = {
     "self": "attn-explorer-self",

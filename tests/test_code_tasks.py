@@ -110,7 +110,7 @@ def test_01s_look_up_scores_are_the_checkers():
 
 
 def test_01s_library_and_query_are_the_helpers():
-    """The predictions of 01 compute their truths from helpers.lookup: its library and query are the notebook's."""
+    """The predictions of 01 compute their truths from helpers.core.lookup: its library and query are the notebook's."""
     nb = notebook_values("01_intuition", "titles", "K", "V")
     assert nb["titles"] == lookup.TITLES
     np.testing.assert_array_equal(nb["K"], lookup.KEYS)

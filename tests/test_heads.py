@@ -81,7 +81,8 @@ def assigned_in_notebook(stem: str, names: tuple[str, ...]) -> dict:
 
 
 def test_03s_numbers_are_the_helpers():
-    """The predictions and the design task of 03 compute from helpers.heads: the notebook types the same numbers."""
+    """The predictions and the design task of 03 compute from helpers.core.heads: the notebook types the same
+    numbers."""
     X, W_q, W_k, W_v, W_o = two_head_layer()
     nb = assigned_in_notebook("03_heads", ("tokens", "X", "W_q", "W_k", "W_v", "h"))
     assert tuple(nb["tokens"]) == TOKENS and nb["h"] == H

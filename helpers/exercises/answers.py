@@ -66,7 +66,7 @@ def named_error(what: str, err: ParseError) -> Unreadable:
 
 
 def parsed(parse, text: str, what: str, *args):
-    """``parse(text, *args)`` (a reader of :mod:`helpers.parsing`), its ParseError raised as :func:`named_error`'s
+    """``parse(text, *args)`` (a reader of :mod:`helpers.core.parsing`), its ParseError raised as :func:`named_error`'s
     Unreadable for the field ``what``."""
     try:
         return parse(text, *args)

@@ -63,7 +63,7 @@ _STEPS = theme.SCALE_STEPS  # strengths 0 .. _STEPS of a hue; a level is a signe
 # legend says what it means. A screen reader reads the cell's name, "masked".
 MASKED_TEXT = "—"
 MASKED_LEGEND = "masked (blocked before the softmax)"
-# The panel's colour (0 on every scale) and the legend's muted text, from helpers.theme.
+# The panel's colour (0 on every scale) and the legend's muted text, from helpers.look.theme.
 _PANEL_BG = theme.PANEL_BG
 _MUTED_FG = theme.MUTED_FG
 
