@@ -20,6 +20,11 @@ from helpers.widgets.live import LiveWidget, Vector, validates
 __all__ = ["LookupDemo"]
 
 
+def _interval(lo: float, hi: float) -> str:
+    """The range a field takes, as its messages write it: ``[−2, 2]``."""
+    return f"[{number_text(lo, mark_tiny=True)}, {number_text(hi, mark_tiny=True)}]"
+
+
 class LookupDemo(LiveWidget, widgets.VBox):
     """Live soft look-up: move the query, switch hard/soft, change the temperature.
 
@@ -136,8 +141,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
             raise ValueError(f"query must have shape ({self._keys.shape[1]},) like a key; got shape {q.shape}")
         lo, hi = self._range
         if not np.isfinite(q).all() or (q < lo).any() or (q > hi).any():
-            span = f"[{number_text(lo, mark_tiny=True)}, {number_text(hi, mark_tiny=True)}]"
-            raise ValueError(f"every query entry must lie in {span}; got {q.tolist()}")
+            raise ValueError(f"every query entry must lie in {_interval(lo, hi)}; got {q.tolist()}")
         return q
 
     # -- state --------------------------------------------------------------------------
@@ -150,8 +154,7 @@ class LookupDemo(LiveWidget, widgets.VBox):
         t = check_temperature(value)
         lo, hi = self._temperature_range
         if not lo <= t <= hi:
-            span = f"[{number_text(lo, mark_tiny=True)}, {number_text(hi, mark_tiny=True)}]"
-            raise ValueError(f"temperature must lie in {span}; got {value!r}")
+            raise ValueError(f"temperature must lie in {_interval(lo, hi)}; got {value!r}")
         return t
 
     @traitlets.observe("query")
