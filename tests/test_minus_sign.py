@@ -37,8 +37,8 @@ def test_the_minus_sign_is_u2212():
 
 
 @pytest.mark.parametrize(("fmt", "x", "shown"), [
-    (render.format_number, -1.29, "−1.29"),
-    (lambda x: render.fixed_decimals(x, 2), -1.29, "−1.29"),
+    (lambda x: number_text(x, mark_tiny=True), -1.29, "−1.29"),
+    (lambda x: number_text(x, 2, trim=False), -1.29, "−1.29"),
     (lambda x: render.number_format([x, 2.5])(x), -1.29, "−1.29"),
     (explain.fmt, -1.25, "−1.25"),
     (number_text, -3e6, "−3e+06"),
@@ -50,7 +50,7 @@ def test_every_formatter_writes_the_true_minus(fmt, x, shown):
 
 @pytest.mark.parametrize("x", [-0.001, -1e-12, -0.004999])
 def test_a_number_that_rounds_to_zero_has_no_sign(x):
-    for text in (render.format_number(x), render.fixed_decimals(x, 2), number_text(x, 2, trim=False)):
+    for text in (number_text(x, mark_tiny=True), number_text(x, 2, trim=False)):
         assert not text.startswith(("-", "−")), text
 
 

@@ -13,7 +13,6 @@ from helpers.core import explain
 from helpers.core.attention import attention_stages
 from helpers.core.numbers import number_text
 from helpers.core.parsing import MAX_MAGNITUDE, ParseError, parse_number
-from helpers.look import render
 from helpers.widgets.matrix_editor import MatrixEditor, cell_text
 
 import junk
@@ -32,8 +31,8 @@ def test_the_trace_format_writes_huge_numbers_with_significant_digits(x, shown):
     (0.25, "0.25", "0.25"), (1.0, "1", "1.00"), (0.0, "0", "0.00"),
 ])
 def test_table_cells_use_the_same_format(x, cell, fixed):
-    assert render.format_number(x) == cell
-    assert render.fixed_decimals(x, 2) == fixed
+    assert number_text(x, mark_tiny=True) == cell
+    assert number_text(x, 2, trim=False) == fixed
 
 
 @pytest.mark.parametrize("x", [0.0, 3.0, -2.5, 1 / 3, 123456.0, 1e15, -1e15, 1e-7, 1e200])
@@ -47,13 +46,13 @@ def test_a_cell_shows_a_short_text_that_reads_back_as_the_number(x):
 @pytest.mark.parametrize("x", [np.inf, -np.inf, np.nan])
 def test_a_cell_shows_infinity_and_nan_as_every_view_does(x):
     # An editor given a value that is not finite shows it (no error) in the words of the tables and traces.
-    assert cell_text(x) == number_text(x) == render.format_number(x)
+    assert cell_text(x) == number_text(x) == number_text(x, mark_tiny=True)
     assert cell_text(x) == {np.inf: "∞", -np.inf: "−∞"}.get(x, "nan")
 
 
 def test_no_formatter_writes_a_run_of_digits():
     for x in [1e15 + 1, 1e100, 1e300, 123456789012.5]:
-        for text in (explain.fmt(x), render.format_number(x), render.fixed_decimals(x, 2), cell_text(x),
+        for text in (explain.fmt(x), number_text(x, mark_tiny=True), number_text(x, 2, trim=False), cell_text(x),
                      number_text(x, 6)):
             assert not re.search(r"[0-9]{10}", text), text
 

@@ -8,6 +8,7 @@ from css_colours import contrast, hue_angle, rgb
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
+from helpers.core.numbers import number_text
 from helpers.look import theme
 from helpers.look.render import (
     MASKED_LEGEND,
@@ -16,7 +17,6 @@ from helpers.look.render import (
     ColourScale,
     attention_weights_html,
     colour_for,
-    format_number,
     heatmap,
     heatmaps,
     matrices_html,
@@ -58,8 +58,8 @@ def style_value(style, prop):
         (123456.0, 2, "1.23e+05"),
     ],
 )
-def test_format_number(x, digits, text):
-    assert format_number(x, digits) == text
+def test_a_table_cell_writes_its_number_as_the_one_formatter_does(x, digits, text):
+    assert number_text(x, digits, mark_tiny=True) == text
 
 
 def test_matrix_html_shows_every_number_and_label():

@@ -12,9 +12,7 @@
 
 from __future__ import annotations
 
-import functools
-
-from helpers.core.numbers import number_format, number_text
+from helpers.core.numbers import number_format
 from helpers.look.colour_scales import (
     DIVERGING,
     MASKED_LEGEND,
@@ -54,15 +52,9 @@ from helpers.look.tables import (
 
 __all__ = [
     "PALETTES", "SEQUENTIAL", "DIVERGING", "MASKED_TEXT", "MASKED_LEGEND", "ColourScale", "WEIGHTS", "signed_scale",
-    "shared_scale", "colour_for", "format_number", "fixed_decimals", "number_format", "matrix_html", "matrices_html",
+    "shared_scale", "colour_for", "number_format", "matrix_html", "matrices_html",
     "show_matrix", "show_matrices", "attention_weights_html", "linked_matrix_html", "linked_weights_html",
     "labels_or_default", "title_html", "heatmap", "heatmaps", "heatmap_alt", "colour_map", "level_colour",
     "described_figure", "diagram_svg_html", "figure_svg", "figure_svg_html", "draw_figure", "figure_png",
     "smaller_png", "figure_img_html"
 ]
-
-# Two names for ways of calling the one formatter (helpers.core.numbers.number_text), kept for the code that imports
-# them from here: a table cell's number (a value that rounds to zero but is not zero shows "0.00"), and exactly
-# ``digits`` decimals.
-format_number = functools.partial(number_text, mark_tiny=True)
-fixed_decimals = functools.partial(number_text, trim=False)
