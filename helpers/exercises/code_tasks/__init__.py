@@ -17,8 +17,10 @@ mistake's name, what to change and where the course explains it. A function whos
 docstring and ``...`` gets the friendly "not written yet" verdict. The engine is
 :mod:`helpers.exercises.code_tasks.engine`.
 
-Each task is one module holding its cases, its wrong implementations and the mistakes they stand for, and
-its reference solution as real code (its skeleton is that solution's signature and docstring):
+Each task is one module holding its cases, its reference solution as real code (its skeleton is that solution's
+signature and docstring) and its wrong implementations, each under the key of the mistake it stands for; its words
+(its idea, outputs and place, and the mistakes it names first, with their advice) are the TOML file beside it
+(:mod:`.text`):
 
 * ``"softmax"``: ``fn(x)``: softmax along the last axis, any shape
 * ``"project_qkv"``: ``fn(X, W_q, W_k, W_v) -> (Q, K, V)``
@@ -78,7 +80,7 @@ __all__ = ["TASKS", "YOUR_TURN_TASKS", "YOUR_TURN_CELLS", "MISTAKES", "SOLUTIONS
            "solution_source"]
 
 # Every module of this package that defines TASK is a task, in the course's order (its ``order``): a new task is one
-# new module.
+# new module and its TOML file.
 TASKS: dict[str, CodeTask] = {task.name: task for task in sorted(discover(__name__, "TASK"),
                                                                   key=lambda task: (task.order, task.name))}
 # The tasks a "Your turn" cell asks for, in course order (tests/test_code_check.py ties them to the notebooks' cells).

@@ -16,43 +16,11 @@ import numpy as np
 
 from helpers.core.explain import shape_text
 from helpers.exercises.code_tasks import layer_by_layer as lbl
-from helpers.exercises.code_tasks.attention import (
-    K_NOT_TRANSPOSED,
-    NO_SCALE,
-    OVER_QUERIES,
-    SCALE_DK,
-    WEIGHTS_TRANSPOSED,
-)
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict
+from helpers.exercises.code_tasks.engine import Case, CodeTask, Verdict
 from helpers.exercises.code_tasks.learner_math import nan_softmax
-from helpers.exercises.code_tasks.merge_heads import MERGE_INTERLEAVED, MERGE_NO_TRANSPOSE
-from helpers.exercises.code_tasks.multi_head_attention import NO_WO, SCALE_DMODEL
-from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
-from helpers.exercises.code_tasks.split_heads import SPLIT_INTERLEAVED, SPLIT_NO_TRANSPOSE
 
-__all__ = ["TASK", "my_attention_sublayer", "BIAS_MISSING", "NO_RESIDUAL", "NO_LAYER_NORM", "NORM_BEFORE_RESIDUAL",
-           "course_sublayer"]
+__all__ = ["TASK", "my_attention_sublayer", "course_sublayer"]
 
-WHERE = '16_capstone, "2. The whole attention sublayer"'
-BIAS_MISSING = Mistake(
-    "bias_missing", "a bias left out",
-    "Each of MiniLM's projections adds a bias after its matrix product: b_q to the queries, b_v to the values, b_o "
-    "after W^O (b_k too, though it changes nothing: it adds the same number to a whole row of scores).",
-    WHERE)
-NO_RESIDUAL = Mistake(
-    "no_residual", "the residual left out: X is not added back",
-    "The sublayer's result is added to the X that came in, and the LayerNorm takes that sum: each token keeps what "
-    "it was and adds what it read from the others.",
-    f'{WHERE}; 03_heads, "Where the output goes: the residual stream"')
-NO_LAYER_NORM = Mistake(
-    "no_layer_norm", "the LayerNorm left out",
-    "MiniLM normalises every token's vector after adding the residual: pass the sum through layer.layer_norm.",
-    WHERE)
-NORM_BEFORE_RESIDUAL = Mistake(
-    "norm_before_residual", "the LayerNorm taken before adding the residual (GPT-2's order, not BERT's)",
-    "BERT and MiniLM add the attention's result to X first and normalise the sum (post-LN); normalising the "
-    "attention's result alone and adding X after it is the pre-LN order of GPT-2, whose weights differ.",
-    WHERE)
 
 # Columns of X_out shown in the example (it has 384).
 SHOWN_COLUMNS = 6
@@ -124,27 +92,27 @@ def _model(**change):
 
 
 MODELS = (
-    (SCALE_DMODEL, lambda X, layer: _variant(X, layer, scale=np.sqrt(X.shape[1]))),
-    (NO_SCALE, _model(scale=1.0)),
-    (SCALE_DK, lambda X, layer: _variant(X, layer, scale=X.shape[1] / layer.h)),
-    (OVER_QUERIES, _model(axis=-2)),
-    (WEIGHTS_TRANSPOSED, _model(weights_t=True)),
-    (K_NOT_TRANSPOSED, _model(transposed_k=False)),
-    (WQ_WK_SWAPPED, _model(swapped_qk=True)),
-    (SPLIT_NO_TRANSPOSE, _model(split="reshape")),
-    (SPLIT_INTERLEAVED, _model(split="interleaved")),
-    (MERGE_NO_TRANSPOSE, _model(merge="reshape")),
-    (MERGE_INTERLEAVED, _model(merge="interleaved")),
-    (NO_WO, _model(w_o=False)),
-    (NO_WO, _model(w_o=False, biases="qkv")),
-    (BIAS_MISSING, _model(biases="kvo")),
-    (BIAS_MISSING, _model(biases="qko")),
-    (BIAS_MISSING, _model(biases="qkv")),
-    (BIAS_MISSING, _model(biases="o")),
-    (BIAS_MISSING, _model(biases="")),
-    (NO_RESIDUAL, _model(order="no residual")),
-    (NO_LAYER_NORM, _model(order="no norm")),
-    (NORM_BEFORE_RESIDUAL, _model(order="norm, residual")),
+    ("scale_dmodel", lambda X, layer: _variant(X, layer, scale=np.sqrt(X.shape[1]))),
+    ("no_scale", _model(scale=1.0)),
+    ("scale_dk", lambda X, layer: _variant(X, layer, scale=X.shape[1] / layer.h)),
+    ("softmax_over_queries", _model(axis=-2)),
+    ("weights_transposed", _model(weights_t=True)),
+    ("k_not_transposed", _model(transposed_k=False)),
+    ("wq_wk_swapped", _model(swapped_qk=True)),
+    ("split_no_transpose", _model(split="reshape")),
+    ("split_interleaved", _model(split="interleaved")),
+    ("merge_no_transpose", _model(merge="reshape")),
+    ("merge_interleaved", _model(merge="interleaved")),
+    ("no_wo", _model(w_o=False)),
+    ("no_wo", _model(w_o=False, biases="qkv")),
+    ("bias_missing", _model(biases="kvo")),
+    ("bias_missing", _model(biases="qko")),
+    ("bias_missing", _model(biases="qkv")),
+    ("bias_missing", _model(biases="o")),
+    ("bias_missing", _model(biases="")),
+    ("no_residual", _model(order="no residual")),
+    ("no_layer_norm", _model(order="no norm")),
+    ("norm_before_residual", _model(order="norm, residual")),
 )
 
 
@@ -203,13 +171,6 @@ def _difference(task, got, want, where, tokens, given, args) -> Verdict | None:
 
 TASK = CodeTask(
     name="attention_sublayer",
-    order=180,
-    idea=("Project X to Q, K and V with the layer's matrices and biases; cut each into h = 12 heads of d_k = 32 "
-          "neighbouring columns, with the head axis first; attend in every head (scaled by √d_k, softmax over the "
-          "keys); put the heads' outputs back side by side, one row per token; multiply by W^O and add b^O; add X "
-          "back (the residual) and pass the sum through the layer's LayerNorm. Return it with the weights of every "
-          "head."),
-    outputs=(("X_out", "n × d_model"), ("weights", "h × n × n")),
     cases=_cases,
     reference=course_sublayer,
     solution=my_attention_sublayer,

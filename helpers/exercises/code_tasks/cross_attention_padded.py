@@ -14,58 +14,14 @@ import numpy as np
 from helpers.core.attention import scaled_dot_product_attention
 from helpers.core.numbers import number_text
 from helpers.core.translation import toy_translation
-from helpers.exercises.code_tasks.attention import (
-    K_NOT_TRANSPOSED,
-    NO_SCALE,
-    ORDER_SWAPPED,
-    OVER_QUERIES,
-    SCALE_DK,
-    WEIGHTS_AT_K,
-    WEIGHTS_TRANSPOSED,
-)
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import cross_example, near_30, small_ints
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax, scaled_scores
-from helpers.exercises.code_tasks.masked_attention import MASK_ADDED, MASK_AFTER_SOFTMAX, MASK_MULTIPLIED
-from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
-from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
-from helpers.exercises.code_tasks.softmax import NO_MAX
 
-__all__ = ["TASK", "my_cross_attention_padded", "SOURCE_PADDING_IGNORED", "SOURCE_PADDING_OFF_BY_ONE",
-           "SOURCE_PADDING_ON_QUERIES", "SOURCE_PADDING_INVERTED", "SOURCE_KEYS_CAUSAL", "CROSS_ROLES_REVERSED"]
+__all__ = ["TASK", "my_cross_attention_padded"]
 
 _PADDING = '04_masking, "Padding masks for a batch"'
 _ROLES = '06_cross_attention, "Self-attention vs cross-attention"'
-
-SOURCE_PADDING_IGNORED = Mistake(
-    "source_padding_ignored", "the source's padding ignored: the pad keys get weight",
-    "Source rows from enc_length on are padding: their keys must get weight exactly 0, and each row's weight "
-    "shared over the real source tokens. Block them in the scores, before the softmax.",
-    _PADDING)
-SOURCE_PADDING_OFF_BY_ONE = Mistake(
-    "source_padding_off_by_one", "the source's padding off by one",
-    "enc_length counts the real source tokens: they are keys 0 to enc_length − 1, and key enc_length is the first "
-    "pad.",
-    _PADDING)
-SOURCE_PADDING_ON_QUERIES = Mistake(
-    "source_padding_on_queries", "the padding applied to the queries (rows) instead of the keys (columns)",
-    "The padding is the source's, and the source gives the keys: block the columns from enc_length on. The rows are "
-    "the decoder's positions, and every one of them reads the real source tokens.",
-    _PADDING)
-SOURCE_PADDING_INVERTED = Mistake(
-    "source_padding_inverted", "the real source tokens blocked and the pad keys kept",
-    "The real source tokens are the first enc_length keys: they keep their scores, and the keys after them get −∞.",
-    _PADDING)
-SOURCE_KEYS_CAUSAL = Mistake(
-    "source_keys_causal", "a causal mask in cross-attention",
-    "The whole source is known before decoding starts: a decoder position may read every real source token, "
-    "whatever its place. Only the padding is blocked here.",
-    '06_cross_attention, "Self-attention vs cross-attention"; 04_masking, "Padding masks for a batch"')
-CROSS_ROLES_REVERSED = Mistake(
-    "cross_roles_reversed", "queries from the source, keys and values from the decoder",
-    "The decoder asks and the source answers: Q from X_dec, K and V from X_enc. The output has one row per decoder "
-    "token, the weights are n_q × n_k.",
-    _ROLES)
 
 
 def my_cross_attention_padded(X_dec, X_enc, W_q, W_k, W_v, enc_length):
@@ -182,42 +138,35 @@ def _rows_zeroed(X_dec, X_enc, W_q, W_k, W_v, enc_length):
 
 TASK = CodeTask(
     name="cross_attention_padded",
-    order=80,
-    idea=("Cross-attention first: the queries come from the decoder's tokens, the keys and values from the source's. "
-          "Compare every query with every key, scale by 1/√d_k, softmax each row, mix the values. The source is "
-          "padded: its keys from enc_length on are not words, and no query may read them. As in 04's padding mask, "
-          "block those keys (columns) before the softmax, so that their weight is exactly 0 and each row still adds "
-          "up to 1 over the real source tokens."),
-    outputs=(("output", "n_q × d_v"), ("weights", "n_q × n_k")),
     cases=_cases,
     reference=_reference,
     solution=my_cross_attention_padded,
     models=(
-        (ORDER_SWAPPED, _model(order=-1)),
-        (SOURCE_PADDING_IGNORED, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K))),
-        (MASK_AFTER_SOFTMAX, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K),
+        ("order_swapped", _model(order=-1)),
+        ("source_padding_ignored", _model(scores_of=lambda Q, K, real: scaled_scores(Q, K))),
+        ("mask_after_softmax", _model(scores_of=lambda Q, K, real: scaled_scores(Q, K),
                                     weights_of=lambda s, real: nan_softmax(s) * real)),
-        (SOURCE_PADDING_OFF_BY_ONE, _masked(lambda n_q, n_k, L: _real(n_k, L, 1))),
-        (SOURCE_PADDING_OFF_BY_ONE, _masked(lambda n_q, n_k, L: _real(n_k, L, -1))),
-        (SOURCE_PADDING_ON_QUERIES, _rows_blocked),
-        (SOURCE_PADDING_ON_QUERIES, _rows_zeroed),
-        (SOURCE_PADDING_INVERTED, _masked(lambda n_q, n_k, L: ~_real(n_k, L))),
-        (SOURCE_KEYS_CAUSAL, _masked(lambda n_q, n_k, L: np.tril(np.ones((n_q, n_k), dtype=bool)) & _real(n_k, L))),
-        (SOURCE_KEYS_CAUSAL, _masked(lambda n_q, n_k, L: np.tril(np.ones((n_q, n_k), dtype=bool)))),
-        (CROSS_ROLES_REVERSED, _reversed(padded=True)),
-        (CROSS_ROLES_REVERSED, _reversed(padded=False)),
-        (MASK_MULTIPLIED, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K) * real)),
-        (MASK_ADDED, _model(scores_of=lambda Q, K, real: scaled_scores(Q, K) + real)),
-        (NO_SCALE, _masked(lambda n_q, n_k, L: _real(n_k, L), scale=lambda Q: 1.0)),
-        (SCALE_DK, _masked(lambda n_q, n_k, L: _real(n_k, L), scale=lambda Q: Q.shape[-1])),
-        (SCALE_DMODEL, _scale_dmodel),
-        (OVER_QUERIES, _model(weights_of=lambda s, real: nan_softmax(s, axis=0))),
-        (WEIGHTS_TRANSPOSED, lambda *args: (_reference(*args)[0], _reference(*args)[1].T)),
-        (WEIGHTS_AT_K, _model(output_of=lambda w, K, V: w @ K)),
-        (K_NOT_TRANSPOSED, _model(scores_of=lambda Q, K, real: np.where(real, Q @ K / np.sqrt(Q.shape[-1]),
+        ("source_padding_off_by_one", _masked(lambda n_q, n_k, L: _real(n_k, L, 1))),
+        ("source_padding_off_by_one", _masked(lambda n_q, n_k, L: _real(n_k, L, -1))),
+        ("source_padding_on_queries", _rows_blocked),
+        ("source_padding_on_queries", _rows_zeroed),
+        ("source_padding_inverted", _masked(lambda n_q, n_k, L: ~_real(n_k, L))),
+        ("source_keys_causal", _masked(lambda n_q, n_k, L: np.tril(np.ones((n_q, n_k), dtype=bool)) & _real(n_k, L))),
+        ("source_keys_causal", _masked(lambda n_q, n_k, L: np.tril(np.ones((n_q, n_k), dtype=bool)))),
+        ("cross_roles_reversed", _reversed(padded=True)),
+        ("cross_roles_reversed", _reversed(padded=False)),
+        ("mask_multiplied", _model(scores_of=lambda Q, K, real: scaled_scores(Q, K) * real)),
+        ("mask_added", _model(scores_of=lambda Q, K, real: scaled_scores(Q, K) + real)),
+        ("no_scale", _masked(lambda n_q, n_k, L: _real(n_k, L), scale=lambda Q: 1.0)),
+        ("scale_dk", _masked(lambda n_q, n_k, L: _real(n_k, L), scale=lambda Q: Q.shape[-1])),
+        ("scale_dmodel", _scale_dmodel),
+        ("softmax_over_queries", _model(weights_of=lambda s, real: nan_softmax(s, axis=0))),
+        ("weights_transposed", lambda *args: (_reference(*args)[0], _reference(*args)[1].T)),
+        ("weights_at_K", _model(output_of=lambda w, K, V: w @ K)),
+        ("k_not_transposed", _model(scores_of=lambda Q, K, real: np.where(real, Q @ K / np.sqrt(Q.shape[-1]),
                                                                           -np.inf))),
-        (WQ_WK_SWAPPED, lambda X_dec, X_enc, W_q, W_k, W_v, L: _reference(X_dec, X_enc, W_k, W_q, W_v, L)),
+        ("wq_wk_swapped", lambda X_dec, X_enc, W_q, W_k, W_v, L: _reference(X_dec, X_enc, W_k, W_q, W_v, L)),
     ),
-    overflow_mistake=NO_MAX,
+    overflow_mistake="no_max",
     requirement=_exact_zeros,
 )

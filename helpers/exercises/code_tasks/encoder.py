@@ -16,42 +16,10 @@ import numpy as np
 from helpers.core.explain import shape_text
 from helpers.exercises.code_tasks import layer_by_layer as lbl
 from helpers.exercises.code_tasks.attention_sublayer import course_sublayer
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake, Verdict
+from helpers.exercises.code_tasks.engine import Case, CodeTask, Verdict
 
-__all__ = ["TASK", "my_encoder", "NO_FEED_FORWARD", "FEED_FORWARD_FIRST", "EMBEDDINGS_EVERY_LAYER",
-           "LAYERS_REVERSED", "NO_EMBEDDINGS_STATE", "LAST_STATE_ONLY", "NOT_UNPACKED"]
+__all__ = ["TASK", "my_encoder"]
 
-WHERE = '16_capstone, "3. The whole stack, and \'bank\' from your code"'
-NO_FEED_FORWARD = Mistake(
-    "no_feed_forward", "the feed-forward step left out",
-    "A layer is two steps: the attention sublayer, where each token reads the others, then layer.feed_forward, "
-    "which works on each token alone. The next layer gets what the feed-forward gives.",
-    WHERE)
-FEED_FORWARD_FIRST = Mistake(
-    "feed_forward_first", "the feed-forward step before the attention sublayer",
-    "In each layer the attention sublayer comes first and the feed-forward step second.",
-    WHERE)
-EMBEDDINGS_EVERY_LAYER = Mistake(
-    "embeddings_every_layer", "every layer fed the embeddings, not the previous layer's output",
-    "Each layer works on what the layer before it gave: carry the result forward, so that layer i + 1 reads "
-    "layer i's output.",
-    WHERE)
-LAYERS_REVERSED = Mistake(
-    "layers_reversed", "the layers taken in reverse order",
-    "layers holds them in the order they run, layer 0 first.",
-    WHERE)
-NO_EMBEDDINGS_STATE = Mistake(
-    "no_embeddings_state", "the states without the embeddings in front",
-    "The states are len(layers) + 1 arrays: the X that came in (the embeddings) first, then each layer's output.",
-    WHERE)
-LAST_STATE_ONLY = Mistake(
-    "last_state_only", "only the last layer's output returned",
-    "Return every state, stacked into one array: the embeddings, then each layer's output.",
-    WHERE)
-NOT_UNPACKED = Mistake(
-    "not_unpacked", "the sublayer's two results used as one",
-    "The sublayer returns two things, the new X and the weights: unpack them and carry only the new X on.",
-    WHERE)
 
 # Columns of a state shown in the example (it has 384).
 SHOWN_COLUMNS = 6
@@ -108,13 +76,13 @@ def _model(**change):
 
 
 MODELS = (
-    (NO_FEED_FORWARD, _model(feed_forward="none")),
-    (FEED_FORWARD_FIRST, _model(feed_forward="before")),
-    (EMBEDDINGS_EVERY_LAYER, _model(carry=False)),
-    (LAYERS_REVERSED, _model(order=-1)),
-    (NO_EMBEDDINGS_STATE, _model(first=False)),
-    (LAST_STATE_ONLY, _model(last_only=True)),
-    (NOT_UNPACKED, _model(unpack=False)),
+    ("no_feed_forward", _model(feed_forward="none")),
+    ("feed_forward_first", _model(feed_forward="before")),
+    ("embeddings_every_layer", _model(carry=False)),
+    ("layers_reversed", _model(order=-1)),
+    ("no_embeddings_state", _model(first=False)),
+    ("last_state_only", _model(last_only=True)),
+    ("not_unpacked", _model(unpack=False)),
 )
 
 
@@ -158,11 +126,6 @@ def _verdict(task: CodeTask, fn, model) -> Verdict:
 
 TASK = CodeTask(
     name="encoder",
-    order=190,
-    idea=("Start from the embeddings X. For each layer in order: run the attention sublayer on the current X (it "
-          "gives two results; keep the new X), then the layer's feed-forward step on that, and carry the result on "
-          "to the next layer. Keep every state on the way, the embeddings first, and return them stacked."),
-    outputs=(("the states", "(layers + 1) × n × d_model"),),
     cases=_cases,
     reference=course_encoder,
     solution=my_encoder,

@@ -18,7 +18,8 @@ import inspect
 import textwrap
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -30,10 +31,11 @@ from helpers.core.learner_calls import (
     describe as _describe,
 )
 from helpers.exercises.code_tasks.failing_example import example_text
+from helpers.exercises.code_tasks.text import mistake_text, task_text
 from helpers.exercises.feedback import NOT_WRITTEN, Feedback
 
 __all__ = ["TIME_LIMIT", "Mistake", "NOT_WRITTEN_YET", "MUTATES_INPUT", "Case", "CodeTask", "Verdict", "is_unfilled",
-           "judge", "check_function", "results_of"]
+           "judge", "check_function", "results_of", "mistake"]
 
 
 @dataclass(frozen=True)
@@ -67,11 +69,16 @@ class Mistake:
         return text
 
 
+@cache
+def mistake(key: str) -> Mistake:
+    """The mistake ``key``, made once from the words its task's TOML file gives it (:mod:`.text`): every task that
+    names it holds the same object."""
+    return Mistake(key, **mistake_text(key))
+
+
 # The two mistakes of any task: the skeleton as given, and right results bought by writing into an argument.
-NOT_WRITTEN_YET = Mistake(NOT_WRITTEN, "not written yet", "replace `...` with your code, then run the cell again.", "")
-MUTATES_INPUT = Mistake(
-    "mutates_input", "your function changes its input array",
-    "x -= ... or x[...] = ... writes into the caller's array. Compute a new array instead (x = x - ...).", "")
+NOT_WRITTEN_YET = mistake(NOT_WRITTEN)
+MUTATES_INPUT = mistake("mutates_input")
 
 
 @dataclass(frozen=True)
@@ -87,6 +94,9 @@ class Case:
 class CodeTask:
     """One "Your turn" task: how its answer looks, its examples, its reference and the wrong versions it recognises.
 
+    The module of a task gives its code (the arguments below); its words come from ``<name>.toml`` beside it
+    (:mod:`.text`): ``outputs``, ``idea``, ``order`` and ``your_turn``, and the mistakes its models name by key.
+
     Attributes
     ----------
     name : str
@@ -100,10 +110,11 @@ class CodeTask:
     solution : function
         The reference solution as a learner would write it: signature, the skeleton's docstring, the body.
     models : tuple of (Mistake, callable)
-        Wrong implementations, in the order they are tried; each stands for its mistake.
+        Wrong implementations, in the order they are tried; each stands for its mistake. Given as (mistake key,
+        callable) pairs: ``("wrong_axis", lambda x: ...)``.
     overflow_mistake : Mistake or None
         The mistake named when a function is right on every case but the large-score probes (the max
-        subtraction left out); None for a task without such probes.
+        subtraction left out); None for a task without such probes. Given as its key.
     your_turn : bool
         True for a task a "Your turn" cell asks the learner to write (its skeleton is shown); False for a task
         only checked otherwise, e.g. as the function of a "Find the bug" cell.
@@ -122,17 +133,25 @@ class CodeTask:
     """
 
     name: str
-    outputs: tuple
     cases: Callable[[], list]
     reference: Callable
     solution: Callable
     models: tuple = ()
     overflow_mistake: Mistake | None = None
-    your_turn: bool = True
-    idea: str = ""
     requirement: Callable | None = None
     verdict: Callable | None = None
-    order: int = 0
+    outputs: tuple = field(init=False)
+    your_turn: bool = field(init=False)
+    idea: str = field(init=False)
+    order: int = field(init=False)
+
+    def __post_init__(self):
+        # The words from the task's TOML file; the mistakes' keys made into the mistakes they name.
+        for name, value in task_text(self.name).items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "models", tuple((mistake(key), model) for key, model in self.models))
+        if self.overflow_mistake is not None:
+            object.__setattr__(self, "overflow_mistake", mistake(self.overflow_mistake))
 
     @property
     def solution_source(self) -> str:
@@ -251,7 +270,6 @@ def results_of(value, task: CodeTask):
             return f"returned {_describe(part)} for {name}; expected an array of numbers"
         arrays.append(arr)
     return tuple(arrays)
-
 
 
 def _same(got: np.ndarray, want: np.ndarray) -> bool:

@@ -12,38 +12,11 @@ import numpy as np
 
 from helpers.core.attention import causal_mask, project_qkv, scaled_dot_product_attention
 from helpers.core.masking import decoder_example
-from helpers.exercises.code_tasks.attention import NO_SCALE, OVER_QUERIES, SCALE_DK, WEIGHTS_AT_K
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V33, X3, near_30, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
-from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
-from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
-from helpers.exercises.code_tasks.softmax import NO_MAX
 
-__all__ = ["TASK", "my_kv_cache_decode", "WHERE", "KV_OWN_KEY_MISSING", "KV_CACHE_REPLACED", "KV_ALL_KEYS",
-           "KV_LAST_ROW_ONLY"]
-
-WHERE = '05_decoding, "At inference: what the mask does there"'
-
-KV_OWN_KEY_MISSING = Mistake(
-    "kv_own_key_missing", "the new token's key and value appended after its query read the cache",
-    "A token may attend to itself: append its key and value to the cache first, then let its query read the cache "
-    "(at the first step the cache would otherwise be empty).",
-    WHERE)
-KV_CACHE_REPLACED = Mistake(
-    "kv_cache_replaced", "the cache replaced at each step instead of appended to: each token reads only itself",
-    "The cache keeps the keys and values of every token so far, one row per step: add the new token's row below "
-    "the old ones (np.vstack or np.concatenate), do not overwrite them.",
-    WHERE)
-KV_ALL_KEYS = Mistake(
-    "kv_all_keys", "every token's key in the cache from the start: the queries read later tokens",
-    "When token t arrives, the later tokens do not exist yet: its query may read the keys of tokens 0 to t only. "
-    "Grow the cache one row per step.",
-    WHERE)
-KV_LAST_ROW_ONLY = Mistake(
-    "kv_last_row_only", "only the last token's output returned",
-    "Keep each step's output row and return them all, one row per token: (n, d_v).",
-    WHERE)
+__all__ = ["TASK", "my_kv_cache_decode"]
 
 
 def my_kv_cache_decode(X, W_q, W_k, W_v):
@@ -109,28 +82,22 @@ def _empty_first_nan(X, W_q, W_k, W_v):
 
 TASK = CodeTask(
     name="kv_cache_decode",
-    order=70,
-    idea=("Loop over the tokens in order. When token t arrives, compute its key and value and add them as a new row "
-          "at the bottom of the cache; then compute its query and attend to the cache only: scores against every "
-          "cached key, scaled by √d_k, a softmax, the weighted sum of the cached values. That gives row t. No mask "
-          "is needed: the cache holds no later token."),
-    outputs=(("the outputs", "n × d_v"),),
     cases=_cases,
     reference=_reference,
     solution=my_kv_cache_decode,
     models=(
-        (KV_OWN_KEY_MISSING, _per_token(lambda t: slice(0, t))),
-        (KV_OWN_KEY_MISSING, _empty_first_nan),
-        (KV_CACHE_REPLACED, lambda X, W_q, W_k, W_v: X @ W_v),
-        (KV_ALL_KEYS, lambda X, W_q, W_k, W_v: scaled_dot_product_attention(*project_qkv(X, W_q, W_k, W_v))[0]),
-        (KV_LAST_ROW_ONLY, lambda X, W_q, W_k, W_v: _reference(X, W_q, W_k, W_v)[-1:]),
-        (KV_LAST_ROW_ONLY, lambda X, W_q, W_k, W_v: _reference(X, W_q, W_k, W_v)[-1]),
-        (NO_SCALE, _per_token(lambda t: slice(0, t + 1), scale=lambda Q, X: 1.0)),
-        (SCALE_DK, _per_token(lambda t: slice(0, t + 1), scale=lambda Q, X: Q.shape[-1])),
-        (SCALE_DMODEL, _per_token(lambda t: slice(0, t + 1), scale=lambda Q, X: np.sqrt(X.shape[-1]))),
-        (OVER_QUERIES, _per_token(lambda t: slice(0, t + 1), axis=0)),
-        (WEIGHTS_AT_K, _per_token(lambda t: slice(0, t + 1), output_of=lambda w, K, V: w @ K)),
-        (WQ_WK_SWAPPED, lambda X, W_q, W_k, W_v: _reference(X, W_k, W_q, W_v)),
+        ("kv_own_key_missing", _per_token(lambda t: slice(0, t))),
+        ("kv_own_key_missing", _empty_first_nan),
+        ("kv_cache_replaced", lambda X, W_q, W_k, W_v: X @ W_v),
+        ("kv_all_keys", lambda X, W_q, W_k, W_v: scaled_dot_product_attention(*project_qkv(X, W_q, W_k, W_v))[0]),
+        ("kv_last_row_only", lambda X, W_q, W_k, W_v: _reference(X, W_q, W_k, W_v)[-1:]),
+        ("kv_last_row_only", lambda X, W_q, W_k, W_v: _reference(X, W_q, W_k, W_v)[-1]),
+        ("no_scale", _per_token(lambda t: slice(0, t + 1), scale=lambda Q, X: 1.0)),
+        ("scale_dk", _per_token(lambda t: slice(0, t + 1), scale=lambda Q, X: Q.shape[-1])),
+        ("scale_dmodel", _per_token(lambda t: slice(0, t + 1), scale=lambda Q, X: np.sqrt(X.shape[-1]))),
+        ("softmax_over_queries", _per_token(lambda t: slice(0, t + 1), axis=0)),
+        ("weights_at_K", _per_token(lambda t: slice(0, t + 1), output_of=lambda w, K, V: w @ K)),
+        ("wq_wk_swapped", lambda X, W_q, W_k, W_v: _reference(X, W_k, W_q, W_v)),
     ),
-    overflow_mistake=NO_MAX,
+    overflow_mistake="no_max",
 )

@@ -16,7 +16,6 @@ from helpers.core.attention import scaled_dot_product_attention
 from helpers.core.pretrained import AttentionFunctionError
 from helpers.exercises.code_tasks import attention, engine, layer_by_layer as lbl
 from helpers.exercises.code_tasks.engine import Case, CodeTask, Verdict
-from helpers.exercises.code_tasks.softmax import GLOBAL_MAX
 
 __all__ = ["TASK", "my_minilm_attention"]
 
@@ -97,16 +96,11 @@ def _verdict(task: CodeTask, fn, model) -> Verdict:
 
 TASK = CodeTask(
     name="minilm_attention",
-    order=170,
-    idea=("The same attention as in 02, now for one head of a real model: compare every query with every key, scale "
-          "the scores by 1/√d_k (d_k = 32 here), turn each query's row into weights that add up to 1, and give each "
-          "query the weighted mix of the value rows. Return the output and the weights."),
-    outputs=(("output", "n × d_k"), ("weights", "n × n")),
     cases=_cases,
     reference=scaled_dot_product_attention,
     solution=my_minilm_attention,
     # 02's wrong implementations but one: subtracting the largest score of the whole array instead of each row's
     # is only wrong when a row's scores lie far below it, and a head's scores in MiniLM never do.
-    models=tuple((mistake, wrong) for mistake, wrong in attention.TASK.models if mistake is not GLOBAL_MAX),
+    models=tuple((mistake.key, wrong) for mistake, wrong in attention.TASK.models if mistake.key != "global_max"),
     verdict=lbl.judged(_verdict),
 )

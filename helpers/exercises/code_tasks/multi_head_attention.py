@@ -10,37 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.core.attention import multi_head_attention, split_heads
-from helpers.exercises.code_tasks.attention import NO_SCALE, OVER_QUERIES
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import X6, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
-from helpers.exercises.code_tasks.merge_heads import MERGE_NO_TRANSPOSE
 
-__all__ = ["TASK", "my_multi_head_attention", "NO_WO", "SCALE_DMODEL", "HEADS_RESHAPE", "HEADS_INTERLEAVED",
-           "ONE_HEAD"]
-
-NO_WO = Mistake(
-    "no_wo", "multi-head attention without W^O",
-    "After concatenating the heads (n × d_model), multiply by W_o: output = concat @ W_o.",
-    '03_heads, "Concatenate, then W^O"')
-SCALE_DMODEL = Mistake(
-    "scale_dmodel", "scaled by √d_model instead of √d_k",
-    "d_k is the width of a query or key, Q.shape[-1] (with h heads, d_model / h per head), not the width of the "
-    "embeddings X.shape[-1]: divide the scores by np.sqrt(d_k).",
-    '08_pitfalls, "Common error 1: dividing by √d_model"')
-HEADS_RESHAPE = Mistake(
-    "heads_reshape", "heads split by a reshape without transposing",
-    "Head i is the columns i*d_k:(i+1)*d_k of Q: Q[:, i*d_k:(i+1)*d_k] (a reshape to (h, n, d_k) mixes "
-    "tokens and columns).",
-    '10_multi_head, "All heads at once: split and merge by reshape"')
-HEADS_INTERLEAVED = Mistake(
-    "heads_interleaved", "heads made of interleaved columns",
-    "Head i is a block of d_k neighbouring columns, Q[:, i*d_k:(i+1)*d_k], not every h-th column Q[:, i::h].",
-    '03_heads, "Splitting into heads"')
-ONE_HEAD = Mistake(
-    "one_head", "one head over all of d_model (h ignored)",
-    "Split Q, K and V into h heads of width d_k = d_model / h and attend within each head.",
-    '03_heads, "Attention in each head"')
+__all__ = ["TASK", "my_multi_head_attention"]
 
 
 def my_multi_head_attention(X, W_q, W_k, W_v, W_o, h):
@@ -94,26 +68,23 @@ def _model(**change):
 
 TASK = CodeTask(
     name="multi_head_attention",
-    order=90,
-    idea=("Project X to Q, K and V; cut each into h blocks of d_k = d_model / h columns; run attention in each "
-          "block on its own, scaled by √d_k; put the h outputs side by side in head order and multiply by W^O."),
-    outputs=(("the output", "n × d_model"),),
     cases=_cases,
     reference=_reference,
     solution=my_multi_head_attention,
     models=(
-        (NO_WO, _model(w_o=False)),
-        (SCALE_DMODEL, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, h, scale=np.sqrt(X.shape[-1]))),
-        (HEADS_RESHAPE, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, h,
+        ("no_wo", _model(w_o=False)),
+        ("scale_dmodel", lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, h, scale=np.sqrt(X.shape[-1]))),
+        ("heads_reshape", lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, h,
                                                                     split=lambda M: M.reshape(h, M.shape[0], -1))),
-        (HEADS_INTERLEAVED, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(
+        ("heads_interleaved", lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(
             X, Wq, Wk, Wv, Wo, h, split=lambda M: [M[:, i::h] for i in range(h)])),
         # h ignored: one head of width d_model, scaled by the √d_k of h heads, or by its own √d_model.
-        (ONE_HEAD, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1, scale=np.sqrt(X.shape[-1] // h))),
-        (ONE_HEAD, lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1)),
+        ("one_head",
+         lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1, scale=np.sqrt(X.shape[-1] // h))),
+        ("one_head", lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1)),
         # The heads' outputs (h, n, d_k) reshaped straight to (n, d_model): a row holds several tokens of one head.
-        (MERGE_NO_TRANSPOSE, _model(merge=lambda heads: np.stack(heads).reshape(heads[0].shape[0], -1))),
-        (NO_SCALE, _model(scale=1.0)),
-        (OVER_QUERIES, _model(axis=0)),
+        ("merge_no_transpose", _model(merge=lambda heads: np.stack(heads).reshape(heads[0].shape[0], -1))),
+        ("no_scale", _model(scale=1.0)),
+        ("softmax_over_queries", _model(axis=0)),
     ),
 )

@@ -13,27 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.core.attention import padding_mask, scaled_dot_product_attention
-from helpers.exercises.code_tasks.attention import NO_SCALE, ORDER_SWAPPED, OVER_QUERIES, SCALE_DK
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import near_30, padded_batch_qkv, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
-from helpers.exercises.code_tasks.masked_attention import MASK_AFTER_SOFTMAX, MASK_IGNORED, MASK_INVERTED
 
-# The same slip as in the padding mask a Your turn builds: one mistake, one name
-from helpers.exercises.code_tasks.padding_causal_mask import PAD_OFF_BY_ONE
-from helpers.exercises.code_tasks.softmax import NO_MAX
-
-__all__ = ["TASK", "my_padded_attention", "PAD_MASK_ON_QUERIES", "PAD_OFF_BY_ONE"]
-
-WHERE = '04_masking, "Padding masks for a batch"'
-
-PAD_MASK_ON_QUERIES = Mistake(
-    "pad_mask_on_queries", "the padding mask on the queries (the rows), not on the keys (the columns)",
-    "A pad token must not be read: what gets blocked is its key, column j of the weights, for every query. A mask "
-    "shaped (batch, n, 1) broadcasts along the keys instead: it blocks whole rows (the pad queries, whose rows then "
-    "have nothing to attend to) and leaves the pad keys open to every real query. Give the mask's size-1 axis to the "
-    "queries: (batch, 1, n).",
-    WHERE)
+__all__ = ["TASK", "my_padded_attention"]
 
 
 def my_padded_attention(Q, K, V, lengths):
@@ -104,27 +88,21 @@ def _after_softmax(Q, K, V, lengths):
 
 TASK = CodeTask(
     name="padded_attention",
-    order=160,
-    idea=("A pad token is not a word: no query may read it. So the padding mask blocks the pad keys (columns of the "
-          "weights), the same keys for every query of the sentence, before the softmax; a pad query's own row still "
-          "shares its weight among the real tokens. Ask which axis of the scores each axis of the mask lines up with."),
-    outputs=(("output", "batch × n × d_v"), ("weights", "batch × n × n")),
     cases=_cases,
     reference=_reference,
     solution=my_padded_attention,
     models=(
-        (PAD_MASK_ON_QUERIES, _on_queries(-np.inf)),
-        (PAD_MASK_ON_QUERIES, _on_queries(-1e9)),
-        (MASK_IGNORED, lambda Q, K, V, lengths: _attend(Q, K, V)),
-        (MASK_AFTER_SOFTMAX, _after_softmax),
-        (MASK_INVERTED, lambda Q, K, V, lengths: _attend(Q, K, V, ~_real(lengths, Q.shape[-2])[:, None, :])),
-        (PAD_OFF_BY_ONE, lambda Q, K, V, lengths: _attend(Q, K, V,
+        ("pad_mask_on_queries", _on_queries(-np.inf)),
+        ("pad_mask_on_queries", _on_queries(-1e9)),
+        ("mask_ignored", lambda Q, K, V, lengths: _attend(Q, K, V)),
+        ("mask_after_softmax", _after_softmax),
+        ("mask_inverted", lambda Q, K, V, lengths: _attend(Q, K, V, ~_real(lengths, Q.shape[-2])[:, None, :])),
+        ("pad_off_by_one", lambda Q, K, V, lengths: _attend(Q, K, V,
                                                           _real(lengths, Q.shape[-2], strict=False)[:, None, :])),
-        (NO_SCALE, _on_keys(scale=1.0)),
-        (SCALE_DK, lambda Q, K, V, lengths: _on_keys(scale=Q.shape[-1])(Q, K, V, lengths)),
-        (OVER_QUERIES, _on_keys(axis=-2)),
-        (ORDER_SWAPPED, lambda Q, K, V, lengths: _reference(Q, K, V, lengths)[::-1]),
+        ("no_scale", _on_keys(scale=1.0)),
+        ("scale_dk", lambda Q, K, V, lengths: _on_keys(scale=Q.shape[-1])(Q, K, V, lengths)),
+        ("softmax_over_queries", _on_keys(axis=-2)),
+        ("order_swapped", lambda Q, K, V, lengths: _reference(Q, K, V, lengths)[::-1]),
     ),
-    overflow_mistake=NO_MAX,
-    your_turn=False,
+    overflow_mistake="no_max",
 )

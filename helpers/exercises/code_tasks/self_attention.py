@@ -11,23 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.core.attention import project_qkv, scaled_dot_product_attention
-from helpers.exercises.code_tasks.attention import (
-    K_NOT_TRANSPOSED,
-    NO_SCALE,
-    NO_SOFTMAX,
-    ORDER_SWAPPED,
-    OVER_QUERIES,
-    SCALE_DK,
-    SCALE_TOKENS,
-    WEIGHTS_AT_K,
-    WEIGHTS_TRANSPOSED,
-)
 from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import W_K3, W_Q3, W_V3, W_V33, X3, X6, near_30, small_ints
 from helpers.exercises.code_tasks.learner_math import attend, nan_softmax
-from helpers.exercises.code_tasks.multi_head_attention import SCALE_DMODEL
-from helpers.exercises.code_tasks.project_qkv import WQ_WK_SWAPPED
-from helpers.exercises.code_tasks.softmax import GLOBAL_MAX, NO_KEEPDIMS, NO_MAX, NO_NORMALISE, softmax_global_max
+from helpers.exercises.code_tasks.softmax import softmax_global_max
 
 __all__ = ["TASK", "my_self_attention"]
 
@@ -85,31 +72,26 @@ def _keys_for_queries(X, W_q, W_k, W_v):
 
 TASK = CodeTask(
     name="self_attention",
-    order=150,
-    idea=("From the token vectors: project X to Q, K and V, compare every query with every key, scale by 1/√d_k, "
-          "turn each row into weights that add up to 1, and mix the value rows with them."),
-    outputs=(("output", "n × d_v"), ("weights", "n × n")),
     cases=_cases,
     reference=_reference,
     solution=my_self_attention,
     models=(
-        (ORDER_SWAPPED, lambda X, W_q, W_k, W_v: _reference(X, W_q, W_k, W_v)[::-1]),
-        (NO_SCALE, _scores_model(lambda Q, K, X: Q @ K.T)),
-        (SCALE_DK, _scores_model(lambda Q, K, X: Q @ K.T / Q.shape[-1])),
-        (SCALE_DMODEL, _scores_model(lambda Q, K, X: Q @ K.T / np.sqrt(X.shape[-1]))),
-        (OVER_QUERIES, _weights_model(lambda s: nan_softmax(s, axis=0))),
-        (WEIGHTS_TRANSPOSED, lambda X, W_q, W_k, W_v: (_reference(X, W_q, W_k, W_v)[0],
+        ("order_swapped", lambda X, W_q, W_k, W_v: _reference(X, W_q, W_k, W_v)[::-1]),
+        ("no_scale", _scores_model(lambda Q, K, X: Q @ K.T)),
+        ("scale_dk", _scores_model(lambda Q, K, X: Q @ K.T / Q.shape[-1])),
+        ("scale_dmodel", _scores_model(lambda Q, K, X: Q @ K.T / np.sqrt(X.shape[-1]))),
+        ("softmax_over_queries", _weights_model(lambda s: nan_softmax(s, axis=0))),
+        ("weights_transposed", lambda X, W_q, W_k, W_v: (_reference(X, W_q, W_k, W_v)[0],
                                                        _reference(X, W_q, W_k, W_v)[1].T)),
-        (WQ_WK_SWAPPED, _keys_for_queries),
-        (WEIGHTS_AT_K, _weights_model(nan_softmax, lambda w, V, K: w @ K)),
-        (K_NOT_TRANSPOSED, _scores_model(lambda Q, K, X: Q @ K / np.sqrt(Q.shape[-1]))),
-        (NO_SOFTMAX, _weights_model(lambda s: s)),
-        (GLOBAL_MAX, _weights_model(softmax_global_max)),
-        (NO_NORMALISE, _weights_model(np.exp)),
-        (NO_KEEPDIMS, _weights_model(lambda s: np.exp(s - s.max(axis=-1, keepdims=True))
+        ("wq_wk_swapped", _keys_for_queries),
+        ("weights_at_K", _weights_model(nan_softmax, lambda w, V, K: w @ K)),
+        ("k_not_transposed", _scores_model(lambda Q, K, X: Q @ K / np.sqrt(Q.shape[-1]))),
+        ("no_softmax", _weights_model(lambda s: s)),
+        ("global_max", _weights_model(softmax_global_max)),
+        ("no_normalise", _weights_model(np.exp)),
+        ("no_keepdims", _weights_model(lambda s: np.exp(s - s.max(axis=-1, keepdims=True))
                                      / np.exp(s - s.max(axis=-1, keepdims=True)).sum(axis=-1))),
-        (SCALE_TOKENS, _scores_model(lambda Q, K, X: Q @ K.T / np.sqrt(X.shape[0]))),
+        ("scale_tokens", _scores_model(lambda Q, K, X: Q @ K.T / np.sqrt(X.shape[0]))),
     ),
-    overflow_mistake=NO_MAX,
-    your_turn=False,
+    overflow_mistake="no_max",
 )

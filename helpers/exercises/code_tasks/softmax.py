@@ -9,46 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.core.attention import softmax
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import LOOKUP_SCORES, X6, small_ints
 from helpers.exercises.code_tasks.learner_math import nan_softmax
 
-__all__ = ["TASK", "my_softmax", "WRONG_AXIS", "MIXED_AXES", "NO_KEEPDIMS", "GLOBAL_MAX", "SUM_ALL", "NO_MAX",
-           "NO_NORMALISE", "softmax_no_keepdims", "softmax_max_no_keepdims", "softmax_global_max", "softmax_mixed_axes"]
-
-WRONG_AXIS = Mistake(
-    "wrong_axis", "softmax along the wrong axis",
-    "Each row (one query) must sum to 1: use axis=-1 in the max and in the sum, with keepdims=True.",
-    '02_projections, "Step 3: softmax, row by row"')
-MIXED_AXES = Mistake(
-    "softmax_mixed_axes", "the max taken along the last axis but the sum along axis 0",
-    "Subtracting each row's max is right; the sum must be each row's too. Summed along axis 0, the exponentials are "
-    "divided by their column's total, so each column adds up to 1 and the rows do not: sum along the same axis as "
-    "the max, the last one, keeping its dimension.",
-    '02_projections, "Step 3: softmax, row by row"')
-NO_KEEPDIMS = Mistake(
-    "no_keepdims", "the row sums without keepdims=True",
-    "e.sum(axis=-1) drops the last axis, so the division runs down the columns: "
-    "np.sum(e, axis=-1, keepdims=True) keeps one sum per row, shaped to divide its own row.",
-    '02_projections, "Step 3: softmax, row by row"')
-GLOBAL_MAX = Mistake(
-    "global_max", "the maximum of the whole array subtracted, not each row's",
-    "A row whose scores are all far below the largest score of the array underflows to 0/0 = nan: "
-    "subtract each row's own maximum, np.max(x, axis=-1, keepdims=True).",
-    '08_pitfalls, "Numerical stability: the max trick"')
-SUM_ALL = Mistake(
-    "sum_all", "the sum taken over the whole array",
-    "Divide by the sum of each row, np.sum(e, axis=-1, keepdims=True), not by the sum of every entry.",
-    '02_projections, "Step 3: softmax, row by row"')
-NO_MAX = Mistake(
-    "no_max", "no max subtraction: exp overflows at large scores",
-    "exp(1000) is inf in float64. Subtract each row's maximum (along the last axis, keeping its dimension) before "
-    "np.exp: softmax does not change, and exp stays ≤ 1.",
-    '08_pitfalls, "Numerical stability: the max trick"')
-NO_NORMALISE = Mistake(
-    "no_normalise", "exp without dividing by the sum",
-    "Weights must sum to 1: divide the exponentials by their sum along the last axis.",
-    '01_intuition, "Soft retrieval: softmax turns scores into weights"')
+__all__ = ["TASK", "my_softmax", "softmax_no_keepdims", "softmax_max_no_keepdims", "softmax_global_max",
+           "softmax_mixed_axes"]
 
 
 def my_softmax(x):
@@ -100,24 +66,18 @@ def _softmax_sum_all(x):
 
 TASK = CodeTask(
     name="softmax",
-    order=10,
-    idea=("Turn each row of scores (along the last axis) into weights: exponentiate every score and divide by the "
-          "sum of its own row's exponentials, so that each row adds up to 1 and a larger score gets a larger "
-          "weight. Taking each row's maximum off before exponentiating leaves the weights as they are and keeps the "
-          "exponentials from overflowing."),
-    outputs=(("the weights", "the same as x"),),
     cases=_cases,
     reference=softmax,
     solution=my_softmax,
     models=(
-        (WRONG_AXIS, lambda x: nan_softmax(x, axis=0)),
-        (MIXED_AXES, softmax_mixed_axes),
-        (SUM_ALL, _softmax_sum_all),
-        (NO_KEEPDIMS, softmax_no_keepdims),
-        (NO_KEEPDIMS, softmax_max_no_keepdims),
-        (GLOBAL_MAX, softmax_global_max),
-        (NO_NORMALISE, lambda x: np.exp(x - np.max(x, axis=-1, keepdims=True))),
-        (NO_NORMALISE, lambda x: np.exp(np.asarray(x, dtype=float))),
+        ("wrong_axis", lambda x: nan_softmax(x, axis=0)),
+        ("softmax_mixed_axes", softmax_mixed_axes),
+        ("sum_all", _softmax_sum_all),
+        ("no_keepdims", softmax_no_keepdims),
+        ("no_keepdims", softmax_max_no_keepdims),
+        ("global_max", softmax_global_max),
+        ("no_normalise", lambda x: np.exp(x - np.max(x, axis=-1, keepdims=True))),
+        ("no_normalise", lambda x: np.exp(np.asarray(x, dtype=float))),
     ),
-    overflow_mistake=NO_MAX,
+    overflow_mistake="no_max",
 )

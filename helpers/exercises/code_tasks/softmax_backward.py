@@ -10,36 +10,10 @@ import numpy as np
 
 from helpers.core.attention import softmax
 from helpers.core.learning import softmax_backward
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import LOOKUP_SCORES, X6, small_ints
 
-__all__ = ["TASK", "my_softmax_backward", "BACKWARD_NO_SUBTRACTION", "BACKWARD_WRONG_AXIS", "BACKWARD_NO_KEEPDIMS",
-           "BACKWARD_DIAGONAL", "BACKWARD_GLOBAL_SUM"]
-
-BACKWARD_NO_SUBTRACTION = Mistake(
-    "backward_no_subtraction", "weights * grad without the subtraction",
-    "Softmax couples the entries of a row: subtract each row's sum(grad * weights) before multiplying, "
-    "weights * (grad - np.sum(grad * weights, axis=-1, keepdims=True)).",
-    '15_learning, "The backward pass"')
-BACKWARD_WRONG_AXIS = Mistake(
-    "backward_wrong_axis", "the sum over the wrong axis",
-    "The sum runs over the softmax's own axis, the last one: axis=-1, keepdims=True.",
-    '15_learning, "The backward pass"')
-BACKWARD_GLOBAL_SUM = Mistake(
-    "backward_global_sum", "one sum over the whole array instead of one per row",
-    "Each row is a softmax of its own: what is subtracted in a row is that row's sum of grad * weights, one number "
-    "per row, kept as a column (axis=-1, keepdims=True) so that it lines up with its row. One number for the whole "
-    "array mixes the rows together.",
-    '15_learning, "The backward pass"')
-BACKWARD_NO_KEEPDIMS = Mistake(
-    "backward_no_keepdims", "the row sums without keepdims=True",
-    "np.sum(..., axis=-1) drops the axis, and the subtraction then runs along the rows: add keepdims=True.",
-    '15_learning, "The backward pass"')
-BACKWARD_DIAGONAL = Mistake(
-    "backward_diagonal", "only the diagonal of the Jacobian: weights * (1 - weights) * grad",
-    "Every weight of a row depends on every score of it: "
-    "weights * (grad - np.sum(grad * weights, axis=-1, keepdims=True)).",
-    '15_learning, "The backward pass"')
+__all__ = ["TASK", "my_softmax_backward"]
 
 
 def my_softmax_backward(weights, grad_weights):
@@ -63,19 +37,14 @@ def _cases() -> list[Case]:
 
 TASK = CodeTask(
     name="softmax_backward",
-    order=140,
-    idea=("The softmax ties a row's weights together: raising one score takes weight from all the others. So the "
-          "gradient of a score is its weight times how far its own upstream gradient is above the weighted average "
-          "of its row's upstream gradients."),
-    outputs=(("the gradient", "the same as weights"),),
     cases=_cases,
     reference=softmax_backward,
     solution=my_softmax_backward,
     models=(
-        (BACKWARD_NO_SUBTRACTION, lambda w, g: w * g),
-        (BACKWARD_WRONG_AXIS, lambda w, g: w * (g - np.sum(g * w, axis=0, keepdims=True))),
-        (BACKWARD_NO_KEEPDIMS, lambda w, g: w * (g - np.sum(g * w, axis=-1))),
-        (BACKWARD_GLOBAL_SUM, lambda w, g: w * (g - np.sum(g * w))),
-        (BACKWARD_DIAGONAL, lambda w, g: w * (1 - w) * g),
+        ("backward_no_subtraction", lambda w, g: w * g),
+        ("backward_wrong_axis", lambda w, g: w * (g - np.sum(g * w, axis=0, keepdims=True))),
+        ("backward_no_keepdims", lambda w, g: w * (g - np.sum(g * w, axis=-1))),
+        ("backward_global_sum", lambda w, g: w * (g - np.sum(g * w))),
+        ("backward_diagonal", lambda w, g: w * (1 - w) * g),
     ),
 )

@@ -11,35 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from helpers.core.attention import split_heads
-from helpers.exercises.code_tasks.engine import Case, CodeTask, Mistake
+from helpers.exercises.code_tasks.engine import Case, CodeTask
 from helpers.exercises.code_tasks.examples import six_token_qkv, small_ints
 
-__all__ = ["TASK", "my_split_heads", "SPLIT_NO_TRANSPOSE", "SPLIT_INTERLEAVED", "SPLIT_WRONG_AXES",
-           "SPLIT_AXES_FROM_FRONT", "WHERE", "one_sequence", "with_one_sequence_variants"]
-
-WHERE = '10_multi_head, "All heads at once: split and merge by reshape"'
-
-SPLIT_NO_TRANSPOSE = Mistake(
-    "split_no_transpose", "heads split by a reshape to (h, n, d_k) without the transpose",
-    "A reshape keeps the numbers in row order: X.reshape(h, n, d_k) cuts the rows of X into h pieces, so a head "
-    "gets whole rows of some tokens. Cut each row into its heads first, X.reshape(..., n, h, d_k), then swap the "
-    "axes n and h: np.swapaxes(..., -3, -2).",
-    WHERE)
-SPLIT_INTERLEAVED = Mistake(
-    "split_interleaved", "heads made of every h-th column (a reshape to (n, d_k, h))",
-    "Head k is the block of d_k neighbouring columns k*d_k:(k+1)*d_k: reshape to (..., n, h, d_k), h before d_k; "
-    "(..., n, d_k, h) gives head k the columns k, k + h, k + 2h, ...",
-    WHERE)
-SPLIT_WRONG_AXES = Mistake(
-    "split_wrong_axes", "the transpose swaps the wrong axes",
-    "After the reshape to (..., n, h, d_k), swap only the axes n and h (-3 and -2); .T reverses every axis and "
-    "swapaxes(-2, -1) swaps h and d_k.",
-    WHERE)
-SPLIT_AXES_FROM_FRONT = Mistake(
-    "split_axes_from_front", "axes counted from the front: right for one sequence, wrong with a batch axis",
-    "X may have a batch axis in front, (B, n, d_model): count the axes from the end, "
-    "X.reshape(*X.shape[:-1], h, d_k) and np.swapaxes(..., -3, -2), not transpose(1, 0, 2) or swapaxes(0, 1).",
-    WHERE)
+__all__ = ["TASK", "my_split_heads", "one_sequence", "with_one_sequence_variants"]
 
 
 def my_split_heads(X, h):
@@ -88,26 +63,21 @@ def _cut(X, h, order="n h d"):
 
 TASK = CodeTask(
     name="split_heads",
-    order=100,
-    idea=("Cut the last axis (d_model) into h blocks of d_k columns, then move the head axis in front of the token "
-          "axis: (..., n, d_model) becomes (..., n, h, d_k), then (..., h, n, d_k). Count the axes from the end, so "
-          "that a batch axis in front works too."),
-    outputs=(("the heads", "... × h × n × d_k"),),
     cases=_cases,
     reference=split_heads,
     solution=my_split_heads,
     models=with_one_sequence_variants(
-        (SPLIT_NO_TRANSPOSE, lambda X, h: X.reshape(*X.shape[:-2], h, X.shape[-2], X.shape[-1] // h)),
-        (SPLIT_NO_TRANSPOSE, lambda X, h: X.reshape(h, X.shape[-2], -1)),
-        (SPLIT_INTERLEAVED, lambda X, h: np.moveaxis(_cut(X, h, "n d h"), -1, -3)),
-        (SPLIT_WRONG_AXES, lambda X, h: _cut(X, h).T),
-        (SPLIT_WRONG_AXES, lambda X, h: np.swapaxes(_cut(X, h), -2, -1)),
+        ("split_no_transpose", lambda X, h: X.reshape(*X.shape[:-2], h, X.shape[-2], X.shape[-1] // h)),
+        ("split_no_transpose", lambda X, h: X.reshape(h, X.shape[-2], -1)),
+        ("split_interleaved", lambda X, h: np.moveaxis(_cut(X, h, "n d h"), -1, -3)),
+        ("split_wrong_axes", lambda X, h: _cut(X, h).T),
+        ("split_wrong_axes", lambda X, h: np.swapaxes(_cut(X, h), -2, -1)),
         # Right for one sequence (n, d_model), wrong with a batch in front.
-        (SPLIT_AXES_FROM_FRONT, lambda X, h: np.swapaxes(_cut(X, h), 0, 1)),
-        (SPLIT_AXES_FROM_FRONT, lambda X, h: np.stack(np.split(X, h, axis=-1))),
+        ("split_axes_from_front", lambda X, h: np.swapaxes(_cut(X, h), 0, 1)),
+        ("split_axes_from_front", lambda X, h: np.stack(np.split(X, h, axis=-1))),
         ndim=2,
     ) + (
         # The right split written for one sequence only: it raises on a batch.
-        (SPLIT_AXES_FROM_FRONT, one_sequence(my_split_heads, 2)),
+        ("split_axes_from_front", one_sequence(my_split_heads, 2)),
     ),
 )
