@@ -19,7 +19,7 @@ import textwrap
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -153,9 +153,10 @@ class CodeTask:
         if self.overflow_mistake is not None:
             object.__setattr__(self, "overflow_mistake", mistake(self.overflow_mistake))
 
-    @property
+    @cached_property
     def solution_source(self) -> str:
-        """The reference solution's source, as the learner is shown it."""
+        """The reference solution's source, as the learner is shown it (read once: every hint ladder and solution fold
+        of a kernel shows it again when the instructor switch turns)."""
         return inspect.getsource(self.solution)
 
     @property
