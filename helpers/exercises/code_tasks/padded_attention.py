@@ -98,7 +98,7 @@ TASK = CodeTask(
         ("mask_after_softmax", _after_softmax),
         ("mask_inverted", lambda Q, K, V, lengths: _attend(Q, K, V, ~_real(lengths, Q.shape[-2])[:, None, :])),
         ("pad_off_by_one", lambda Q, K, V, lengths: _attend(Q, K, V,
-                                                          _real(lengths, Q.shape[-2], strict=False)[:, None, :])),
+                                                            _real(lengths, Q.shape[-2], strict=False)[:, None, :])),
         ("no_scale", _on_keys(scale=1.0)),
         ("scale_dk", lambda Q, K, V, lengths: _on_keys(scale=Q.shape[-1])(Q, K, V, lengths)),
         ("softmax_over_queries", _on_keys(axis=-2)),

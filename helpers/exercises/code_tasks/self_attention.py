@@ -82,7 +82,7 @@ TASK = CodeTask(
         ("scale_dmodel", _scores_model(lambda Q, K, X: Q @ K.T / np.sqrt(X.shape[-1]))),
         ("softmax_over_queries", _weights_model(lambda s: nan_softmax(s, axis=0))),
         ("weights_transposed", lambda X, W_q, W_k, W_v: (_reference(X, W_q, W_k, W_v)[0],
-                                                       _reference(X, W_q, W_k, W_v)[1].T)),
+                                                         _reference(X, W_q, W_k, W_v)[1].T)),
         ("wq_wk_swapped", _keys_for_queries),
         ("weights_at_K", _weights_model(nan_softmax, lambda w, V, K: w @ K)),
         ("k_not_transposed", _scores_model(lambda Q, K, X: Q @ K / np.sqrt(Q.shape[-1]))),
@@ -90,7 +90,7 @@ TASK = CodeTask(
         ("global_max", _weights_model(softmax_global_max)),
         ("no_normalise", _weights_model(np.exp)),
         ("no_keepdims", _weights_model(lambda s: np.exp(s - s.max(axis=-1, keepdims=True))
-                                     / np.exp(s - s.max(axis=-1, keepdims=True)).sum(axis=-1))),
+                                       / np.exp(s - s.max(axis=-1, keepdims=True)).sum(axis=-1))),
         ("scale_tokens", _scores_model(lambda Q, K, X: Q @ K.T / np.sqrt(X.shape[0]))),
     ),
     overflow_mistake="no_max",
