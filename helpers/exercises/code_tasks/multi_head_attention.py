@@ -77,7 +77,7 @@ TASK = CodeTask(
         ("heads_reshape", lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, h,
                                                                       split=lambda M: M.reshape(h, M.shape[0], -1))),
         ("heads_interleaved", lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(
-              X, Wq, Wk, Wv, Wo, h, split=lambda M: [M[:, i::h] for i in range(h)])),
+            X, Wq, Wk, Wv, Wo, h, split=lambda M: [M[:, i::h] for i in range(h)])),
         # h ignored: one head of width d_model, scaled by the √d_k of h heads, or by its own √d_model.
         ("one_head",
          lambda X, Wq, Wk, Wv, Wo, h: _heads_variant(X, Wq, Wk, Wv, Wo, 1, scale=np.sqrt(X.shape[-1] // h))),
