@@ -52,7 +52,7 @@ def test_a_link_outlines_the_same_index_of_its_targets_only():
         sources, targets = rule.split(") :is(", 1)
         assert rule.startswith(".box:has(")
         assert set(re.findall(r'data-(?:row|col)="(\d+)"', rule)) == {str(k)}
-        assert f'.src tr[data-row="{k}"]>:is(:hover,:focus)' in sources
+        assert f'.src tr[data-row="{k}"]>:is(td,th):is(:hover,:focus)' in sources
         assert f'.dst tr[data-row="{k}"]>*' in targets and f'.grid [data-col="{k}"]' in targets
         assert rule.endswith("{" + highlight.LINKED_STYLE + "}")
     assert highlight.link_css("box", [([highlight.rows("a")], [highlight.rows("b")])], 0) == ""

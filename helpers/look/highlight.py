@@ -3,10 +3,10 @@
 A widget's HTML cannot run scripts, so the links are a stylesheet. :func:`helpers.look.render.matrix_html` marks every
 body row ``data-row="i"`` and every number and column label ``data-col="j"``; a link says which rows or columns of
 which views light up when a row or column of another view is hovered or focused. CSS ``:has()`` ties the two: the
-rule ``.attn-explorer:has(.attn-view-weights tr[data-row="2"]>:is(:hover,:focus)) :is(.attn-view-Q tr[data-row="2"]>*)``
-outlines row 2 of Q while any cell of row 2 of the weights is under the pointer or has the keyboard focus. Attribute
-values cannot be compared in CSS, so the rules are generated here, one per index, for the number of tokens a widget
-shows.
+rule ``.attn-explorer:has(.attn-view-weights tr[data-row="2"]>:is(td,th):is(:hover,:focus))
+:is(.attn-view-Q tr[data-row="2"]>*)`` outlines row 2 of Q while any cell of row 2 of the weights is under the pointer
+or has the keyboard focus. Attribute values cannot be compared in CSS, so the rules are generated here, one per index,
+for the number of tokens a widget shows.
 
 The look (a dashed outline in the cell's own text colour, which contrasts with the cell's background whatever its
 colour) and the legend that explains it and the other marks are in this module too, so that every widget explains
@@ -46,7 +46,11 @@ class Part:
     def source(self, k: int) -> str:
         """A selector that matches while index ``k`` of this part is under the pointer or has the focus."""
         if self.axis == "row":
-            tail = f'tr[data-row="{k}"]>:is(:hover,:focus)'
+            # td or th before the pointer and focus test, so that only table cells are ever tested for them. Chromium
+            # remembers every element it tested for :focus inside a :has(), and from then on each focus change of
+            # that element restyles the whole widget (some 600 elements, ~15 ms): tested as "any child of a row",
+            # the <input>s of a matrix editor inside the widget were, and each Enter in a cell paid for it twice.
+            tail = f'tr[data-row="{k}"]>:is(td,th):is(:hover,:focus)'
         elif self.axis == "label":
             tail = f'tr[data-row="{k}"]>th:is(:hover,:focus)'
         else:
