@@ -14,8 +14,12 @@ And where the time of a load goes, from the page's own timings and its kernel co
 
 * ``html``: until the page's HTML has arrived (Voila renders the notebook's outputs into it);
 * ``scripts``: until the page's scripts have run (DOMContentLoaded);
+* ``loaded``: until the load event, when Voila's front end starts (it loads the JupyterLab extensions then);
 * ``socket``: until the kernel's websocket is open;
-* ``states``: the span in which the kernel sent most (90 %) of what it sent (the widgets' states), and how much.
+* ``states``: the span in which the kernel sent most (90 %) of what it sent (the widgets' states), and how much;
+* ``blocked``: how long the page's main thread was busy in tasks of 50 ms or more before the first widget (its
+  longest in brackets): a message from the kernel waits for the task in progress;
+* ``math``: until the formulas of the prose are typeset (the lecture template does that once the widgets are live).
 
 Goal: the second load's first widget within 1 s. The machine's load average is printed with the figures: on a busy
 machine every figure grows.
@@ -50,12 +54,24 @@ JS_ALL_WIDGETS = """() => document.querySelector('.jupyter-widgets') !== null &&
 
 
 JS_NAVIGATION = """() => { const n = performance.getEntriesByType('navigation')[0];
-  return {html: n.responseEnd / 1000, scripts: n.domContentLoadedEventEnd / 1000}; }"""
+  return {html: n.responseEnd / 1000, scripts: n.domContentLoadedEventEnd / 1000, loaded: n.loadEventEnd / 1000}; }"""
+# Every long task of the page (50 ms or more, the browser's own threshold), recorded from before its first script.
+JS_RECORD_LONG_TASKS = """window.__longTasks = [];
+new PerformanceObserver(list => list.getEntries().forEach(e => window.__longTasks.push([e.startTime, e.duration])))
+  .observe({type: 'longtask', buffered: true});"""
+# The long tasks that started before the page's first widget (``first``: seconds since the request): busy seconds and
+# the longest.
+JS_LONG_TASKS = """(first) => { const before = window.__longTasks.filter(([start]) => start / 1000 < first);
+  return {blocked: before.reduce((sum, [, d]) => sum + d, 0) / 1000,
+          longest: before.reduce((most, [, d]) => Math.max(most, d), 0) / 1000}; }"""
+JS_MATH_TYPESET = "() => document.body.dataset.lectureMath === 'typeset'"
 
 
 def load_page(context, url: str, why: bool = False) -> dict[str, float]:
     """Open ``url`` in a new page of ``context``; seconds from the request to each stage (``why``: and the stages of
     the module docstring's second list)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
     page = context.new_page()
     page.set_default_timeout(180_000)
     frames: list[tuple[float, int]] = []          # (seconds, bytes) of each message the kernel sent
@@ -68,12 +84,19 @@ def load_page(context, url: str, why: bool = False) -> dict[str, float]:
             ws.on("framereceived", lambda payload: frames.append((time.perf_counter() - start, len(payload))))
 
     page.on("websocket", on_socket)
+    if why:
+        page.add_init_script(JS_RECORD_LONG_TASKS)
     page.goto(url, wait_until="commit")
     times = {}
     for name, js in (("cells", JS_CELLS), ("first widget", JS_FIRST_WIDGET), ("all widgets", JS_ALL_WIDGETS)):
         page.wait_for_function(js, polling=50)
         times[name] = time.perf_counter() - start
     if why:
+        try:
+            page.wait_for_function(JS_MATH_TYPESET, polling=50, timeout=30_000)
+            math = time.perf_counter() - start
+        except PlaywrightTimeoutError:  # a template that does not say so
+            math = None
         # The navigation timings count from the request, as the figures above do (to within the goto's start).
         times.update(page.evaluate(JS_NAVIGATION))
         if opened:
@@ -88,6 +111,10 @@ def load_page(context, url: str, why: bool = False) -> dict[str, float]:
                     last = t
             times["states from"], times["states to"] = first, last
             times["kB"] = total / 1000
+        long_tasks = page.evaluate(JS_LONG_TASKS, times["first widget"])
+        times["blocked"], times["longest"] = long_tasks["blocked"], long_tasks["longest"]
+        if math is not None:
+            times["math"] = math
     page.close()
     return times
 

@@ -200,7 +200,7 @@ def voila_pages(browser, voila_server):
 
 def open_lecture_page(browser, voila_server: str, name: str):
     """Notebook ``name`` in the lecture mode, in a page of its own at a projector's 1920 × 1080, once Voila shows its
-    cells."""
+    cells and their formulas are typeset."""
     context = browser.new_context(viewport=LECTURE_VIEWPORT)
     page = context.new_page()
     page.set_default_timeout(PATIENCE_MS)
@@ -218,6 +218,9 @@ def open_lecture_page(browser, voila_server: str, name: str):
         " return r !== null && r.style.display !== 'none'; }",
         polling=100,
     )
+    # The page typesets the formulas of its prose once its widgets are live (the lecture template's last script), and
+    # says so on <body>: what the tests measure is the prose as the room reads it.
+    page.wait_for_function("() => document.body.dataset.lectureMath === 'typeset'", polling=100)
     return page
 
 

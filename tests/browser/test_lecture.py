@@ -87,6 +87,35 @@ def test_lecture_page_reads_well_on_a_projector(projector, jupyter_home, path):
     assert not shown, f"a cell tagged as an exercise is on the lecture page: {shown[:3]}"
 
 
+# The formulas of the page's prose: how many MathJax drew, those it could not typeset, and the markdown cells still
+# showing TeX ($...$ or \(...\) outside code and outside MathJax's output).
+JS_FORMULAS = r"""
+() => {
+  const prose = [...document.querySelectorAll('#rendered_cells .jp-MarkdownOutput')];
+  const left = prose.map(cell => {
+    const copy = cell.cloneNode(true);
+    copy.querySelectorAll('code, pre, mjx-container').forEach(n => n.remove());
+    return copy.textContent;
+  }).filter(text => /\$[^$\s][^$]*\$|\\\(/.test(text));
+  return {typeset: document.querySelectorAll('#rendered_cells mjx-container').length,
+          errors: [...document.querySelectorAll('#rendered_cells mjx-merror')].map(n => n.textContent),
+          left: left.map(text => text.trim().slice(0, 80))};
+}
+"""
+
+
+@pytest.mark.parametrize("path", lecture_notebooks(), ids=lambda p: p.stem)
+def test_every_formula_of_the_lecture_page_is_typeset(projector, path):
+    """The page typesets its formulas after its widgets are live, not before: all of them all the same."""
+    page = projector(path.name)
+    found = page.evaluate(JS_FORMULAS)
+    assert found["left"] == [], f"formulas left as TeX on the lecture page: {found['left'][:3]}"
+    assert found["errors"] == [], f"formulas MathJax could not typeset: {found['errors'][:3]}"
+    prose = [cell.source for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "markdown"]
+    if any("$" in source for source in prose):
+        assert found["typeset"] > 0, "no formula typeset on the lecture page"
+
+
 @pytest.mark.parametrize("path", [p for p in notebook_paths() if p.name.startswith("02_")], ids=lambda p: p.stem)
 def test_a_tagged_print_is_hidden_and_an_untagged_one_shown(projector, path):
     """The check above can fail: 02 prints 'same as project_qkv' from a tagged cell and its arithmetic trace
