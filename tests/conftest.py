@@ -111,17 +111,12 @@ def xdist_group(nodeid: str) -> str:
 
 
 def group_rank(group: str) -> tuple[int, int]:
-    """Where a group goes in the queue: the browser groups first, then the notebooks, run in this process or cell by
-    cell in a kernel (nbval), the longest (the highest-numbered: the going-further notebooks compute most) first, then
-    the rest in file order. A long notebook left to the end of a run kept one worker busy while the other had
-    nothing left to do."""
+    """Where a group goes in the queue: the browser groups first, then the notebooks run in this process, the
+    longest (the highest-numbered: the going-further notebooks compute most) first, then the rest in file order."""
     if group in LONGEST_FIRST:
         return (LONGEST_FIRST.index(group), 0)
     if group.startswith(IN_PROCESS_PREFIX):
         return (len(LONGEST_FIRST), -int(group.removeprefix(IN_PROCESS_PREFIX)[:2]))
-    notebook = re.fullmatch(r"notebooks/(\d\d)_\w+\.ipynb", group)
-    if notebook:
-        return (len(LONGEST_FIRST), -int(notebook[1]))
     return (len(LONGEST_FIRST) + 1, 0)
 
 
