@@ -9,13 +9,14 @@ STAMP := $(VENV)/.installed
 NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
-.PHONY: help setup lab test test-browser test-binder lint lock notebooks navigation present student site bench \
+.PHONY: help setup lab test test-properties test-browser test-binder lint lock notebooks navigation present student site bench \
 	class-report clean
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
 	@echo "make test       set up if needed, then lint and the checks an author runs after every edit: helpers, widgets,"
 	@echo "                every notebook under strict nbval (about a minute)"
+	@echo "make test-properties  the property tests alone, 120 examples of each property instead of 30 (CI runs it)"
 	@echo "make test-browser  the notebooks in JupyterLab and the lecture mode in headless Chromium: layout, dark theme,"
 	@echo "                accessibility, interactions (a few minutes; needs Chromium)"
 	@echo "make test-binder  build the Binder/JupyterHub environment from scratch as repo2docker does, run notebooks in it;"
@@ -78,6 +79,11 @@ test test-browser: export PYTHONDONTWRITEBYTECODE =
 test: $(STAMP)
 	@TIMEFORMAT='make test took %1R s'; time { $(LINT) && $(PYTEST) --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		tests notebooks --ignore=tests/browser; }
+
+# The property tests (Hypothesis) again, 120 examples of each property instead of make test's 30: CI runs it after make
+# test, which stays within a minute.
+test-properties: $(STAMP)
+	@TIMEFORMAT='make test-properties took %1R s'; time HYPOTHESIS_PROFILE=ci $(PYTEST) -m hypothesis tests
 
 # The notebooks in JupyterLab and the lecture mode in headless Chromium: two groups (each its own server and page),
 # one per worker.

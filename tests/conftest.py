@@ -12,7 +12,8 @@ Everything here goes through public behaviour only (widget traits such as ``valu
 * Under pytest-xdist (``make test`` runs ``-n 2 --dist loadgroup``), :func:`pytest_collection_modifyitems` gives the
   tests that share costly state one ``xdist_group`` (each notebook's nbval cells; each test module; the JupyterLab
   tests) and puts the longest groups first.
-* Hypothesis runs with the profile ``course`` (an author's run) or, under ``CI=true``, ``ci`` (more examples).
+* Hypothesis runs with the profile ``course`` (``make test``) or, with ``HYPOTHESIS_PROFILE=ci``, ``ci`` (more
+  examples: ``make test-properties``).
 """
 
 from __future__ import annotations
@@ -60,14 +61,14 @@ NOTEBOOKS = course_notebooks(NOTEBOOK_DIR)
 
 
 
-# -- Hypothesis: one profile for an author's run, a longer one for CI (tests that set max_examples keep theirs)
+# -- Hypothesis: one profile for make test, a longer one for make test-properties (tests that set max_examples keep
+# theirs)
 
-# An author's run tries 30 examples of each property (each 30 more cost make test about three seconds); CI tries 120,
-# and so does HYPOTHESIS_PROFILE=ci by hand.
+# make test tries 30 examples of each property (each 30 more cost it about three seconds); make test-properties, which
+# CI runs after it, tries 120 (HYPOTHESIS_PROFILE=ci).
 settings.register_profile("course", max_examples=30, deadline=None)
 settings.register_profile("ci", max_examples=120, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
-                      or ("ci" if os.environ.get("CI", "").lower() == "true" else "course"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "course")
 
 
 # -- spreading the tests over pytest-xdist workers
