@@ -105,10 +105,8 @@ def choice_list(description: str, options, value=None, large: bool = False) -> C
     """Options as a vertical list of radio buttons under ``description``: each option (a text, or a ``(text,
     value)`` pair) is one line whose whole text, its math typeset, is the clickable label (a long text wraps beside
     its button); see :class:`~helpers.widgets.choices.ChoiceList`."""
-    w = ChoiceList(options=list(options), value=value, description=description, look="list", large=large,
-                   layout=widgets.Layout(width="auto", max_width="100%"))
-    w.add_class("course-choice")
-    return w
+    return ChoiceList(options=list(options), value=value, description=description, look="list", large=large,
+                      layout=widgets.Layout(width="auto", max_width="100%"))
 
 
 def course_button(description: str, tooltip: str, css_class: str, large: bool = False,
