@@ -15,11 +15,21 @@
   a small product took milliseconds of spinning instead of microseconds (notebook 13's timing panel: 1.5 s of CPU
   instead of 0.6 under load). One thread per process (``OPENBLAS_NUM_THREADS=1``, set before numpy is imported and
   inherited by the kernels), unless the environment says otherwise.
+* Python's garbage collector walks every object the process holds in each full collection: what the imports built,
+  the collected tests and every widget the tests left behind, half a million objects by the end of a worker's run.
+  A worker spent 2.6 s in a dozen such walks, then 2-3 s more in the walks of its exit while the main process
+  waited for it. Each time a test file (or a notebook) starts, what the files before it left is set aside
+  (``gc.freeze``), so later collections walk only the objects of the file at hand (0.3 s in all); at the end of the
+  session all is set aside, and the process exits without walking it. What is set aside is never collected:
+  the garbage of earlier files stays in memory (a worker's peak grew by about 60 MB).
 """
 
+import gc
 import os
 import pprint
 import sys
+
+import pytest
 
 sys.modules.setdefault("rfc3987_syntax", None)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -33,6 +43,22 @@ class FormatWhenWritten:
 
     def __str__(self):
         return pprint.pformat(self.obj)
+
+
+_last_file: list[str] = []
+
+
+def pytest_runtest_setup(item):
+    """Before the first test of each file: set aside all the process holds (see the module's docstring)."""
+    path = str(item.path)
+    if _last_file != [path]:
+        _last_file[:] = [path]
+        gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    gc.freeze()
 
 
 def pytest_configure(config):
