@@ -188,11 +188,19 @@ def voila_server(jupyter_home, chromium_path):
         stop_process_soon(proc)  # on SIGTERM Voila stops its loop and shuts its kernels down, while the tests go on
 
 
+class LecturePages(dict):
+    """The lecture-mode pages open now, by notebook name, and (``opened``) every notebook a page was opened for."""
+
+    def __init__(self):
+        super().__init__()
+        self.opened: set[str] = set()
+
+
 @pytest.fixture(scope="package")
 def voila_pages(browser, voila_server):
     """The lecture-mode page open now, by notebook name (the tests run notebook by notebook: each notebook is rendered
     and run once, and its page closed when the next notebook's opens)."""
-    pages: dict = {}
+    pages = LecturePages()
     yield pages
     for page in pages.values():
         page.context.close()  # the page's kernel lives on until the server stops
@@ -236,7 +244,13 @@ def voila(request, browser, voila_server, voila_pages):
             for other in list(voila_pages):
                 if other not in used:
                     voila_pages.pop(other).context.close()
-            voila_pages[name] = open_lecture_page(browser, voila_server, name)
+            # A notebook's pre-run kernel serves its first page only, and Voila runs the next one TEST_FILL_DELAY_S
+            # later: a second page asked for meanwhile (after a failure closed the first) waited for it and failed
+            # the next test too. Voila uses a pre-run kernel only for a page of the theme it was run with, so a second
+            # page asks for the same light theme by its full name, which Voila runs in a kernel of its own at once.
+            query = "?theme=JupyterLab%20Light" if name in voila_pages.opened else ""
+            voila_pages.opened.add(name)
+            voila_pages[name] = open_lecture_page(browser, voila_server, name + query)
         used[name] = voila_pages[name]
         return used[name]
 
