@@ -45,14 +45,14 @@ class FormatWhenWritten:
         return pprint.pformat(self.obj)
 
 
-_last_file: list[str] = []
+_file_at_hand = None  # the file of the test that ran last
 
 
 def pytest_runtest_setup(item):
     """Before the first test of each file: set aside all the process holds (see the module's docstring)."""
-    path = str(item.path)
-    if _last_file != [path]:
-        _last_file[:] = [path]
+    global _file_at_hand
+    if item.path != _file_at_hand:
+        _file_at_hand = item.path
         gc.freeze()
 
 
