@@ -27,9 +27,9 @@ machine every figure grows.
 The last notebook measured, ``one_slider.ipynb``, is not the course's: one markdown cell and one ``IntSlider``, put
 in the copy of the notebooks by this script. It is what Voila's own front end needs on this machine, with no course
 code, no formulas and one widget model; a course page cannot be live sooner than that. On the 2-CPU machine the course
-is built on, its second load took 1.10-1.25 s (02's: 1.22-1.64 s): the page's main thread is busy for all but about
-0.15 s of it, starting Voila's front end (its bundle, the JupyterLab plugins and the widget extensions), so the
-kernel's answers wait for the thread as well.
+is built on, its live widget came 0.96-1.25 s after the request (02's: 1.22-1.64 s): the page's main thread is busy
+for all but about 0.15 s of it, starting Voila's front end (its bundle, the JupyterLab plugins and the widget
+extensions), so the kernel's answers wait for the thread as well.
 
 Run: .venv/bin/python bench/bench_lecture.py [--why] [NN_name.ipynb ...]   (needs Chromium: apt-get install chromium)
 """
