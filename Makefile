@@ -10,7 +10,7 @@ NOTEBOOK ?= notebooks/02_projections.ipynb
 PORT ?= 8866
 
 .PHONY: help setup lab test test-properties test-browser test-binder lint lock notebooks navigation present student site bench \
-	class-report clean
+	class-report clean lecture-frontend
 
 help:
 	@echo "make lab        set up (first time only) and open JupyterLab on the course index"
@@ -29,6 +29,8 @@ help:
 	@echo "make site       the course as a static web site in _site/, from the stored notebooks (not run; seconds):"
 	@echo "                open _site/index.html (launch links: site/site.toml)"
 	@echo "make bench      print the speed figures"
+	@echo "make lecture-frontend  after changing presentation/lecture-frontend: rebuild the lecture page's script (its"
+	@echo "                built files are committed; needs Node.js and npm)"
 	@echo "make class-report PROGRESS=PATH [OUT=DIR]  what a class got right, from the learners' progress files (files,"
 	@echo "                or folders such as nbgrader's submitted/): class_report.csv, class_gain.csv, class_report.html"
 	@echo "                in DIR (default: class-report/)"
@@ -138,3 +140,9 @@ clean:
 # nbgrader grading the student edition (half a minute). Not part of `make test`; CI runs it after `make test`.
 test-binder: $(STAMP)
 	RUN_SLOW=1 $(PY) -m pytest -q -m slow tests/test_binder.py tests/test_student.py
+
+# The lecture page's front end (presentation/lecture-frontend/README.md): the built files in
+# presentation/voila/templates/lecture/static are committed, so neither `make present` nor Binder needs Node.js;
+# tests/test_lecture_frontend.py fails when they were built from other sources than the checkout's.
+lecture-frontend:
+	cd presentation/lecture-frontend && npm ci --no-audit --no-fund && node build.mjs

@@ -12,10 +12,13 @@ widget is connected to a kernel of its own, so the class can watch the numbers c
 a fresh kernel that runs the notebook top to bottom, so a reload starts the demo again from its first state.
 
 Everything is served from the course's own installation: no script, font or style is fetched from the network.
-The page template is ``presentation/voila/templates/lecture``: Voila's ``lab`` template without the icon-font style
-sheets it would load from a CDN (nothing in the course uses those icons), with the page scaled by ``--zoom`` and its
-column centred on the screen. Each notebook is run in a kernel of its own before anyone opens it (Voila's pre-heated
-kernels), so a page appears at once, and a reload at once too (it gets the next kernel, run in the meantime).
+The page template is ``presentation/voila/templates/lecture``: the notebook's outputs drawn as HTML by the server (as
+nbconvert's ``lab`` template draws them) and its widgets made live by the course's own script,
+``presentation/lecture-frontend`` (ipywidgets' widget manager connected to the kernel: Voila's own front end, a
+JupyterLab application, took about a second to start before it asked the kernel for anything), with the page scaled by
+``--zoom`` and its column centred on the screen. Each notebook is run in a kernel of its own before anyone opens it
+(Voila's pre-heated kernels), so a page appears at once, and a reload at once too (it gets the next kernel, run in the
+meantime).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ DEFAULT_ZOOM = 1.5
 DEFAULTS = [
     "--strip_sources=True",
     "--theme=light",
-    # presentation/voila/templates/lecture: Voila's "lab" template without its CDN style sheets.
+    # presentation/voila/templates/lecture: the outputs drawn by the server, the widgets by the course's own script.
     "--template=lecture",
     # Every page load starts a kernel, and Voila's own "page closed" signal is refused by this version (403, no
     # _xsrf cookie), so kernels of closed pages would pile up over a lecture. Shut a kernel down once no page has been
