@@ -132,3 +132,29 @@ def test_in_the_lecture_the_room_predicts_first_and_the_presenter_reveals(voila,
     assert box.locator(".predict-reveal").first.inner_text().strip() == "", "revealed before the presenter's click"
     reveal_button.click()
     expect(box.locator(".predict-reveal").first).to_contain_text("0.25")
+
+
+# A notebook with a fold that holds a widget (10's: the heads explorer, shown once the room has predicted its cost).
+FOLD_WITH_A_WIDGET = r"after_prediction\(.*\):\n\s+display\(explorer\)"
+
+
+@pytest.mark.parametrize("path", first_notebook_calling(FOLD_WITH_A_WIDGET, prefer="10_"), ids=lambda p: p.stem)
+def test_show_anyway_opens_a_fold_with_what_the_cell_printed_and_its_live_widget(voila, path):
+    """A fold (reveal.py) holds a cell's outputs in ipywidgets' Output widget until the room has predicted: in the
+    lecture page, Show anyway shows them as the cell made them, text and widgets alike, the widgets live."""
+    page = voila(path.name)
+    folds = page.locator(".prediction-fold")
+    with_widget = folds.filter(has=page.locator(".prediction-fold-output .jupyter-widgets input")).first
+    with_text = folds.filter(has=page.locator(".prediction-fold-output [data-mime-type*='stdout']")).first
+    for fold in (with_text, with_widget):
+        output = fold.locator(".prediction-fold-output")
+        expect(output).to_be_hidden()
+        fold.locator(".prediction-fold-show").click()
+        expect(output).to_be_visible()
+        assert "Error displaying" not in output.inner_text()
+    printed = with_text.locator(".prediction-fold-output [data-mime-type*='stdout']").first
+    expect(printed).to_be_visible()
+    assert printed.inner_text().strip(), "a printed output shown empty"
+    field = with_widget.locator(".prediction-fold-output .jupyter-widgets input").first
+    expect(field).to_be_visible()
+    expect(field).to_be_editable()
