@@ -2,11 +2,11 @@
 
 The lecture mode (``make present`` on the notebooks folder, as the browser tests start it: isolated folders, a copy of
 the notebooks) serves each notebook from a pre-heated kernel that has already run it. Each notebook below is opened
-twice in one headless Chromium profile at 1920 × 1080 (its cache holds Voila's scripts, and from their third run
-their compiled code, as a presenter's browser does; one page, not measured, is opened before the first), the second
+twice in one headless Chromium profile at 1920 × 1080 (its cache holds the page's scripts, and from their third
+run their compiled code, as a presenter's browser does; one page, not measured, is opened before the first), the second
 time once its pool has a kernel again (the presenter switching back to it later). Printed per load:
 
-* ``cells``: until Voila shows the rendered cells;
+* ``cells``: until the page shows the rendered cells;
 * ``first widget``: until the first widget is drawn live (a ``.jupyter-widgets`` element);
 * ``all widgets``: until no output says "Loading widget..." any more.
 
@@ -14,7 +14,10 @@ And where the time of a load goes, from the page's own timings and its kernel co
 
 * ``html``: until the page's HTML has arrived (Voila renders the notebook's outputs into it);
 * ``scripts``: until the page's scripts have run (DOMContentLoaded);
-* ``loaded``: until the load event, when Voila's front end starts (it loads the JupyterLab extensions then);
+* ``loaded``: until the load event;
+* ``script``, ``start``, ``models`` and ``drawn``: the page's own marks (presentation/lecture-frontend): its script
+  starts running; it has loaded and asks the kernel for the widgets' states; it has made every widget's model from
+  them; it has drawn the first widget;
 * ``socket``: until the kernel's websocket is open;
 * ``states``: the span in which the kernel sent most (90 %) of what it sent (the widgets' states), and how much;
 * ``blocked``: how long the page's main thread was busy in tasks of 50 ms or more before the first widget (its
@@ -25,11 +28,12 @@ Goal: the second load's first widget within 1 s. The machine's load average is p
 machine every figure grows.
 
 The last notebook measured, ``one_slider.ipynb``, is not the course's: one markdown cell and one ``IntSlider``, put
-in the copy of the notebooks by this script. It is what Voila's own front end needs on this machine, with no course
-code, no formulas and one widget model; a course page cannot be live sooner than that. On the 2-CPU machine the course
-is built on, its live widget came 0.96-1.25 s after the request (02's: 1.22-1.64 s): the page's main thread is busy
-for all but about 0.15 s of it, starting Voila's front end (its bundle, the JupyterLab plugins and the widget
-extensions), so the kernel's answers wait for the thread as well.
+in the copy of the notebooks by this script. It is what a lecture page needs on this machine with no course code, no
+formulas and one widget model: Voila and the page's own front end (presentation/lecture-frontend). Measured on the
+2-CPU machine the course is built on, second loads: that page 0.50-0.52 s; 02 0.73-0.80 s, 07 0.80-0.98 s, 09
+0.83-0.91 s, 12 0.66-0.78 s. With Voila's own front end (a JupyterLab application, which the lecture page used before
+it had its own) the one-slider page took 0.96-1.25 s and 02 1.22-1.64 s: the page's main thread was busy for all but
+about 0.15 s of it, starting that application.
 
 Run: .venv/bin/python bench/bench_lecture.py [--why] [NN_name.ipynb ...]   (needs Chromium: apt-get install chromium)
 """
@@ -74,6 +78,10 @@ JS_LONG_TASKS = """(first) => { const before = window.__longTasks.filter(([start
   return {blocked: before.reduce((sum, [, d]) => sum + d, 0) / 1000,
           longest: before.reduce((most, [, d]) => Math.max(most, d), 0) / 1000}; }"""
 JS_MATH_TYPESET = "() => document.body.dataset.lectureMath === 'typeset'"
+# The lecture page's own stages (performance marks of presentation/lecture-frontend), in seconds since the request.
+PAGE_MARKS = {"lecture:script": "script", "lecture:start": "start", "lecture:states": "models",
+              "lecture:first-widget": "drawn"}
+JS_PAGE_MARKS = "() => Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime / 1000]))"
 
 
 def load_page(context, url: str, why: bool = False) -> dict[str, float]:
@@ -108,6 +116,8 @@ def load_page(context, url: str, why: bool = False) -> dict[str, float]:
             math = None
         # The navigation timings count from the request, as the figures above do (to within the goto's start).
         times.update(page.evaluate(JS_NAVIGATION))
+        marks = page.evaluate(JS_PAGE_MARKS)
+        times.update({label: marks[name] for name, label in PAGE_MARKS.items() if name in marks})
         if opened:
             times["socket"] = opened[0]
         total = sum(n for _, n in frames)
