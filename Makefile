@@ -143,6 +143,7 @@ test-binder: $(STAMP)
 
 # The lecture page's front end (presentation/lecture-frontend/README.md): the built files in
 # presentation/voila/templates/lecture/static are committed, so neither `make present` nor Binder needs Node.js;
-# tests/test_lecture_frontend.py fails when they were built from other sources than the checkout's.
+# tests/test_lecture_frontend.py fails when they were built from other sources than the checkout's. No package's
+# install script is run: esbuild's binary comes as a package of its own.
 lecture-frontend:
-	cd presentation/lecture-frontend && npm ci --no-audit --no-fund && node build.mjs
+	cd presentation/lecture-frontend && npm ci --no-audit --no-fund --ignore-scripts && node build.mjs
