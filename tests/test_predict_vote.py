@@ -215,3 +215,20 @@ def test_every_prediction_of_the_course_takes_a_vote():
         marked = [r for r in rows if r[0].startswith("✓ ")]
         assert len(marked) == 1 and marked[0][1] == ["2 (100%)" if p.form == "number" else "3 (100%)"], name
         assert as_shown(judge(name, truth).truth) in marked[0][0]
+
+
+def test_the_options_beside_the_count_fields_show_their_math_typeset_and_name_it_in_words():
+    # Options of the course with math in them ("none: only W^Q and W^K matter"): beside its count field the room reads
+    # the math raised as in the prose, never "W^Q"; a screen reader hears the field as "votes for ... W Q ...".
+    with_math = {name: p for name, p in predictions().items()
+                 if p.form == "choice" and any("^" in option for option in p.options)}
+    assert with_math, "no prediction of the course has math in an option: this test would check nothing"
+    for name, p in with_math.items():
+        w = predict(name, lecture=True)
+        grid = next(c for c in walk(w.vote) if "predict-vote-counts" in c._dom_classes)
+        fields, labels = grid.children[0::2], grid.children[1::2]
+        for option, field, label in zip(p.options, fields, labels):
+            assert "^" not in html_text(label) and html_text(label) == as_shown(option), (name, label.value)
+            if "^" in option:
+                assert "<sup>" in label.value, (name, label.value)
+            assert field.description.startswith("votes for ") and "^" not in field.description, field.description

@@ -20,6 +20,7 @@ from helpers.core.numbers import number_text
 from helpers.exercises.predictions import Prediction
 from helpers.exercises.predictions.vote import ROUNDS, Tally, read_count, read_guesses, tally, vote_keys
 from helpers.look import theme
+from helpers.look.mathtext import math_html, math_words
 from helpers.widgets.layout import course_button, wrap_row
 from helpers.widgets.live import LiveWidget
 
@@ -118,11 +119,12 @@ class VotePanel(LiveWidget, widgets.VBox):
             return self._cell_fields()
         rows = []
         for option in p.options:
-            field = self._count_field(f"votes for {option}")
+            # The option as the room reads it, its math typeset (W^Q raised), and as a screen reader says it.
+            field = self._count_field(f"votes for {math_words(option)}")
             self.fields[option] = field
             self.watch(field, self._checker(option), where=self.message_html)
             rows += [field, widgets.HTML(f'<div style="font-size:{theme.sizes(self._large).font};'
-                                         f'color:{theme.PANEL_FG};padding-left:6px">{_html.escape(option)}</div>')]
+                                         f'color:{theme.PANEL_FG};padding-left:6px">{math_html(option)}</div>')]
         grid = widgets.GridBox(rows, layout=widgets.Layout(grid_template_columns=f"{_FIELD_WIDTH} minmax(0, 1fr)",
                                                            align_items="center", max_width="100%"))
         grid.add_class("predict-vote-counts")
