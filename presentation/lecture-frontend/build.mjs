@@ -1,5 +1,5 @@
 // Builds the lecture mode's front end into presentation/voila/templates/lecture/static/, where Voila serves it:
-// lecture.js and lecture.css (src/index.js with ipywidgets' HTML manager, anywidget and the kernel connection), and
+// lecture.js and lecture.css (src/index.js with ipywidgets' widget manager, anywidget and the kernel connection), and
 // the parts of MathJax 3 the page loads (its TeX-to-HTML component, fonts and TeX extensions). `make lecture-frontend`
 // runs this after `npm ci`; the built files are committed, so neither a learner nor Binder needs Node.js.
 import * as esbuild from 'esbuild';
@@ -16,6 +16,7 @@ mkdirSync(out, { recursive: true });
 await esbuild.build({
   entryPoints: [join(here, 'src', 'index.js')],
   bundle: true,
+  // LECTURE_DEBUG=1 node build.mjs: readable, each module under a comment naming it (for a profile of the page).
   minify: process.env.LECTURE_DEBUG !== '1',
   format: 'iife',
   target: 'es2020',
