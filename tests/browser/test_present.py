@@ -40,6 +40,13 @@ JS_LECTURE_REPORT = """
   zoom: parseFloat(getComputedStyle(document.querySelector('#rendered_cells > div')).zoom),
 })
 """
+# The scripts and style sheet links of the page that name an address on another host.
+JS_ADDRESSES_ELSEWHERE = r"""
+() => [...document.querySelectorAll('script, link')]
+  .map(n => `${n.src || n.href || ''} ${n.tagName === 'SCRIPT' ? n.textContent : ''}`)
+  .filter(t => [...t.matchAll(/https?:\/\/([^\/"'\s:]+)/g)].some(m => m[1] !== location.hostname))
+  .map(t => t.trim().slice(0, 120))
+"""
 JS_NO_WIDGET_LOADING = """
 () => ![...document.querySelectorAll('.jp-OutputArea-output')].some(n => n.textContent.includes('Loading widget...'))
 """
@@ -89,8 +96,10 @@ def test_lecture_mode_shows_the_notebook_without_code(voila, jupyter_home, path)
         assert report["widgets"] > 0, "the notebook's widgets are missing from the lecture page"
     # Large enough for a projector: the lecture style sheet is applied.
     assert report["zoom"] == pytest.approx(LECTURE_ZOOM)
-    # Offline: the page asks for nothing outside the machine (no CDN script, font or style sheet).
+    # Offline: the page asks for nothing outside the machine (no CDN script, font or style sheet), and none of its
+    # scripts or links names an address that would (a script run only for a kind of output, say).
     assert page.external_requests == [], f"requests leaving the machine: {page.external_requests[:3]}"
+    assert page.evaluate(JS_ADDRESSES_ELSEWHERE) == [], "a script or link of the page names another host"
 
 
 @pytest.mark.parametrize("path", projections_notebook(), ids=lambda p: p.stem)
