@@ -25,6 +25,8 @@ from course.widget_pages import (
     weights_shown,
 )
 
+from .conftest import open_lecture_page, screenshot_on_failure
+
 LECTURE_ZOOM = 1.5  # course/present.py's default
 
 JS_LECTURE_REPORT = """
@@ -148,22 +150,30 @@ FOLD_WITH_A_WIDGET = r"after_prediction\(.*\):\n\s+display\(explorer\)"
 
 
 @pytest.mark.parametrize("path", first_notebook_calling(FOLD_WITH_A_WIDGET, prefer="10_"), ids=lambda p: p.stem)
-def test_show_anyway_opens_a_fold_with_what_the_cell_printed_and_its_live_widget(voila, path):
+def test_show_anyway_opens_a_fold_with_what_the_cell_printed_and_its_live_widget(request, browser, voila_server, path):
     """A fold (reveal.py) holds a cell's outputs in ipywidgets' Output widget until the room has predicted: in the
-    lecture page, Show anyway shows them as the cell made them, text and widgets alike, the widgets live."""
-    page = voila(path.name)
-    folds = page.locator(".prediction-fold")
-    with_widget = folds.filter(has=page.locator(".prediction-fold-output .jupyter-widgets input")).first
-    with_text = folds.filter(has=page.locator(".prediction-fold-output [data-mime-type*='stdout']")).first
-    for fold in (with_text, with_widget):
-        output = fold.locator(".prediction-fold-output")
-        expect(output).to_be_hidden()
-        fold.locator(".prediction-fold-show").click()
-        expect(output).to_be_visible()
-        assert "Error displaying" not in output.inner_text()
-    printed = with_text.locator(".prediction-fold-output [data-mime-type*='stdout']").first
-    expect(printed).to_be_visible()
-    assert printed.inner_text().strip(), "a printed output shown empty"
-    field = with_widget.locator(".prediction-fold-output .jupyter-widgets input").first
-    expect(field).to_be_visible()
-    expect(field).to_be_editable()
+    lecture page, Show anyway shows them as the cell made them, text and widgets alike, the widgets live.
+
+    In a page of its own (a fresh kernel): an open fold stays open, and the notebook's other tests read its page as
+    the room first sees it."""
+    page = open_lecture_page(browser, voila_server, f"{path.name}?theme=JupyterLab%20Light")
+    try:
+        page.wait_for_function(JS_NO_WIDGET_LOADING, polling=100)
+        folds = page.locator(".prediction-fold")
+        with_widget = folds.filter(has=page.locator(".prediction-fold-output .jupyter-widgets input")).first
+        with_text = folds.filter(has=page.locator(".prediction-fold-output [data-mime-type*='stdout']")).first
+        for fold in (with_text, with_widget):
+            output = fold.locator(".prediction-fold-output")
+            expect(output).to_be_hidden()
+            fold.locator(".prediction-fold-show").click()
+            expect(output).to_be_visible()
+            assert "Error displaying" not in output.inner_text()
+        printed = with_text.locator(".prediction-fold-output [data-mime-type*='stdout']").first
+        expect(printed).to_be_visible()
+        assert printed.inner_text().strip(), "a printed output shown empty"
+        field = with_widget.locator(".prediction-fold-output .jupyter-widgets input").first
+        expect(field).to_be_visible()
+        expect(field).to_be_editable()
+    finally:
+        screenshot_on_failure(request, page)
+        page.context.close()
