@@ -23,8 +23,6 @@ await esbuild.build({
   outfile: join(out, 'lecture.js'),
   legalComments: 'linked',
   banner: { js: "performance.mark('lecture:script');" },
-  loader: { '.woff': 'file', '.woff2': 'file', '.ttf': 'file', '.eot': 'file', '.svg': 'file', '.png': 'file' },
-  assetNames: 'lecture-assets/[name]-[hash]',
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
 });

@@ -11,8 +11,7 @@ import '@jupyter-widgets/base/css/index.css';
 // theme's own (the template links nbconvert's theme-light.css or theme-dark.css).
 import '@jupyter-widgets/controls/css/widgets-base.css';
 import { KernelWidgetManager } from './manager.js';
-
-const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
+import { WIDGET_VIEW } from './output-widget.js';
 
 /** The page's configuration (the kernel's id, the server's address), once the browser has read it: this script runs
  * in the page's head, before the body that holds it. */
@@ -71,7 +70,7 @@ async function showWidget(manager, { host, modelId }) {
     const model = await manager.get_model(modelId);
     const view = await manager.create_view(model);
     host.replaceChildren();
-    await manager.display_view(view, host);
+    manager.display_view(view, host);
   } catch (error) {
     console.error(`lecture page: widget ${modelId} could not be drawn`, error);
     host.replaceChildren(`Error displaying widget: ${error && error.message ? error.message : error}`);

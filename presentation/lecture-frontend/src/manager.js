@@ -68,20 +68,10 @@ export class KernelWidgetManager extends ManagerBase {
     return this._loadFromKernel();
   }
 
-  /** Draws ``view`` (a view or a promise of one) in ``host``, or, when it cannot be made, what went wrong there. */
-  async display_view(view, host) {
-    let shown;
-    try {
-      shown = await view;
-    } catch (error) {
-      console.error('lecture page: a widget could not be drawn', error);
-      const ErrorModel = widgetsBase.createErrorWidgetModel(error, 'Could not draw this widget');
-      shown = new widgetsBase.ErrorWidgetView({ model: new ErrorModel() });
-      shown.render();
-    }
-    Widget.attach(shown.luminoWidget, host);
-    this._views.add(shown);
-    shown.once('remove', () => this._views.delete(shown));
-    return shown;
+  /** Draws ``view`` in ``host`` (index.js shows why, there, when a widget cannot be made). */
+  display_view(view, host) {
+    Widget.attach(view.luminoWidget, host);
+    this._views.add(view);
+    view.once('remove', () => this._views.delete(view));
   }
 }

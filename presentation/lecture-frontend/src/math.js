@@ -1,17 +1,22 @@
 // MathJax for the widgets' text: the page's MathJax script (loaded by the lecture template once the widgets are
 // live) comes after this one.
 
-/** MathJax's startup, once the page's MathJax script has run. */
-export const mathJaxReady = new Promise(resolve => {
-  (function check() {
-    const startup = window.MathJax && window.MathJax.startup;
-    if (startup && startup.promise) {
-      resolve(startup.promise);
-    } else {
-      setTimeout(check, 50);
-    }
-  })();
-});
+let mathJaxStarted = null;
+
+/** MathJax's startup, once the page's MathJax script has run (asked for only when a widget's text holds TeX). */
+function mathJaxReady() {
+  mathJaxStarted ??= new Promise(resolve => {
+    (function check() {
+      const startup = window.MathJax && window.MathJax.startup;
+      if (startup && startup.promise) {
+        resolve(startup.promise);
+      } else {
+        setTimeout(check, 50);
+      }
+    })();
+  });
+  return mathJaxStarted;
+}
 
 /** Typesets the math of a widget's description, label or HTML, as JupyterLab does (its widget manager hands every
  * such text to MathJax). Without one, ipywidgets calls MathJax 2's API, which MathJax 3 does not have. Text without a
@@ -21,7 +26,7 @@ export const latexTypesetter = {
     if (!/\$|\\\(|\\\[/.test(element.textContent)) {
       return;
     }
-    mathJaxReady.then(() => window.MathJax.typesetPromise([element])).catch(error => {
+    mathJaxReady().then(() => window.MathJax.typesetPromise([element])).catch(error => {
       console.error('lecture page: a widget\'s math could not be typeset', error);
     });
   },

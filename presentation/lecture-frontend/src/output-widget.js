@@ -7,7 +7,7 @@ import * as outputBase from '@jupyter-widgets/output';
 import { Panel, Widget } from '@lumino/widgets';
 import { latexTypesetter } from './math.js';
 
-const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
+export const WIDGET_VIEW = 'application/vnd.jupyter.widget-view+json';
 // What an output is drawn as, the first of its types found, in JupyterLab's order.
 const PREFERRED = [WIDGET_VIEW, 'text/html', 'image/svg+xml', 'image/png', 'image/jpeg', 'text/markdown',
   'text/latex', 'text/plain'];
@@ -58,11 +58,9 @@ async function drawOutput(output, parentView) {
     return box;
   }
   if (mimeType === 'text/html' || mimeType === 'image/svg+xml') {
-    const node = document.createElement('div');
-    node.innerHTML = textOf(data[mimeType]);
     const classes = mimeType === 'text/html' ? 'jp-RenderedHTMLCommon jp-RenderedHTML' : 'jp-RenderedSVG';
     const drawn = outputBox(classes, mimeType);
-    drawn.node.append(...node.childNodes);
+    drawn.node.innerHTML = textOf(data[mimeType]);
     latexTypesetter.typeset(drawn.node);
     return drawn;
   }
