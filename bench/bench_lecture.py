@@ -55,7 +55,7 @@ from course.browser import (
 )
 
 NOTEBOOKS = ["02_projections.ipynb", "07_patterns.ipynb", "09_practice.ipynb", "12_real_model.ipynb"]
-# Voila alone (see the docstring): written into the copy of the notebooks, measured after the course's pages.
+# A lecture page with no course code (see the docstring): written into the copy of the notebooks, measured last.
 FLOOR_NOTEBOOK = "one_slider.ipynb"
 # Voila refills a notebook's pool 10 s after a page takes its kernel (course/present.py), then runs the notebook.
 REFILLED_S = 45.0
@@ -143,7 +143,7 @@ def write_floor_notebook(folder: Path) -> None:
     import nbformat
 
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# One slider\n\nVoila's front end and one widget, nothing of the course."),
+        nbformat.v4.new_markdown_cell("# One slider\n\nThe lecture page and one widget, nothing of the course."),
         nbformat.v4.new_code_cell("import ipywidgets\n\nipywidgets.IntSlider(description='x')"),
     ])  # fmt: skip
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -166,12 +166,13 @@ def main(names: list[str], why: bool = False) -> None:
             time.sleep(REFILLED_S)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS, headless=True)
-                # One browser profile for the whole lecture, as a presenter's: Voila's scripts and styles come from
-                # its cache after the first page.
+                # One browser profile for the whole lecture, as a presenter's: the page's scripts and styles come
+                # from its cache after the first page.
                 context = browser.new_context(viewport={"width": 1920, "height": 1080})
-                # A page before the measured ones, not printed: a presenter's browser has shown Voila before. Chromium
-                # keeps a script's compiled code from its second run and uses it from the third, so without this the
-                # first notebook's second load would compile Voila's bundle again and every later one would not.
+                # A page before the measured ones, not printed: a presenter's browser has shown a lecture page
+                # before. Chromium keeps a script's compiled code from its second run and uses it from the third, so
+                # without this the first notebook's second load would compile the page's script again and every later
+                # one would not.
                 load_page(context, f"{url}voila/render/{FLOOR_NOTEBOOK}")
                 time.sleep(REFILLED_S)
                 for name in [*names, FLOOR_NOTEBOOK]:
